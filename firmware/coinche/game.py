@@ -1,0 +1,131 @@
+"""A game: rules plus the ordered deal records; everything else is derived.
+
+Totals, the end of the game and the dealer are recomputed from the records on
+every change, so editing or removing a past deal can never leave a stale total.
+"""
+
+from coinche import scoring
+from coinche.record import RecordError, validate
+
+# Seats in dealing order: the deal passes to the right, counter-clockwise
+# seen from above (N -> W -> S -> E).
+SEATS = ("N", "W", "S", "E")
+SEAT_TEAM = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+
+
+class GameError(ValueError):
+    """An action the game cannot take (a deal after the end, a bad index...)."""
+
+    def __init__(self, field, message):
+        super().__init__("%s: %s" % (field, message))
+        self.field = field
+        self.message = message
+
+
+class Game:
+    def __init__(self, rules, deals=(), dealer="N"):
+        if dealer not in SEATS:
+            raise GameError("dealer", "must be one of N, W, S, E, got %r" % (dealer,))
+        self.rules = rules
+        self.first_dealer = dealer
+        self.deals = []
+        self.results = []
+        self._recompute([validate(rules, d) for d in deals])
+
+    # -- derived state ---------------------------------------------------
+    def _recompute(self, deals):
+        """Score `deals` in order; refuse (GameError) if the game would end
+        before the last of them, so no deal is ever silently ignored."""
+        results = []
+        tot = {"NS": 0, "EW": 0}
+        over = False
+        winner = None
+        end_at = None
+        for i, rec in enumerate(deals):
+            if over:
+                raise GameError("deal", "the game would already be over after deal %d, before deal %d" % (end_at, i + 1))
+            r = scoring.score(self.rules, rec)
+            results.append(r)
+            tot["NS"] += r.score["NS"]
+            tot["EW"] += r.score["EW"]
+            over, winner = self._end(tot, r)
+            if over:
+                end_at = i + 1
+        self.deals = deals
+        self.results = results
+        self.total = tot
+        self.over = over
+        self.winner = winner
+
+    def _end(self, tot, r):
+        """(over, winner) after a deal with result r and the new totals."""
+        target = self.rules["target"]
+        q = []
+        for t in ("NS", "EW"):
+            if tot[t] >= target:
+                if self.rules["bonus_rule"] and tot[t] - r.bonus[t] < target:
+                    continue  # only there thanks to this deal's melds/belote
+                q.append(t)
+        if not q:
+            return False, None
+        if len(q) == 1:
+            return True, q[0]
+        if tot["NS"] != tot["EW"]:
+            return True, "NS" if tot["NS"] > tot["EW"] else "EW"
+        if self.rules["tie"] == "deal" and r.winner is not None:
+            return True, r.winner
+        return False, None  # exact tie: one more deal
+
+    # -- actions ---------------------------------------------------------
+    def add(self, rec):
+        """Validate, score and append a deal; returns its DealResult."""
+        if self.over:
+            raise GameError("deal", "the game is over (%s won)" % self.winner)
+        rec = validate(self.rules, rec)
+        self._recompute(self.deals + [rec])
+        return self.results[-1]
+
+    def replace(self, i, rec):
+        self._index(i)
+        rec = validate(self.rules, rec)
+        deals = list(self.deals)
+        deals[i] = rec
+        self._recompute(deals)
+
+    def remove(self, i):
+        self._index(i)
+        deals = list(self.deals)
+        del deals[i]
+        self._recompute(deals)
+
+    def undo(self):
+        if not self.deals:
+            raise GameError("deal", "no deal to undo")
+        self.remove(len(self.deals) - 1)
+
+    def _index(self, i):
+        if not isinstance(i, int) or not 0 <= i < len(self.deals):
+            raise GameError("deal", "no deal number %r (the game has %d)" % (i, len(self.deals)))
+
+    # -- table -------------------------------------------------------------
+    def dealer(self, i=None):
+        """Seat that deals deal i (0-based); by default the next deal."""
+        if i is None:
+            i = len(self.deals)
+        return SEATS[(SEATS.index(self.first_dealer) + i) % 4]
+
+    def totals_after(self, i):
+        """Totals after deal i (0-based), for the history screen."""
+        ns = ew = 0
+        for r in self.results[:i + 1]:
+            ns += r.score["NS"]
+            ew += r.score["EW"]
+        return {"NS": ns, "EW": ew}
+
+    def state(self):
+        """The JSON-able summary used by the simulator and exports."""
+        return {"rules": self.rules.spec(), "dealer": self.first_dealer, "deals": list(self.deals),
+                "total": dict(self.total), "over": self.over, "winner": self.winner}
+
+
+__all__ = ("Game", "GameError", "RecordError", "SEATS", "SEAT_TEAM")

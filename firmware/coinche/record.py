@@ -1,0 +1,206 @@
+"""Validation of a deal record (RULES.md, "Deal record") against the rules in force.
+
+Every error names the offending field, because the same message reaches a
+player on a 128x64 screen, a calculator user on a terminal and a test.
+The canonical record returned keeps only what matters, so two records that
+score the same way compare equal after validation.
+"""
+
+from coinche.melds import CODES, SEQUENCES
+
+TEAMS = ("NS", "EW")
+KEYS = ("taker", "bid", "trump", "coinche", "points", "tricks", "solo", "belote", "melds", "melds_to")
+TRUMPS = ("S", "H", "D", "C", "NT", "AT", "suit")
+SUITS = ("S", "H", "D", "C", "suit")
+
+
+class RecordError(ValueError):
+    """An invalid deal record; `field` names the key at fault."""
+
+    def __init__(self, field, message):
+        super().__init__("%s: %s" % (field, message))
+        self.field = field
+        self.message = message
+
+
+def other(team):
+    return "EW" if team == "NS" else "NS"
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _distance(a, b):
+    """Edit distance, small strings only: for "did you mean" hints on key typos."""
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+        prev = cur
+    return prev[len(b)]
+
+
+def suggest(word, choices):
+    best = None
+    bd = 3
+    for c in choices:
+        d = _distance(word.lower(), c.lower())
+        if d < bd:
+            best, bd = c, d
+    return best
+
+
+def _team_counts(rec, field):
+    """`belote`: {team: count} with teams NS/EW only; missing teams are 0."""
+    v = rec[field]
+    if not isinstance(v, dict):
+        raise RecordError(field, "must be an object like {\"NS\": 1, \"EW\": 0}")
+    out = {"NS": 0, "EW": 0}
+    for k in v:
+        if k not in TEAMS:
+            raise RecordError(field, "unknown team %r (teams: NS, EW)" % (k,))
+        n = v[k]
+        if not _is_int(n) or n < 0:
+            raise RecordError(field, "%s: must be a whole number >= 0, got %r" % (k, n))
+        out[k] = n
+    return out
+
+
+def _melds(rec):
+    v = rec["melds"]
+    if not isinstance(v, dict):
+        raise RecordError("melds", "must be an object like {\"NS\": [\"tierce\"], \"EW\": []}")
+    out = {"NS": [], "EW": []}
+    carres = {}
+    for k in v:
+        if k not in TEAMS:
+            raise RecordError("melds", "unknown team %r (teams: NS, EW)" % (k,))
+        lst = v[k]
+        if not isinstance(lst, list):
+            raise RecordError("melds", "%s: must be a list of meld codes" % k)
+        seqs = 0
+        for code in lst:
+            if code not in CODES:
+                hint = suggest(code, CODES) if isinstance(code, str) else None
+                raise RecordError("melds", "%s: unknown meld %r%s (melds: %s)" % (
+                    k, code, " - did you mean %r?" % hint if hint else "", ", ".join(CODES)))
+            if code in SEQUENCES:
+                seqs += 1
+            else:
+                if code in carres:
+                    raise RecordError("melds", "%s appears twice: there is only one set of four" % code)
+                carres[code] = k
+        # Two hands of eight cards hold at most four sequences and four carrés.
+        if seqs > 4:
+            raise RecordError("melds", "%s: %d sequences, two hands hold at most 4" % (k, seqs))
+        out[k] = list(lst)
+    return out
+
+
+def validate(rules, rec):
+    """Check `rec` (a dict decoded from JSON) and return its canonical form.
+
+    Raises RecordError naming the field."""
+    if not isinstance(rec, dict):
+        raise RecordError("record", "must be a JSON object")
+    for k in rec:
+        if k not in KEYS:
+            hint = suggest(k, KEYS) if isinstance(k, str) else None
+            raise RecordError(k, "unknown key%s (keys: %s)" % (
+                " - did you mean %r?" % hint if hint else "", ", ".join(KEYS)))
+    if "bid" not in rec:
+        raise RecordError("bid", "missing")
+    bid = rec["bid"]
+    if bid == "pass":
+        return {"bid": "pass"}  # all four passed: nothing else is read
+    ladder = rules.bids()
+    if _is_int(bid):
+        if bid not in ladder:
+            raise RecordError("bid", "must be 80..160 in steps of 10, got %d" % bid)
+    elif bid not in ladder:
+        if bid == "generale":
+            raise RecordError("bid", "this rule set (%s) has no generale" % rules.preset)
+        raise RecordError("bid", "must be 80..160 in steps of 10, %s or \"pass\", got %r" % (
+            ", ".join('"%s"' % b for b in ladder if not _is_int(b)), bid))
+
+    for k in ("taker", "trump", "points"):
+        if k not in rec:
+            raise RecordError(k, "missing")
+    taker = rec["taker"]
+    if taker not in TEAMS:
+        raise RecordError("taker", "must be \"NS\" or \"EW\", got %r" % (taker,))
+    trump = rec["trump"]
+    if trump not in TRUMPS:
+        raise RecordError("trump", "must be one of S, H, D, C, NT, AT or suit, got %r" % (trump,))
+    if trump in ("NT", "AT") and rules["contracts"] == "suits":
+        raise RecordError("trump", "%s is not a contract in %s (trump suits only)" % (trump, rules.preset))
+
+    coinche = rec.get("coinche", 0)
+    if not _is_int(coinche) or coinche not in (0, 1, 2):
+        raise RecordError("coinche", "must be 0 (none), 1 (coinche) or 2 (surcoinche), got %r" % (coinche,))
+    if coinche and not _is_int(bid) and not rules["capot_coinche"]:
+        raise RecordError("coinche", "a %s bid cannot be coinched in %s" % (bid, rules.preset))
+
+    points = rec["points"]
+    if not _is_int(points) or not 0 <= points <= 162:
+        raise RecordError("points", "the takers' card points must be a whole number 0..162, got %r" % (points,))
+
+    out = {"taker": taker, "bid": bid, "trump": trump, "coinche": coinche, "points": points}
+
+    tricks = rec.get("tricks")
+    if tricks is not None:
+        if not _is_int(tricks) or not 0 <= tricks <= 8:
+            raise RecordError("tricks", "must be 0..8, got %r" % (tricks,))
+        if tricks == 8 and points != 162:
+            raise RecordError("tricks", "8 tricks means all 162 points, but points is %d" % points)
+        if tricks == 0 and points != 0:
+            raise RecordError("tricks", "0 tricks means no card points, but points is %d" % points)
+        out["tricks"] = tricks
+
+    solo = rec.get("solo", False)
+    if solo is not True and solo is not False:
+        raise RecordError("solo", "must be true or false, got %r" % (solo,))
+    if solo:
+        if not rules["generale"]:
+            raise RecordError("solo", "this rule set (%s) has no generale" % rules.preset)
+        if tricks is not None and tricks != 8:
+            raise RecordError("solo", "the bidder alone won all tricks, but tricks is %d" % tricks)
+        if points != 162:
+            raise RecordError("solo", "the bidder alone won all tricks, but points is %d" % points)
+        out["tricks"] = 8
+        out["solo"] = True
+
+    if rec.get("belote") is not None:
+        bel = _team_counts(rec, "belote")
+        n = bel["NS"] + bel["EW"]
+        if n:
+            most = rules.max_belote(trump)
+            if trump == "NT":
+                raise RecordError("belote", "there is no belote at NT")
+            if most == 0:
+                raise RecordError("belote", "there is no belote at %s in %s" % (trump, rules.preset))
+            if n > most:
+                if most == 1:
+                    raise RecordError("belote", "only one belote per deal at a trump suit (got %d)" % n)
+                raise RecordError("belote", "at most %d belotes at %s (got %d)" % (most, trump, n))
+            if rules["belote"] == "taker" and bel[other(taker)]:
+                raise RecordError("belote", "only the taking team scores a belote in %s" % rules.preset)
+            out["belote"] = bel
+
+    if rec.get("melds") is not None or "melds_to" in rec:
+        if not rules.has_melds():
+            field = "melds" if rec.get("melds") is not None else "melds_to"
+            raise RecordError(field, "this rule set (%s) has no melds" % rules.preset)
+    if rec.get("melds") is not None:
+        m = _melds(rec)
+        if m["NS"] or m["EW"]:
+            out["melds"] = m
+    if "melds_to" in rec:
+        mt = rec["melds_to"]
+        if mt is not None and mt not in TEAMS:
+            raise RecordError("melds_to", "must be \"NS\", \"EW\" or null, got %r" % (mt,))
+        out["melds_to"] = mt
+    return out

@@ -1,0 +1,192 @@
+"""Rule options and the four presets.
+
+Every scoring difference between the seed texts is one orthogonal option, so a
+table can start from the preset it knows and change just the point it plays
+differently ("federation, but to 700"). docs/rules.md explains each option.
+"""
+
+# name: (allowed values, short help). The first value is not a default: the
+# presets below set every option explicitly.
+OPTIONS = {
+    "contracts": (("suits", "all"), "contract types: trump suits only, or suits + NT + AT"),
+    "generale": ((False, True), "the generale bid exists (all tricks by the bidder alone)"),
+    "capot_coinche": ((True, False), "a capot/generale bid may be coinched"),
+    "belote": (("taker", "both"), "who may score a belote: the taking team only, or either team"),
+    "belote_at": ((0, 4), "belotes possible at all-trump (0 = none, 4 = one per suit)"),
+    "belote_counts": ((True, False), "the takers' belote counts toward making the contract"),
+    "contract_test": (("82", "beat", "82+melds", "beat+melds"),
+                      "made when: 82 = P+belote >= max(bid,82); beat = P+belote >= bid and > defence; "
+                      "82+melds = P >= 82 and P+melds+belote >= bid; beat+melds = as beat, melds included"),
+    "melds": (("none", "all", "own"), "melds: none; all = the best side scores both sides' melds; "
+                                      "own = the best side scores its own melds"),
+    "carre_nt": (("same", "nt"), "carre values at NT: same as elsewhere, or nt = A 200, 10 150, K/Q/J 100, 9 0"),
+    "coinche": (("bid", "all", "winner"), "what a coinche multiplies: bid = the bid only; all = every mark "
+                                          "but belote; winner = the deal winner scores (base+bid+melds)*m"),
+    "fail_base": ((160, 162), "what the defence scores for the cards on a failed contract"),
+    "fail_capot": ((True, False), "the failure base becomes 250 when the defence won all tricks"),
+    "capot_bid_base": ((True, False), "the failure base becomes 250 when the failed bid was capot"),
+    "solo": (("capot", "500"), "an unannounced generale on a numeric bid: counts as a capot, or 500 flat"),
+    "rounding": ((True, False), "round each side's card count to the nearest 10 (5 rounds up)"),
+    "target": (None, "points to reach (any whole number from 100 to 99990)"),
+    "tie": (("deal", "extra"), "equal totals at the end: the winner of that deal wins, or one more deal"),
+    "bonus_rule": ((False, True), "a side does not win on the melds/belote it scored in the final deal"),
+}
+
+ORDER = ("contracts", "generale", "capot_coinche", "belote", "belote_at", "belote_counts",
+         "contract_test", "melds", "carre_nt", "coinche", "fail_base", "fail_capot",
+         "capot_bid_base", "solo", "rounding", "target", "tie", "bonus_rule")
+
+PRESETS = {
+    # seed 000, German "Coinche: die Regeln"
+    "classic2000": {
+        "contracts": "suits", "generale": False, "capot_coinche": False, "belote": "taker",
+        "belote_at": 0, "belote_counts": True, "contract_test": "82", "melds": "none",
+        "carre_nt": "same", "coinche": "bid", "fail_base": 160, "fail_capot": False,
+        "capot_bid_base": True, "solo": "capot", "rounding": True, "target": 2000,
+        "tie": "deal", "bonus_rule": False,
+    },
+    # seed 001, French federation rules ("La coinche classique")
+    "federation": {
+        "contracts": "all", "generale": True, "capot_coinche": True, "belote": "both",
+        "belote_at": 4, "belote_counts": True, "contract_test": "beat", "melds": "all",
+        "carre_nt": "same", "coinche": "all", "fail_base": 160, "fail_capot": True,
+        "capot_bid_base": False, "solo": "capot", "rounding": False, "target": 3000,
+        "tie": "extra", "bonus_rule": True,
+    },
+    # seed 003, online "Coinche bis 1000"
+    "coinche1000": {
+        "contracts": "all", "generale": False, "capot_coinche": True, "belote": "both",
+        "belote_at": 4, "belote_counts": True, "contract_test": "82+melds", "melds": "own",
+        "carre_nt": "nt", "coinche": "winner", "fail_base": 160, "fail_capot": True,
+        "capot_bid_base": True, "solo": "capot", "rounding": True, "target": 1000,
+        "tie": "deal", "bonus_rule": False,
+    },
+    # seed 004, Italian "Belote Coinchée" to 1001
+    "coinche1001": {
+        "contracts": "all", "generale": True, "capot_coinche": True, "belote": "both",
+        "belote_at": 0, "belote_counts": True, "contract_test": "beat+melds", "melds": "own",
+        "carre_nt": "same", "coinche": "winner", "fail_base": 162, "fail_capot": False,
+        "capot_bid_base": False, "solo": "500", "rounding": False, "target": 1001,
+        "tie": "extra", "bonus_rule": False,
+    },
+}
+
+PRESET_NAMES = ("classic2000", "federation", "coinche1000", "coinche1001")
+DEFAULT_PRESET = "classic2000"
+
+
+class RulesError(ValueError):
+    """A preset or option that does not exist, or a value it cannot take."""
+
+    def __init__(self, field, message):
+        super().__init__("%s: %s" % (field, message))
+        self.field = field
+
+
+def parse_value(name, text):
+    """Turn the text of `--set NAME=VALUE` (or a settings menu) into the option's type."""
+    if name not in OPTIONS:
+        raise RulesError(name, "unknown option (options: %s)" % ", ".join(ORDER))
+    allowed = OPTIONS[name][0]
+    if name == "target" or (allowed and isinstance(allowed[0], int) and not isinstance(allowed[0], bool)):
+        try:
+            return int(text)
+        except ValueError:
+            raise RulesError(name, "must be a whole number, got %r" % text)
+    if allowed and isinstance(allowed[0], bool):
+        low = text.lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise RulesError(name, "must be true or false, got %r" % text)
+    return text
+
+
+def check_option(name, value):
+    if name not in OPTIONS:
+        raise RulesError(name, "unknown option (options: %s)" % ", ".join(ORDER))
+    allowed = OPTIONS[name][0]
+    if name == "target":
+        if isinstance(value, bool) or not isinstance(value, int) or not 100 <= value <= 99990:
+            raise RulesError(name, "must be a whole number from 100 to 99990, got %r" % (value,))
+        return
+    for a in allowed:
+        # bool is an int in Python: compare types too, so 1 is not True.
+        if value == a and type(value) is type(a):
+            return
+    raise RulesError(name, "must be one of %s, got %r" % (", ".join(_show(a) for a in allowed), value))
+
+
+def _show(v):
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    return str(v)
+
+
+class Rules:
+    """A preset plus per-option overrides; `opt` holds every option's value."""
+
+    def __init__(self, preset=DEFAULT_PRESET, options=None):
+        if preset not in PRESETS:
+            raise RulesError("preset", "unknown preset %r (presets: %s)" % (preset, ", ".join(PRESET_NAMES)))
+        self.preset = preset
+        opt = dict(PRESETS[preset])
+        over = {}
+        if options:
+            for k in options:
+                v = options[k]
+                check_option(k, v)
+                if PRESETS[preset][k] != v or type(PRESETS[preset][k]) is not type(v):
+                    over[k] = v
+                opt[k] = v
+        self.opt = opt
+        self.overrides = over
+
+    def __getitem__(self, name):
+        return self.opt[name]
+
+    @property
+    def target(self):
+        return self.opt["target"]
+
+    def spec(self):
+        """The JSON-able form stored in the journal and in exports."""
+        return {"preset": self.preset, "options": dict(self.overrides)}
+
+    @staticmethod
+    def from_spec(spec):
+        if not isinstance(spec, dict):
+            raise RulesError("rules", "must be an object with a preset")
+        return Rules(spec.get("preset", DEFAULT_PRESET), spec.get("options") or None)
+
+    def bids(self):
+        """The bid ladder of this rule set, in order."""
+        out = [80, 90, 100, 110, 120, 130, 140, 150, 160, "capot"]
+        if self.opt["generale"]:
+            out.append("generale")
+        return out
+
+    def trumps(self):
+        if self.opt["contracts"] == "suits":
+            return ("S", "H", "D", "C")
+        return ("S", "H", "D", "C", "NT", "AT")
+
+    def has_melds(self):
+        return self.opt["melds"] != "none"
+
+    def max_belote(self, trump):
+        """How many belotes (20 each) a deal can hold in this contract type."""
+        if trump == "NT":
+            return 0
+        if trump == "AT":
+            return self.opt["belote_at"]
+        return 1
+
+    def __eq__(self, other):
+        return isinstance(other, Rules) and self.preset == other.preset and self.opt == other.opt
+
+    def __repr__(self):
+        return "Rules(%r, %r)" % (self.preset, self.overrides)
