@@ -1,8 +1,6 @@
 """The simulator: block devices, the device launcher and the host front end."""
 import os
 
-import pytest
-
 from conftest import ROOT, run_mp
 
 MP_DIR = os.path.join(ROOT, "host_tools", "mp")

@@ -48,9 +48,7 @@ class BlockDev:
         mv = memoryview(buf)
         done = 0
         while done < n:  # a plain (non-extended) read may cover several blocks
-            k = self.block_size - offset
-            if k > n - done:
-                k = n - done
+            k = min(self.block_size - offset, n - done)
             self._read(block, offset, mv[done:done + k])
             done += k
             block += 1
@@ -65,9 +63,7 @@ class BlockDev:
         mv = memoryview(buf)
         done = 0
         while done < n:
-            k = self.block_size - offset
-            if k > n - done:
-                k = n - done
+            k = min(self.block_size - offset, n - done)
             if erase_first:
                 self.erase(block)
             self.writes += 1
@@ -154,11 +150,11 @@ class FileBlockDev(BlockDev):
         super().__init__(block_size, block_count)
         self.path = path
         try:
-            self._f = open(path, "r+b")
+            self._f = open(path, "r+b")  # noqa: SIM115 - held for the device's life
         except OSError:
             # new image: extend to full size without writing 1.4 MB; the
             # hole reads as zeros, which mount() treats as blank
-            self._f = open(path, "w+b")
+            self._f = open(path, "w+b")  # noqa: SIM115
             self._f.seek(block_size * block_count - 1)
             self._f.write(b"\xff")
 
