@@ -19,3 +19,9 @@ $(STAMP): requirements-dev.txt
 
 test: $(STAMP)
 	$(PY) -m pytest -q tests
+
+# --- simulator (make sim BOARD=name; the game is kept in sim-flash.img)
+BOARD ?= sim
+
+sim: $(STAMP)
+	$(PY) -m host_tools.sim --flash sim-flash.img --board $(BOARD)

@@ -122,3 +122,399 @@ print(blockdev.mount(d, "/fl", format_corrupt=False), open("/fl/f").read()[:3])
     assert out[0] == "cut"
     assert out[1] == "mounted"
     assert out[2] in ("old", "new")
+
+
+# ---------------------------------------------------------------- compile for the Pico
+
+def test_board_and_launcher_compile_for_armv6m(tmp_path):
+    import subprocess
+
+    from conftest import mpy_cross_path
+
+    for rel in ("boards/sim.py", "host_tools/mp/sim_main.py", "host_tools/mp/blockdev.py"):
+        out = tmp_path / (os.path.basename(rel) + ".mpy")
+        subprocess.run([mpy_cross_path(), "-march=armv6m", "-o", str(out), os.path.join(ROOT, rel)],
+                       check=True, capture_output=True)
+        assert out.stat().st_size > 0
+
+
+# ---------------------------------------------------------------- launcher, raw protocol
+
+SIM_MAIN = os.path.join(MP_DIR, "sim_main.py")
+DEMO = os.path.join(ROOT, "tests", "sim_fixtures", "demo_app.py")
+
+
+def _raw(stdin, *args, check=True):
+    return run_mp(script=SIM_MAIN, args=("--app", DEMO) + args, stdin=stdin, check=check)
+
+
+def test_launcher_protocol_round_trip():
+    proc = _raw("sync 1\nd OK\nt 40\nsync 2\nu OK\nt 60\nsync 3\nt 100\nsync 4\nstate\nt 20000\nsync 5\nquit\n",
+                "--rules", "classic2000", "--target", "1500")
+    lines = proc.stdout.splitlines()
+    kinds = [line if line[0] in "SD" else line[0] for line in lines]
+    assert lines[0] == "L flash formatted"
+    # first frame and display state before the first answer, then a frame per change only
+    assert kinds == ["L", "F", "D 255 1", "S 1", "F", "S 2", "F", "S 3", "S 4", "J", "D 255 0", "S 5"]
+    frames = [line.split(" ") for line in lines if line.startswith("F ")]
+    for f in frames:
+        assert f[1:5] == ["home", "128", "64", "mono"] and len(f[5]) == 2048
+    assert frames[0][5] != frames[1][5] != frames[2][5]  # OK box filled, then count 1
+    assert frames[0][5] != frames[2][5]
+    import json
+    state = json.loads(lines[kinds.index("J")][2:])
+    assert state["count"] == 1 and state["defaults"] == {"rules": "classic2000", "target": 1500}
+    # "D 255 0": the demo powers the display off after 10 s idle
+
+
+def test_launcher_eof_is_clean_and_bad_command_fails():
+    assert _raw("t 50\n").returncode == 0
+    bad = _raw("t 10\nfly away\n", check=False)
+    assert bad.returncode == 2 and "bad command" in bad.stderr
+    bad = _raw("d LEFT\n", check=False)
+    assert bad.returncode == 2 and "bad button" in bad.stderr
+
+
+def test_virtual_clock_starts_before_the_wrap():
+    lines = _raw("state\nt 6000\nstate\n", "--wrap-in", "3000").stdout.splitlines()
+    import json
+    t0, t1 = (json.loads(line[2:])["ticks"] for line in lines if line.startswith("J "))
+    assert t0 > 1 << 29  # just below the wrap
+    assert t1 == 3000  # 6000 ms later, past it
+
+
+# ---------------------------------------------------------------- host: Sim API
+
+import json  # noqa: E402
+import random  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+import pytest  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from host_tools.sim import (  # noqa: E402
+    Frame,
+    KeyTracker,
+    ScriptError,
+    Sim,
+    SimError,
+    frame_image,
+    parse_keys,
+    parse_script,
+    render_frame,
+)
+
+
+def _lit(frame, x, y):
+    return (frame.data[(y // 8) * frame.w + x] >> (y % 8)) & 1
+
+
+def test_sim_press_hold_wait_and_state():
+    with Sim(app=DEMO) as s:
+        f0 = s.frame()
+        assert (f0.screen, f0.fmt, f0.w, f0.h, len(f0.data)) == ("home", "mono", 128, 64, 1024)
+        assert _lit(f0, 68, 44) and not _lit(f0, 70, 50)  # OK box drawn, empty
+        s.down("ok")
+        s.wait(30)
+        assert _lit(s.frame(), 70, 50)  # filled while held
+        s.up("ok")
+        s.wait(60)
+        f1 = s.frame()
+        assert not _lit(f1, 70, 50) and f1.data != f0.data
+        assert s.state()["count"] == 1
+        s.hold("ok", 1200)  # long press: no count, other screen
+        assert s.frame().screen == "long"
+        assert s.state()["count"] == 1
+        s.press("back")
+        s.press("up")
+        s.press("UP")
+        st = s.state()
+        assert (st["screen"], st["sel"], st["held"]) == ("home", 2, [])
+        frames = s.frames
+        s.wait(5000)  # nothing changes: no frame is sent
+        s.sync()
+        assert s.frames == frames and s.display == (255, True)
+        s.wait(6000)
+        s.sync()
+        assert s.display == (255, False)
+        s.press("down")
+        s.sync()
+        assert s.display == (255, True)
+
+
+def test_sim_many_presses_are_batched():
+    with Sim(app=DEMO) as s:
+        for _ in range(1500):
+            s.press("up")
+        for _ in range(500):
+            s.press("down")
+        assert s.state()["sel"] == 1000
+        assert s.frame().screen == "home"
+
+
+def test_sim_crash_surfaces_with_traceback():
+    s = Sim(app=DEMO)
+    s.hold("up", 3500)  # the demo raises after UP is held 3 s
+    with pytest.raises(SimError) as e:
+        s.sync()
+    assert "demo crash" in str(e.value) and e.value.returncode == 1
+    s.kill()
+    with pytest.raises(SimError):
+        s.close()
+
+
+def test_sim_hang_is_reported_not_waited_forever(tmp_path):
+    app = tmp_path / "busy_app.py"
+    app.write_text("def run(board, defaults):\n    while True:\n        pass\n")
+    s = Sim(app=str(app), timeout=1.0)
+    with pytest.raises(SimError, match="did not answer"):
+        s.sync()
+    s.kill()
+
+
+def test_heapsize_reaches_the_device():
+    with Sim(app=DEMO, heapsize=200_000) as s:
+        s.press("ok")
+        assert s.state()["count"] == 1
+    s = Sim(app=DEMO, heapsize=12_000)
+    with pytest.raises(SimError, match="MemoryError"):
+        s.sync()
+    s.kill()
+
+
+def test_flash_image_persists_across_runs(tmp_path):
+    img = str(tmp_path / "game.img")
+    with Sim(app=DEMO, flash=img) as s:
+        for _ in range(3):
+            s.press("ok")
+        s.sync()
+        assert s.flash_status == "formatted"
+    assert os.path.getsize(img) == 352 * 4096
+    with Sim(app=DEMO, flash=img) as s:
+        assert s.state()["count"] == 3
+        assert s.flash_status == "mounted"
+        assert "count 3" and s.frame().screen == "home"
+
+
+def test_flash_survives_sigkill_at_random_instants(tmp_path):
+    """Kill the device process mid-write, again and again: littlefs must stay mountable."""
+    img = str(tmp_path / "kill.img")
+    rnd = random.Random(1234)
+    done = 0
+    for _ in range(6):
+        s = Sim(app=DEMO, flash=img)
+        assert s.state() is not None
+        assert s.flash_status in ("formatted", "mounted")
+        count = s.state()["count"]
+        assert done - 1 <= count <= done + 400  # at most the press in flight is lost
+        done = count
+        for _ in range(400):
+            s.press("ok")  # every press rewrites the count file
+        s._flush()
+        time.sleep(rnd.uniform(0.0, 0.15))
+        s.proc.send_signal(signal.SIGKILL)
+        s.proc.wait()
+        s._stderr.close()
+    with Sim(app=DEMO, flash=img) as s:
+        s.sync()
+        assert s.flash_status == "mounted"
+        before = s.state()["count"]
+        s.press("ok")
+        assert s.state()["count"] == before + 1
+
+
+# ---------------------------------------------------------------- host: command line
+
+def _cli(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "host_tools.sim", "--app", DEMO, *args], input=stdin,
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+def test_cli_script_screenshots_and_state(tmp_path):
+    script = tmp_path / "s.txt"
+    script.write_text("# two presses then a long one\n\nok\nok  # second\nshot two\n"
+                      "hold ok 1200\nback\nwait 500\nshot end\n")
+    shots = tmp_path / "shots"
+    out = tmp_path / "state.json"
+    p = _cli("--script", str(script), "--screenshot-dir", str(shots), "--state-out", str(out),
+             "--rules", "classic2000", "--target", "2000")
+    assert p.returncode == 0, p.stderr
+    assert sorted(os.listdir(shots)) == ["001-home.png", "002-long.png", "003-home.png", "end.png", "two.png"]
+    for name in os.listdir(shots):
+        with Image.open(shots / name) as im:
+            im.verify()
+        with Image.open(shots / name) as im:
+            assert im.format == "PNG" and im.size == (512, 256)
+    with Image.open(shots / "two.png") as im:
+        assert im.getpixel((70 * 4, 50 * 4)) == 0 and im.getpixel((68 * 4, 44 * 4)) == 255
+    state = json.loads(out.read_text())
+    assert state["count"] == 2 and state["screen"] == "home"
+    assert state["defaults"] == {"rules": "classic2000", "target": 2000}
+
+
+def test_cli_script_from_stdin_when_not_a_tty():
+    p = _cli("--state-out", "/dev/stdout", stdin="ok\nok\nok\n")
+    assert p.returncode == 0 and json.loads(p.stdout)["count"] == 3
+
+
+def test_cli_bad_script_line_names_the_line(tmp_path):
+    script = tmp_path / "bad.txt"
+    script.write_text("ok\n# fine\nhold ok soon\n")
+    p = _cli("--script", str(script))
+    assert p.returncode == 2
+    assert "line 3" in p.stderr and "hold ok soon" in p.stderr
+
+
+def test_cli_device_crash_is_nonzero_with_its_stderr():
+    p = _cli("--script", "-", stdin="hold up 3500\n")
+    assert p.returncode == 1
+    assert "RuntimeError: demo crash" in p.stderr
+
+
+def test_parse_script_forms_and_errors():
+    steps = parse_script(["UP", "  down # x", "", "hold BACK 1200", "wait 0", "shot a-b_1.c"])
+    assert [s[1:] for s in steps] == [("press", "UP"), ("press", "DOWN"), ("hold", "BACK", 1200),
+                                      ("wait", 0), ("shot", "a-b_1.c")]
+    assert [s[0] for s in steps] == [1, 2, 4, 5, 6]
+    for bad, n in (("left", 1), ("ok\nwait -5", 2), ("ok\n\nshot ../x", 3), ("hold ok", 1), ("ok ok", 1)):
+        with pytest.raises(ScriptError, match="line %d:" % n):
+            parse_script(bad.split("\n"))
+
+
+# ---------------------------------------------------------------- host: pictures
+
+def _mono(w, h, pixels):
+    data = bytearray(w * h // 8)
+    for x, y in pixels:
+        data[(y // 8) * w + x] |= 1 << (y % 8)
+    return Frame("t", "mono", w, h, bytes(data))
+
+
+def test_render_frame_half_blocks():
+    f = _mono(4, 8, [(0, 0), (1, 1), (2, 0), (2, 1), (3, 7), (0, 5)])
+    assert render_frame(f) == [
+        "┌────┐",
+        "│▀▄█ │",
+        "│    │",
+        "│▄   │",
+        "│   ▄│",
+        "└────┘",
+    ]
+    assert render_frame(f, on=False)[1] == "│    │"
+    dim = render_frame(f, level=0)
+    assert dim[1] == "│\x1b[38;2;64;64;64m▀▄█ \x1b[39m│"
+
+
+def test_render_frame_quadrants_when_too_small():
+    f = _mono(4, 8, [(0, 0), (3, 2), (1, 7)])
+    # 2x4 pixels per cell, each quadrant 1x2: (0,0) top-left, (3,2) bottom-right of
+    # the right cell, (1,7) bottom-right of the lower left cell
+    assert render_frame(f, cols=5, rows=10) == ["┌──┐", "│▘▗│", "│▗ │", "└──┘"]
+    assert len(render_frame(_mono(128, 64, []), cols=80, rows=24)) == 16 + 2
+
+
+def test_render_frame_rgb565_truecolour():
+    red, blue = b"\xf8\x00", b"\x00\x1f"
+    f = Frame("c", "rgb565", 2, 2, red + blue + blue + blue)
+    line = render_frame(f)[1]
+    assert line == ("│\x1b[38;2;255;0;0m\x1b[48;2;0;0;255m▀"
+                    "\x1b[38;2;0;0;255m\x1b[48;2;0;0;255m▀\x1b[0m│")
+
+
+def test_frame_image_scale_dim_and_off():
+    f = _mono(8, 8, [(1, 2)])
+    im = frame_image(f, scale=4)
+    assert im.size == (32, 32) and im.getpixel((4, 8)) == 255 and im.getpixel((0, 0)) == 0
+    assert frame_image(f, 1, level=0).getpixel((1, 2)) == 64
+    assert frame_image(f, 1, on=False).getpixel((1, 2)) == 0
+    c = frame_image(Frame("c", "rgb565", 1, 1, b"\x07\xe0"), scale=2)
+    assert c.size == (2, 2) and c.getpixel((1, 1)) == (0, 255, 0)
+
+
+# ---------------------------------------------------------------- host: keyboard
+
+def test_parse_keys():
+    assert parse_keys(b"\x1b[A\x1b[B\x1bOC\x1b[D\r\n\x7f\x08q") == [
+        "UP", "DOWN", "OK", "BACK", "OK", "OK", "BACK", "BACK", "QUIT"]
+    assert parse_keys(b"\x1b") == ["BACK"]  # Esc on its own
+    assert parse_keys(b"\x1b[1;5A\x1bOP\x1b[15~x") == ["UP"]  # Ctrl-Up; F1, F5, 'x' ignored
+
+
+def _t(cmds):
+    return sum(int(c[2:]) for c in cmds if c.startswith("t "))
+
+
+def test_key_tracker_single_keystroke_is_a_short_press():
+    k = KeyTracker(first_ms=500)
+    assert k.key("OK", 1000) == ["d OK", "t 40"]
+    assert k.frozen and k.held == "OK"
+    assert k.tick(1499) == []
+    assert k.tick(1500) == ["u OK"]
+    assert not k.frozen and k.held is None and k.tick(5000) == []
+
+
+def test_key_tracker_auto_repeat_is_a_hold():
+    k = KeyTracker(first_ms=700, release_ms=150)
+    out = k.key("UP", 0)
+    repeats = range(480, 2000, 33)  # the terminal's repeat delay, then 30 per second
+    for t in repeats:
+        out += k.key("UP", t)
+        out += k.tick(t + 10)
+    assert out == ["d UP", "t 40"] and k.held == "UP" and not k.frozen
+    last = repeats[-1]
+    assert k.tick(last + 150) == []
+    assert k.tick(last + 151) == ["u UP"]
+    assert k.first_ms == 480 + 150  # learnt from this terminal's delay
+
+
+def test_key_tracker_two_quick_taps_are_two_presses():
+    k = KeyTracker(first_ms=700, confirm_ms=120)
+    out = k.key("DOWN", 0) + k.tick(100) + k.key("DOWN", 300) + k.tick(400)
+    assert out == ["d DOWN", "t 40"] and k.frozen
+    assert k.tick(421) == ["u DOWN", "t 60", "d DOWN", "t 40", "u DOWN"]
+    assert not k.frozen
+
+
+def test_key_tracker_other_key_releases_the_first():
+    k = KeyTracker()
+    k.key("UP", 0)
+    assert k.key("BACK", 50) == ["u UP", "d BACK", "t 40"]
+    k.key("BACK", 600)
+    k.key("BACK", 630)  # confirmed hold
+    assert k.key("OK", 640) == ["u BACK", "d OK", "t 40"]
+    assert _t(["d X", "t 40", "t 60"]) == 100
+
+
+def test_killing_the_host_ends_the_device_and_keeps_the_image(tmp_path):
+    img = str(tmp_path / "host.img")
+    script = tmp_path / "long.txt"
+    script.write_text("ok\n" * 3000)
+    host = subprocess.Popen([sys.executable, "-m", "host_tools.sim", "--app", DEMO, "--flash", img,
+                             "--script", str(script)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    children = "/proc/%d/task/%d/children" % (host.pid, host.pid)
+    device = None
+    deadline = time.monotonic() + 30
+    while device is None and time.monotonic() < deadline:
+        try:
+            with open(children) as f:
+                pids = f.read().split()
+        except OSError:
+            pids = []
+        device = int(pids[0]) if pids else None
+    assert device, "the simulator did not start a device process"
+    time.sleep(0.2)
+    host.kill()
+    host.wait()
+    while time.monotonic() < deadline and os.path.exists("/proc/%d/status" % device):
+        with open("/proc/%d/status" % device) as f:
+            if "State:\tZ" in f.read():  # a zombie has exited; its parent is gone
+                break
+        time.sleep(0.02)
+    else:
+        assert not os.path.exists("/proc/%d/status" % device), "device outlived the host"
+    with Sim(app=DEMO, flash=img) as s:
+        assert 0 <= s.state()["count"] <= 3000
+        assert s.flash_status == "mounted"

@@ -1,0 +1,1 @@
+"""Host-side tools (CPython): simulator front end, calculators, checks."""

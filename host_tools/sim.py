@@ -1,0 +1,774 @@
+"""The scoreboard simulator: real firmware on the MicroPython unix port.
+
+    python3 -m host_tools.sim                       interactive, in the terminal
+    python3 -m host_tools.sim --script FILE [...]   headless, scripted
+
+The device side (host_tools/mp/sim_main.py) runs in its own micropython
+process; this module drives it over the line protocol described in
+docs/architecture.md. Virtual time only moves when we grant it, so a
+script gives the same frames every run. Tests use the Sim class directly.
+"""
+import argparse
+import json
+import os
+import queue
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from typing import NamedTuple
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SIM_MAIN = os.path.join(ROOT, "host_tools", "mp", "sim_main.py")
+BUTTONS = ("UP", "DOWN", "OK", "BACK")
+PRESS_MS = 40  # a scripted press: down this long,
+GAP_MS = 60  # then up this long before the next event
+SHOT_SCALE = 4
+
+
+class SimError(RuntimeError):
+    """The device process died, hung, or broke the protocol."""
+
+    def __init__(self, message, stderr="", returncode=None):
+        super().__init__(message + ("\n" + stderr.rstrip() if stderr else ""))
+        self.stderr = stderr
+        self.returncode = returncode
+
+
+class ScriptError(ValueError):
+    """A script line that cannot be understood; names the line number."""
+
+
+class Frame(NamedTuple):
+    screen: str
+    fmt: str  # "mono" (MONO_VLSB bytes) or "rgb565" (row-major, big-endian)
+    w: int
+    h: int
+    data: bytes
+
+
+def micropython_path():
+    cand = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if os.path.exists(cand):
+        return cand
+    found = shutil.which("micropython")
+    if not found:
+        raise SimError("micropython (unix port) not found: run `make venv`")
+    return found
+
+
+# ------------------------------------------------------------------ scripts
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
+
+
+def parse_script(lines):
+    """Script text (lines) -> [(lineno, op, arg...)]; ScriptError on a bad line.
+
+    ops: ("press", BTN), ("hold", BTN, ms), ("wait", ms), ("shot", NAME)."""
+    steps = []
+    for n, raw in enumerate(lines, 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = line.split()
+        op = words[0].lower()
+        try:
+            if op.upper() in BUTTONS and len(words) == 1:
+                steps.append((n, "press", op.upper()))
+            elif op == "hold" and len(words) == 3 and words[1].upper() in BUTTONS:
+                steps.append((n, "hold", words[1].upper(), _ms(words[2])))
+            elif op == "wait" and len(words) == 2:
+                steps.append((n, "wait", _ms(words[1])))
+            elif op == "shot" and len(words) == 2 and _NAME_RE.match(words[1]):
+                steps.append((n, "shot", words[1]))
+            else:
+                raise ValueError("expected up|down|ok|back, hold BUTTON MS, wait MS or shot NAME")
+        except ValueError as e:
+            raise ScriptError("line %d: %s: %r" % (n, e, raw.rstrip("\n"))) from None
+    return steps
+
+
+def _ms(word):
+    if not word.isdigit():
+        raise ValueError("milliseconds must be a whole number, got %r" % word)
+    return int(word)
+
+
+# ------------------------------------------------------------------ images
+
+def _pixels_mono(frame):
+    """MONO_VLSB -> one byte per pixel (0/1), row-major."""
+    w, h, data = frame.w, frame.h, frame.data
+    out = bytearray(w * h)
+    for page in range(h // 8):
+        row = data[page * w:(page + 1) * w]
+        for bit in range(8):
+            y = page * 8 + bit
+            if y >= h:
+                break
+            base = y * w
+            mask = 1 << bit
+            for x, b in enumerate(row):
+                if b & mask:
+                    out[base + x] = 1
+    return out
+
+
+def _rgb565(hi, lo):
+    v = (hi << 8) | lo
+    return ((v >> 11) & 31) * 255 // 31, ((v >> 5) & 63) * 255 // 63, (v & 31) * 255 // 31
+
+
+def _brightness(level, on):
+    """Lit-pixel brightness 0..255: an OLED at contrast 0 is dim, not dark."""
+    return 0 if not on else 64 + 191 * level // 255
+
+
+def frame_image(frame, scale=SHOT_SCALE, level=255, on=True):
+    """A PIL image of a frame as the panel would show it (dimmed, or dark when off)."""
+    from PIL import Image
+
+    bright = _brightness(level, on)
+    if frame.fmt == "mono":
+        px = _pixels_mono(frame)
+        lut = bytes((0, bright)) + bytes(254)
+        img = Image.frombytes("L", (frame.w, frame.h), bytes(px.translate(lut)))
+    elif frame.fmt == "rgb565":
+        d = frame.data
+        rgb = bytearray()
+        for i in range(0, frame.w * frame.h * 2, 2):
+            rgb += bytes(c * bright // 255 for c in _rgb565(d[i], d[i + 1]))
+        img = Image.frombytes("RGB", (frame.w, frame.h), bytes(rgb))
+    else:
+        raise ValueError("unknown frame format %r" % frame.fmt)
+    if scale != 1:
+        img = img.resize((frame.w * scale, frame.h * scale), Image.NEAREST)
+    return img
+
+
+# ------------------------------------------------------------------ the device
+
+class Sim:
+    """One simulated device. Commands are batched; frame()/state()/sync() wait.
+
+    flash=None uses a throw-away image file rather than the device's RAM
+    disk, so the MicroPython heap (see heapsize) holds only the firmware."""
+
+    def __init__(self, board="sim", rules=None, target=None, flash=None, heapsize=None,
+                 app=None, screenshot_dir=None, wrap_in=None, timeout=60.0, verbose=False):
+        self.timeout = timeout
+        self.verbose = verbose
+        self.screenshot_dir = screenshot_dir
+        self.shots = []  # paths written
+        self.log = []  # L lines and stray output
+        self.flash_status = None  # "mounted" / "formatted" / "reformatted"
+        self.display = (255, True)  # (contrast, on)
+        self._frame = None  # (screen, fmt, w, h, hex) of the latest frame
+        self._decoded = None
+        self._screen = None
+        self._seq = 0
+        self.frames = 0  # F lines received
+        self._token = 0
+        self.answered = 0  # highest sync token answered
+        self._closed = False
+        self._tmpdir = None
+        if flash is None:
+            self._tmpdir = tempfile.mkdtemp(prefix="sim-flash-")
+            flash = os.path.join(self._tmpdir, "flash.img")
+        if screenshot_dir:
+            os.makedirs(screenshot_dir, exist_ok=True)
+        cmd = [micropython_path()]
+        if heapsize:
+            cmd += ["-X", "heapsize=%s" % heapsize]
+        cmd += [SIM_MAIN, "--board", board, "--flash", os.path.abspath(flash)]
+        if app:
+            cmd += ["--app", os.path.abspath(app) if app.endswith(".py") else app]
+        if rules is not None:
+            cmd += ["--rules", str(rules)]
+        if target is not None:
+            cmd += ["--target", str(int(target))]
+        if wrap_in is not None:
+            cmd += ["--wrap-in", str(int(wrap_in))]
+        self._stderr = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self._stderr, bufsize=1 << 16,
+                                     start_new_session=True)  # Ctrl-C is for us, not the device
+        self._lines = queue.SimpleQueue()
+        # a reader thread, so the device never blocks on a full pipe while
+        # we are still writing a long batch of commands
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self._lines.put(line)
+        self._lines.put(None)
+
+    # -- sending
+    def send(self, *commands):
+        """Queue raw protocol lines (no waiting)."""
+        try:
+            self.proc.stdin.write(("\n".join(commands) + "\n").encode())
+        except (BrokenPipeError, ValueError):
+            self._died()
+
+    def _flush(self):
+        try:
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            self._died()
+
+    def down(self, btn):
+        self.send("d " + _button(btn))
+
+    def up(self, btn):
+        self.send("u " + _button(btn))
+
+    def press(self, btn):
+        b = _button(btn)
+        self.send("d " + b, "t %d" % PRESS_MS, "u " + b, "t %d" % GAP_MS)
+
+    def hold(self, btn, ms):
+        b = _button(btn)
+        self.send("d " + b, "t %d" % ms, "u " + b, "t %d" % GAP_MS)
+
+    def wait(self, ms):
+        if ms > 0:
+            self.send("t %d" % ms)
+
+    # -- waiting for the device
+    def sync(self):
+        """Block until the device has done everything sent so far."""
+        self._token += 1
+        self.send("sync %d" % self._token)
+        self._flush()
+        self._drain(self._token)
+
+    def frame(self):
+        """The current picture as Frame(screen, fmt, w, h, data), or None before the first."""
+        self.sync()
+        return self.current()
+
+    def current(self):
+        """The latest frame received, without syncing."""
+        if self._frame is None:
+            return None
+        if self._decoded is None:
+            screen, fmt, w, h, hx = self._frame
+            self._decoded = Frame(screen, fmt, w, h, bytes.fromhex(hx))
+        return self._decoded
+
+    def state(self):
+        """The app's state_json() document, parsed (None if the app has none)."""
+        self.send("state")
+        self._flush()
+        return self._drain("J")[1]
+
+    def screenshot(self, name):
+        self.sync()
+        return self._save(name + ".png")
+
+    def run_script(self, lines):
+        steps = parse_script(lines) if not _is_steps(lines) else lines
+        for step in steps:
+            op = step[1]
+            if op == "press":
+                self.press(step[2])
+            elif op == "hold":
+                self.hold(step[2], step[3])
+            elif op == "wait":
+                self.wait(step[2])
+            elif op == "shot":
+                self.sync()
+                if self.screenshot_dir:
+                    self._save(step[2] + ".png")
+        self.sync()
+
+    def poll(self):
+        """Handle whatever the device has sent, without blocking. True if the frame changed."""
+        before = self._frame
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                break
+            self._handle(line, None)
+        return self._frame is not before
+
+    def _drain(self, until):
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self.kill()
+                raise SimError("device did not answer within %.0f s (does the app call board.sleep_ms?)"
+                               % self.timeout, self._stderr_text()) from None
+            got = self._handle(line, until)
+            if got is not None:
+                return got
+
+    def _handle(self, line, until):
+        if line is None:
+            self._died()
+        kind = line[:2]
+        if kind == b"F ":
+            parts = line[2:].rstrip(b"\n").decode().split(" ")
+            if len(parts) != 5:
+                raise SimError("bad frame line: %r" % line[:80])
+            screen, w, h, fmt, hx = parts
+            self._frame = (screen, fmt, int(w), int(h), hx)
+            self.frames += 1
+            self._decoded = None
+            if screen != self._screen:
+                self._screen = screen
+                self._seq += 1
+                if self.screenshot_dir:
+                    self._save("%03d-%s.png" % (self._seq, screen))
+        elif kind == b"D ":
+            level, on = line[2:].split()
+            self.display = (int(level), on == b"1")
+        elif kind == b"S ":
+            token = int(line[2:])
+            self.answered = max(self.answered, token)
+            if until == token:
+                return ("S", token)
+        elif kind == b"J ":
+            doc = json.loads(line[2:])
+            if until == "J":
+                return ("J", doc)
+        else:
+            text = line.decode(errors="replace").rstrip("\n")
+            text = text[2:] if text.startswith("L ") else text
+            if text.startswith("flash "):
+                self.flash_status = text[6:]
+            self.log.append(text)
+            if self.verbose:
+                print("device:", text, file=sys.stderr)
+        return None
+
+    def _save(self, name):
+        fr = self.current()
+        if fr is None or not self.screenshot_dir:
+            return None
+        path = os.path.join(self.screenshot_dir, name)
+        frame_image(fr, SHOT_SCALE, *self.display).save(path)
+        self.shots.append(path)
+        return path
+
+    # -- ending
+    def _stderr_text(self):
+        self._stderr.seek(0)
+        return self._stderr.read().decode(errors="replace")
+
+    def _died(self):
+        try:
+            rc = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            rc = self.proc.returncode
+        raise SimError("device process ended (exit status %s)" % rc, self._crash_text(), rc)
+
+    def _crash_text(self):
+        """stderr, plus stray stdout lines (the unix port prints some errors there)."""
+        stray = [line for line in self.log[-20:] if not line.startswith("flash ")]
+        return "\n".join(stray + [self._stderr_text()])
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def close(self):
+        """Stop the device; raise SimError if it had crashed. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if self.proc.poll() is None:
+                try:
+                    self.proc.stdin.write(b"quit\n")
+                    self.proc.stdin.close()
+                except (BrokenPipeError, ValueError):
+                    pass
+            try:
+                rc = self.proc.wait(timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+                rc = self.proc.returncode
+            self._reader.join(timeout=5)
+            while not self._lines.empty():  # late output, for the error text
+                line = self._lines.get()
+                if line is not None and line[:2] not in (b"F ", b"D ", b"S ", b"J "):
+                    self.log.append(line.decode(errors="replace").rstrip("\n"))
+            if rc != 0:
+                raise SimError("device process ended (exit status %s)" % rc, self._crash_text(), rc)
+        finally:
+            self._stderr.close()
+            if self._tmpdir:
+                shutil.rmtree(self._tmpdir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if exc[0] is None:
+            self.close()
+        else:
+            self.kill()
+            try:
+                self.close()
+            except SimError:
+                pass
+
+
+def _button(btn):
+    b = btn.upper()
+    if b not in BUTTONS:
+        raise ValueError("unknown button %r" % btn)
+    return b
+
+
+def _is_steps(lines):
+    return isinstance(lines, list) and lines and isinstance(lines[0], tuple)
+
+
+# ------------------------------------------------------------------ terminal
+
+_HALF = (" ", "\u2580", "\u2584", "\u2588")  # (top, bottom) bits: none, top, bottom, both
+# 2x2 pixels per cell, index = tl | tr << 1 | bl << 2 | br << 3
+_QUAD = " \u2598\u259d\u2580\u2596\u258c\u259e\u259b\u2597\u259a\u2590\u259c\u2584\u2599\u259f\u2588"
+
+
+def _mono_bit(data, w, x, y):
+    return (data[(y >> 3) * w + x] >> (y & 7)) & 1
+
+
+def render_frame(frame, cols=None, rows=None, level=255, on=True, colour=True):
+    """The frame inside a box, as terminal lines (pure: no I/O).
+
+    One cell holds two vertical pixels (half blocks). If the box does not
+    fit in cols x rows, a mono frame falls back to 2x2 pixels per cell
+    (quadrant blocks) and a colour frame to every other pixel."""
+    w, h, data = frame.w, frame.h, frame.data
+    step = 1
+    if cols is not None and rows is not None and (w + 2 > cols or (h + 1) // 2 + 2 > rows):
+        step = 2
+    dim = colour and on and level < 255
+    body = []
+    if frame.fmt == "mono":
+        if step == 1:
+            for y in range(0, h, 2):
+                shift = y & 7
+                row = data[(y >> 3) * w:(y >> 3) * w + w]
+                if on:
+                    body.append("".join(_HALF[(b >> shift) & 3] for b in row))
+                else:
+                    body.append(" " * w)
+        else:
+            for y in range(0, h, 4):
+                cells = []
+                for x in range(0, w, 2):
+                    i = 0
+                    for k, (dx, dy) in enumerate(((0, 0), (1, 0), (0, 2), (1, 2))):
+                        for sub in (0, 1):  # a cell pixel is lit if either of its 2 rows is
+                            yy = y + dy + sub
+                            if x + dx < w and yy < h and _mono_bit(data, w, x + dx, yy):
+                                i |= 1 << k
+                                break
+                    cells.append(_QUAD[i] if on else " ")
+                body.append("".join(cells))
+        if dim:
+            g = _brightness(level, on)
+            body = ["\x1b[38;2;%d;%d;%dm%s\x1b[39m" % (g, g, g, line) for line in body]
+    elif frame.fmt == "rgb565":
+        bright = _brightness(level, on)
+        for y in range(0, h, 2 * step):
+            out = []
+            prev = None
+            for x in range(0, w, step):
+                top = _rgb_at(data, w, x, y, bright)
+                bot = _rgb_at(data, w, x, y + step, bright) if y + step < h else (0, 0, 0)
+                if (top, bot) != prev:
+                    out.append("\x1b[38;2;%d;%d;%dm\x1b[48;2;%d;%d;%dm" % (top + bot))
+                    prev = (top, bot)
+                out.append("\u2580")
+            out.append("\x1b[0m")
+            body.append("".join(out))
+    else:
+        raise ValueError("unknown frame format %r" % frame.fmt)
+    inner = (w + step - 1) // step
+    top = "\u250c" + "\u2500" * inner + "\u2510"
+    bottom = "\u2514" + "\u2500" * inner + "\u2518"
+    return [top] + ["\u2502" + line + "\u2502" for line in body] + [bottom]
+
+
+def _rgb_at(data, w, x, y, bright):
+    i = (y * w + x) * 2
+    r, g, b = _rgb565(data[i], data[i + 1])
+    if bright != 255:
+        r, g, b = r * bright // 255, g * bright // 255, b * bright // 255
+    return r, g, b
+
+
+_KEYS_CSI = {ord("A"): "UP", ord("B"): "DOWN", ord("C"): "OK", ord("D"): "BACK"}
+
+
+def parse_keys(data):
+    """Raw terminal bytes -> button names, "QUIT" for q. Lone Esc is BACK."""
+    out = []
+    i = 0
+    n = len(data)
+    while i < n:
+        c = data[i]
+        if c == 0x1B:
+            if i + 1 < n and data[i + 1] in (ord("["), ord("O")):
+                j = i + 2
+                while j < n and not 0x40 <= data[j] <= 0x7E:  # parameters of the sequence
+                    j += 1
+                if j < n and data[j] in _KEYS_CSI:
+                    out.append(_KEYS_CSI[data[j]])
+                i = j + 1
+                continue
+            out.append("BACK")
+        elif c in (0x0D, 0x0A):
+            out.append("OK")
+        elif c in (0x7F, 0x08):
+            out.append("BACK")
+        elif c in (ord("q"), ord("Q")):
+            out.append("QUIT")
+        i += 1
+    return out
+
+
+class KeyTracker:
+    """Terminal keystrokes -> button down/up commands (pure; time is passed in).
+
+    A terminal reports no key release, only the keystroke and, while a key
+    is held, auto-repeats after an initial delay (250-700 ms, terminal
+    dependent) at 20-40 per second. A lone keystroke has to wait out that
+    delay before we know it was not a hold, so while it is undecided
+    (`frozen`) the caller stops granting virtual time: the app sees an
+    exact short press (PRESS_MS) whatever the wait, and a hold that starts
+    at the first keystroke. Repeats arriving within confirm_ms of each
+    other mean auto-repeat; the button is released release_ms after the
+    last one. first_ms is learnt from the first hold (its repeat delay)."""
+
+    IDLE, TAPPED, PROBE, HELD = range(4)
+
+    def __init__(self, first_ms=700, confirm_ms=120, release_ms=150):
+        self.first_ms = first_ms
+        self.confirm_ms = confirm_ms
+        self.release_ms = release_ms
+        self.state = self.IDLE
+        self.btn = None
+        self.t0 = 0  # first keystroke
+        self.t1 = 0  # latest keystroke
+
+    @property
+    def frozen(self):
+        return self.state in (self.TAPPED, self.PROBE)
+
+    @property
+    def held(self):
+        return self.btn if self.state != self.IDLE else None
+
+    def key(self, btn, now):
+        if self.state != self.IDLE and btn == self.btn:
+            if self.state == self.TAPPED:
+                self.state = self.PROBE
+            elif self.state == self.PROBE:
+                if now - self.t1 <= self.confirm_ms:
+                    self.first_ms = min(1000, max(250, self.t1 - self.t0 + 150))
+                    self.state = self.HELD
+                else:
+                    out = self._finish()
+                    return out + self.key(btn, now)
+            self.t1 = now
+            return []
+        out = self._finish()
+        self.state = self.TAPPED
+        self.btn = btn
+        self.t0 = self.t1 = now
+        return out + ["d " + btn, "t %d" % PRESS_MS]
+
+    def tick(self, now):
+        s = self.state
+        if (s == self.TAPPED and now - self.t0 >= self.first_ms
+                or s == self.PROBE and now - self.t1 > self.confirm_ms
+                or s == self.HELD and now - self.t1 > self.release_ms):
+            return self._finish()
+        return []
+
+    def _finish(self):
+        """Release whatever is down; a probe that was not confirmed was two taps."""
+        s, b = self.state, self.btn
+        self.state = self.IDLE
+        self.btn = None
+        if s == self.IDLE:
+            return []
+        if s == self.PROBE:
+            return ["u " + b, "t %d" % GAP_MS, "d " + b, "t %d" % PRESS_MS, "u " + b]
+        return ["u " + b]
+
+
+LEGEND = "\u2191/\u2193 UP/DOWN   Enter/\u2192 OK   Bksp/Esc/\u2190 BACK   q quit"
+
+
+def _screen_lines(sim, cols, rows, tracker):
+    fr = sim.current()
+    level, on = sim.display
+    if fr is None:
+        lines = ["(waiting for the first frame)"]
+    else:
+        lines = render_frame(fr, cols, rows - 2, level, on)
+    screen = fr.screen if fr else "-"
+    held = tracker.held
+    status = "screen: %s" % screen
+    if not on:
+        status += "   (display off)"
+    elif level < 255:
+        status += "   (contrast %d)" % level
+    if held:
+        status += "   [%s]" % held
+    return lines + [status, LEGEND]
+
+
+def interactive(sim, out=None, tick_ms=20):
+    """Drive sim from the keyboard in real time until q / Ctrl-C."""
+    import termios
+    import tty
+
+    out = out or sys.stdout
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    tracker = KeyTracker()
+    start = time.monotonic()
+    granted = 0
+    size = None
+    token_sent = 0
+    old_term = signal.getsignal(signal.SIGTERM)
+
+    def on_term(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        tty.setcbreak(fd)  # keys unbuffered, no echo; Ctrl-C still interrupts
+        out.write("\x1b[?1049h\x1b[?25l\x1b[2J")
+        out.flush()
+        dirty = True
+        while True:
+            ready, _, _ = select.select([fd], [], [], tick_ms / 1000)
+            now = int((time.monotonic() - start) * 1000)
+            cmds = []
+            if ready:
+                data = os.read(fd, 256)
+                keys = parse_keys(data)
+                if "QUIT" in keys:
+                    break
+                for k in keys:
+                    cmds += tracker.key(k, now)
+                dirty = True
+            cmds += tracker.tick(now)
+            granted += sum(int(c[2:]) for c in cmds if c.startswith("t "))
+            owed = now - granted
+            # grant real time, unless a keystroke is undecided or the device lags behind
+            if not tracker.frozen and owed >= tick_ms and token_sent - sim.answered < 3:
+                cmds.append("t %d" % owed)
+                granted += owed
+                token_sent += 1
+                cmds.append("sync %d" % token_sent)
+            if cmds:
+                sim.send(*cmds)
+                sim._flush()
+            if sim.poll():
+                dirty = True
+            cur = shutil.get_terminal_size((80, 24))
+            if cur != size:
+                size = cur
+                dirty = True
+                out.write("\x1b[2J")
+            if dirty:
+                dirty = False
+                lines = _screen_lines(sim, size.columns, size.lines, tracker)
+                out.write("\x1b[H" + "\x1b[K\r\n".join(line for line in lines) + "\x1b[K\x1b[J")
+                out.flush()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        out.write("\x1b[0m\x1b[?25h\x1b[?1049l")
+        out.flush()
+        signal.signal(signal.SIGTERM, old_term)
+
+
+# ------------------------------------------------------------------ command line
+
+def _parser():
+    p = argparse.ArgumentParser(prog="python3 -m host_tools.sim", description=__doc__.split("\n")[0])
+    p.add_argument("--script", help="run this script headless ('-' = stdin)")
+    p.add_argument("--screenshot-dir", help="PNG per screen change and per `shot NAME`")
+    p.add_argument("--state-out", help="write the app's state JSON here at the end")
+    p.add_argument("--rules", help="rules preset for a fresh device")
+    p.add_argument("--target", type=int, help="target score for a fresh device")
+    p.add_argument("--board", default="sim", help="board (sim, or one hwsim.py knows)")
+    p.add_argument("--flash", help="littlefs image file, kept between runs (created if missing)")
+    p.add_argument("--heapsize", help="MicroPython heap, e.g. 200000 or 192k")
+    p.add_argument("--app", help="app module or .py file (default ui.app)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the device")
+    p.add_argument("-v", "--verbose", action="store_true", help="show device log lines")
+    return p
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
+    script = args.script
+    if script is None and not sys.stdin.isatty():
+        script = "-"
+    steps = None
+    if script is not None:
+        try:
+            if script == "-":
+                text = sys.stdin.read().splitlines()
+            else:
+                with open(script, encoding="utf-8") as f:
+                    text = f.read().splitlines()
+            steps = parse_script(text)
+        except OSError as e:
+            print("sim: %s" % e, file=sys.stderr)
+            return 2
+        except ScriptError as e:
+            print("sim: %s: %s" % (script, e), file=sys.stderr)
+            return 2
+    sim = None
+    try:
+        sim = Sim(board=args.board, rules=args.rules, target=args.target, flash=args.flash,
+                  heapsize=args.heapsize, app=args.app, screenshot_dir=args.screenshot_dir,
+                  timeout=args.timeout, verbose=args.verbose)
+        if steps is None:
+            interactive(sim)
+        else:
+            sim.run_script(steps)
+            if args.state_out:
+                doc = sim.state()
+                with open(args.state_out, "w", encoding="utf-8") as f:
+                    json.dump(doc, f, indent=2, sort_keys=True)
+                    f.write("\n")
+        sim.close()
+    except SimError as e:
+        if sim is not None:
+            sim.kill()
+        print("sim: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
