@@ -1,0 +1,1 @@
+"""The scoreboard application: input events, screens, layouts, the app loop."""

@@ -1,0 +1,358 @@
+"""The scoreboard application: owns the game, the journal and the current screen.
+
+Every confirmed action goes to the journal first and changes the game only once
+it is durable, so what the screen says is saved is what comes back after a
+power cut. Nothing is written for a key press that confirms nothing.
+"""
+import json
+
+from coinche.game import Game, GameError
+from coinche.record import RecordError, validate
+from coinche.rules import DEFAULT_PRESET, Rules, RulesError
+from ui import screens as S
+from ui.entry import Draft
+from ui.inputs import Inputs
+from ui.timing import POLL_MS
+
+try:
+    from time import ticks_add, ticks_diff
+except ImportError:  # CPython (unit tests)
+    def ticks_diff(a, b):
+        return a - b
+
+    def ticks_add(a, b):
+        return a + b
+
+TOAST_MS = 1500
+DIM_LEVEL = 1
+
+
+def _layout(board):
+    if getattr(board, "LAYOUT", "128x64") == "240x135":
+        from ui.layout_240x135 import Layout
+    else:
+        from ui.layout_128x64 import Layout
+    return Layout(board.display)
+
+
+def _lang(code):
+    if code == "en":
+        from ui.lang_en import T
+    elif code == "de":
+        from ui.lang_de import T
+    elif code == "it":
+        from ui.lang_it import T
+    else:
+        from ui.lang_fr import T
+    return T
+
+
+def _new(rules, dealer):
+    """The journal's "new" action; the first dealer travels inside the rules spec."""
+    spec = rules.spec()
+    spec["dealer"] = dealer
+    return {"op": "new", "rules": spec}
+
+
+def _journal(board):
+    from store.journal import Journal
+    return Journal(board.STORAGE)
+
+
+class App:
+    def __init__(self, board, defaults=None, journal=None):
+        self.board = board
+        self.fb = board.display
+        self.clock = board.ticks_ms
+        self.inputs = Inputs(board.buttons, board.ticks_ms)
+        self.layout = _layout(board)
+        self.journal = journal if journal is not None else _journal(board)
+        self.toast_msg = None
+        self.toast_until = 0
+        self.dimmed = False
+        self.dirty = True
+        self._boot(defaults or {})
+        if hasattr(board, "app"):
+            board.app = self
+
+    # -- boot -----------------------------------------------------------
+    def _boot(self, defaults):
+        st = self.journal.load()
+        self.settings = dict(st.get("settings") or {})
+        self.archive = list(st.get("archive") or [])
+        self.T = _lang(self.settings.get("lang", "fr"))
+        notice = st.get("notice")
+        g = st.get("game")
+        game = None
+        if g is not None:
+            try:
+                game = Game(Rules.from_spec(g["rules"]), g.get("deals", ()), g["rules"].get("dealer", "N"))
+            except (RulesError, RecordError, GameError, KeyError, TypeError) as e:
+                notice = "%s: %s" % (self.T["recovered"], e)
+                game = None
+        if game is None:
+            spec = self.settings.get("rules")
+            if spec is None:
+                opts = {}
+                if defaults.get("target"):
+                    opts["target"] = int(defaults["target"])
+                spec = {"preset": defaults.get("rules") or DEFAULT_PRESET, "options": opts}
+            try:
+                rules = Rules.from_spec(spec)
+            except RulesError:
+                rules = Rules()
+            game = Game(rules, (), self.settings.get("dealer", "N"))
+            if g is None:
+                # first start: the new game is a confirmed fact from now on
+                self._record(_new(rules, game.first_dealer))
+        self.game = game
+        self.apply_contrast()
+        self.view = S.GameOver(self) if game.over else S.Home(self)
+        if notice:
+            self.flash(self.T["recovered"], 4000)
+
+    # -- helpers used by screens -------------------------------------------
+    def go(self, screen):
+        self.view = screen
+        self.dirty = True
+
+    def home(self):
+        self.go(S.GameOver(self) if self.game.over else S.Home(self))
+
+    def flash(self, msg, ms=TOAST_MS):
+        self.toast_msg = msg
+        self.toast_until = ticks_add(self.clock(), ms)
+        self.dirty = True
+
+    def seat_label(self):
+        return self.T["seat_" + self.game.dealer()]
+
+    def dealer_team(self):
+        d = self.game.dealer()
+        return "NS" if d in ("N", "S") else "EW"
+
+    def next_rules(self):
+        return self.settings.get("rules") or self.game.rules.spec()
+
+    def start_entry(self, taker):
+        if self.game.over:
+            self.flash(self.T["e_over"])
+            return
+        prev = self.game.deals[-1] if self.game.deals else None
+        # the previous real contract is the default bid
+        for rec in reversed(self.game.deals):
+            if rec["bid"] != "pass":
+                prev = rec
+                break
+        self.go(S.Entry(self, Draft(self.game.rules, taker, prev)))
+
+    def trial(self, rec, index):
+        """(DealResult, totals) the game would have with rec added (or replacing deal index)."""
+        g = self.game
+        deals = list(g.deals)
+        if index is None:
+            if g.over:
+                raise GameError("deal", "the game is over")
+            deals.append(rec)
+            i = len(deals) - 1
+        else:
+            deals[index] = rec
+            i = index
+        t = Game(g.rules, deals, g.first_dealer)
+        return t.results[i], t.total
+
+    def _record(self, action):
+        """Write an action; False (and a message) if the flash refused it."""
+        try:
+            self.journal.record(action)
+            return True
+        except OSError as e:
+            self.flash(self.T["e_full"] if e.args and e.args[0] == 28 else self.T["e_store"], 3000)
+            return False
+
+    def _after_change(self, msg):
+        self.home()
+        self.flash(msg)
+
+    def save_deal(self, rec, index):
+        g = self.game
+        try:
+            rec = validate(g.rules, rec)
+            deals = list(g.deals)
+            if index is None:
+                if g.over:
+                    raise GameError("deal", "the game is over")
+                deals.append(rec)
+            else:
+                deals[index] = rec
+            new = Game(g.rules, deals, g.first_dealer)
+        except (RecordError, GameError) as e:
+            self.flash(self.T["e_end_before"] if isinstance(e, GameError) else self.T["e_field"])
+            return
+        action = {"op": "add", "deal": rec} if index is None else {"op": "edit", "i": index, "deal": rec}
+        if not self._record(action):
+            return
+        self.game = new
+        self._after_change(self.T["saved"])
+
+    def delete_deal(self, index, back_to=None):
+        g = self.game
+        deals = list(g.deals)
+        del deals[index]
+        try:
+            new = Game(g.rules, deals, g.first_dealer)
+        except GameError:
+            self.flash(self.T["e_end_before"])
+            return
+        if not self._record({"op": "del", "i": index}):
+            return
+        self.game = new
+        if back_to is not None and new.deals:
+            self.go(back_to)
+            self.flash(self.T["deleted"])
+        else:
+            self._after_change(self.T["deleted"])
+
+    def ask_undo(self, back_to):
+        g = self.game
+        if not g.deals:
+            self.flash(self.T["e_no_undo"])
+            return
+        n = len(g.deals)
+        self.go(S.Ask(self, self.T["undo_q"] + " " + str(n) + "?", S.contract_text(self.T, g.deals[-1]),
+                      lambda: self.delete_deal(n - 1), back_to))
+
+    def new_game(self):
+        spec = self.next_rules()
+        try:
+            rules = Rules.from_spec(spec)
+        except RulesError:
+            rules = self.game.rules
+        dealer = self.settings.get("dealer", "N")
+        if not self._record(_new(rules, dealer)):
+            return
+        old = self.game
+        if old.deals:
+            self.archive.append({"rules": old.rules.spec(), "dealer": old.first_dealer, "deals": list(old.deals),
+                                 "total": dict(old.total)})
+            del self.archive[:-20]
+        self.game = Game(rules, (), dealer)
+        self._after_change(self.T["m_new"])
+
+    def change_setting(self, key, value, option=None):
+        """Apply and journal one setting. Rules changes apply to the current game only while it has no deal."""
+        spec = self.next_rules()
+        spec = {"preset": spec["preset"], "options": dict(spec.get("options") or {})}
+        if key == "s_lang":
+            k, v = "lang", value
+        elif key == "s_contrast":
+            k, v = "contrast", value
+        elif key == "s_dim":
+            k, v = "dim", value
+        elif key == "s_first":
+            k, v = "dealer", value
+        else:
+            if key == "s_preset":
+                spec = {"preset": value, "options": {}}
+            else:
+                name = "target" if key == "s_target" else option
+                spec["options"][name] = value
+            try:
+                spec = Rules.from_spec(spec).spec()  # drops overrides equal to the preset
+            except RulesError:
+                self.flash(self.T["e_field"])
+                return
+            k, v = "rules", spec
+        if self.settings.get(k) == v:
+            return  # nothing changed: nothing written
+        if not self._record({"op": "set", "k": k, "v": v}):
+            return
+        self.settings[k] = v
+        if k == "lang":
+            self.T = _lang(v)
+        elif k == "contrast":
+            self.apply_contrast()
+        msg = self.T["saved"]
+        if k in ("rules", "dealer"):
+            if not self.game.deals:
+                rules = Rules.from_spec(self.next_rules())
+                dealer = self.settings.get("dealer", "N")
+                if self._record(_new(rules, dealer)):
+                    self.game = Game(rules, (), dealer)
+                    msg = self.T["applied"]
+            else:
+                msg = self.T["next_game"]
+        self.flash(msg)
+
+    def apply_contrast(self):
+        try:
+            self.fb.contrast(self.settings.get("contrast", 255))
+        except AttributeError:
+            pass
+
+    def state(self):
+        g = self.game
+        return {"rules": g.rules.spec(), "dealer": g.first_dealer, "deals": list(g.deals),
+                "total": dict(g.total), "over": g.over, "winner": g.winner,
+                "screen": self.screen_name(), "settings": self.settings}
+
+    def state_json(self):
+        return json.dumps(self.state())
+
+    def screen_name(self):
+        return self.view.name
+
+    @property
+    def screen(self):
+        """The current screen's name (the simulator tags frames with it)."""
+        return self.view.name
+
+    # -- the loop ------------------------------------------------------------
+    def handle(self, ev):
+        """One input event (also the entry point of the fuzz tests)."""
+        if self.dimmed:
+            self.dimmed = False
+            self.apply_contrast()
+            self.dirty = True
+            return  # the key that wakes the screen does nothing else
+        if self.toast_msg is not None:
+            self.toast_msg = None
+            self.dirty = True
+        self.view.key(ev)
+        self.dirty = True
+
+    def poll(self):
+        inp = self.inputs
+        inp.poll()
+        ev = inp.pop()
+        while ev >= 0:
+            self.handle(ev)
+            ev = inp.pop()
+        now = self.clock()
+        if self.toast_msg is not None and ticks_diff(now, self.toast_until) >= 0:
+            self.toast_msg = None
+            self.dirty = True
+        dim = self.settings.get("dim", 120)
+        if dim and not self.dimmed and not inp.any_down() and ticks_diff(now, inp.last_activity) >= dim * 1000:
+            self.dimmed = True
+            try:
+                self.fb.contrast(DIM_LEVEL)
+            except AttributeError:
+                pass
+        if self.dirty:
+            self.render()
+
+    def render(self):
+        self.dirty = False
+        self.layout.clear()
+        self.view.draw(self.layout)
+        if self.toast_msg is not None:
+            self.layout.toast(self.toast_msg)
+        self.fb.show()
+
+
+def run(board, defaults=None):
+    app = App(board, defaults)
+    while True:
+        app.poll()
+        board.sleep_ms(POLL_MS)

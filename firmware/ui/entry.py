@@ -1,0 +1,205 @@
+"""The deal being entered: its fields, which steps apply, and the record it makes.
+
+Pure data and rules (no drawing, no buttons), so the host key planner and the
+tests reason about exactly the same steps and defaults as the device.
+"""
+
+from coinche import melds as _melds
+from coinche.record import other
+
+# steps
+S_TAKER = "taker"
+S_BID = "bid"
+S_KIND = "kind"
+S_TENS = "tens"
+S_UNITS = "units"
+S_EXTRAS = "extras"
+S_MELDS = "melds"
+S_MELDS_TO = "melds_to"
+S_CONFIRM = "confirm"
+
+# special card-point items on the tens picker
+ALL = "all"          # the takers won all tricks (capot)
+DEF_ALL = "def_all"  # the defence won all tricks
+SOLO = "solo"        # the bidder alone won all tricks (generale)
+
+MELD_ITEMS = _melds.CODES + ("clear",)
+
+
+def belote_options(rules, kind, taker):
+    """Belote choices as (NS, EW) counts: none, then one side's, then mixes.
+
+    The DOWN key cycles them on the extras step; at a trump suit that is just
+    none / NS / EW, at all-trump up to four belotes."""
+    most = rules.max_belote("NT" if kind == "NT" else ("AT" if kind == "AT" else "S"))
+    only = taker if rules["belote"] == "taker" else None
+    out = [(0, 0)]
+    for n in range(1, most + 1):
+        cand = [(n, 0), (0, n)] + [(a, n - a) for a in range(n - 1, 0, -1)]
+        for o in cand:
+            if only == "NS" and o[1]:
+                continue
+            if only == "EW" and o[0]:
+                continue
+            out.append(o)
+    return out
+
+
+def coinche_options(rules, bid):
+    if not isinstance(bid, int) and not rules["capot_coinche"]:
+        return (0,)
+    return (0, 1, 2)
+
+
+class Draft:
+    """Every field of the deal under entry; BACK never clears any of them."""
+
+    def __init__(self, rules, taker="NS", prev=None, record=None):
+        self.rules = rules
+        self.editing = record is not None
+        self.taker = taker
+        self.kind = "suit"
+        self.coinche = 0
+        self.pile = "T"          # whose card points are entered: T takers, D defence
+        self.belote = (0, 0)
+        self.melds = {"NS": [], "EW": []}
+        self.melds_to = "auto"   # auto (engine decides), NS, EW or None (nobody)
+        self.meld_item = 0
+        bid = 80
+        if prev and prev.get("bid") not in (None, "pass"):
+            bid = prev["bid"]
+        self.bid = bid if bid in rules.bids() else 80
+        self.tens = None
+        self.units = 0
+        if record is not None:
+            self._load(record)
+        else:
+            self.tens = self.default_tens()
+
+    def _load(self, rec):
+        if rec["bid"] == "pass":
+            self.bid = "pass"
+            self.tens = self.default_tens()
+            return
+        self.taker = rec["taker"]
+        self.bid = rec["bid"]
+        t = rec["trump"]
+        self.kind = t if t in ("NT", "AT") else "suit"
+        self.coinche = rec.get("coinche", 0)
+        p = rec["points"]
+        if rec.get("solo"):
+            self.tens = SOLO
+        elif rec.get("tricks") == 8:
+            self.tens = ALL
+        elif rec.get("tricks") == 0:
+            self.tens = DEF_ALL
+        else:
+            self.tens = p // 10
+            self.units = p % 10
+        bel = rec.get("belote")
+        if bel:
+            self.belote = (bel.get("NS", 0), bel.get("EW", 0))
+        m = rec.get("melds")
+        if m:
+            self.melds = {"NS": list(m.get("NS", [])), "EW": list(m.get("EW", []))}
+        if "melds_to" in rec:
+            self.melds_to = rec["melds_to"]
+
+    # -- choices --------------------------------------------------------
+    def bid_items(self):
+        return ["pass"] + self.rules.bids()
+
+    def tens_items(self):
+        specials_hi = [ALL] + ([SOLO] if self.rules["generale"] else [])
+        nums = list(range(17))
+        if self.pile == "T":
+            return [DEF_ALL] + nums + specials_hi
+        specials_hi.reverse()
+        return specials_hi + nums + [DEF_ALL]
+
+    def units_items(self):
+        return list(range(3 if self.tens == 16 else 10))
+
+    def default_tens(self):
+        if self.bid == "capot":
+            return ALL
+        if self.bid == "generale":
+            return SOLO
+        b = self.bid if isinstance(self.bid, int) else 80
+        return b // 10 if self.pile == "T" else (162 - b) // 10
+
+    def set_pile(self, pile):
+        """Switch between counting the takers' pile and the defence's; keeps the total."""
+        if pile == self.pile:
+            return
+        if isinstance(self.tens, int):
+            v = 162 - min(162, self.tens * 10 + self.units)
+            self.tens, self.units = v // 10, v % 10
+        self.pile = pile
+
+    def belote_items(self):
+        return belote_options(self.rules, self.kind, self.taker)
+
+    def coinche_items(self):
+        return coinche_options(self.rules, self.bid)
+
+    # -- steps ---------------------------------------------------------
+    def steps(self):
+        out = []
+        if self.editing:
+            out.append(S_TAKER)
+        out.append(S_BID)
+        if self.bid == "pass":
+            out.append(S_CONFIRM)
+            return out
+        if self.rules["contracts"] == "all":
+            out.append(S_KIND)
+        out.append(S_TENS)
+        if isinstance(self.tens, int):
+            out.append(S_UNITS)
+        out.append(S_EXTRAS)
+        if self.rules.has_melds():
+            out.append(S_MELDS)
+            if self.needs_melds_to():
+                out.append(S_MELDS_TO)
+        out.append(S_CONFIRM)
+        return out
+
+    def needs_melds_to(self):
+        """Ask who has the best melds only when the codes cannot tell (or the table overrode it)."""
+        if self.melds_to != "auto":
+            return True
+        if not (self.melds["NS"] and self.melds["EW"]):
+            return False
+        trump = "NT" if self.kind == "NT" else ("AT" if self.kind == "AT" else "S")
+        return _melds.winner(self.melds, trump, self.rules["carre_nt"]) is None
+
+    def takers_points(self):
+        if self.tens in (ALL, SOLO):
+            return 162
+        if self.tens == DEF_ALL:
+            return 0
+        v = min(162, self.tens * 10 + self.units)
+        return v if self.pile == "T" else 162 - v
+
+    def record(self):
+        if self.bid == "pass":
+            return {"bid": "pass"}
+        rec = {"taker": self.taker, "bid": self.bid, "trump": self.kind, "coinche": self.coinche,
+               "points": self.takers_points()}
+        if self.tens in (ALL, SOLO):
+            rec["tricks"] = 8
+        elif self.tens == DEF_ALL:
+            rec["tricks"] = 0
+        if self.tens == SOLO:
+            rec["solo"] = True
+        if self.belote != (0, 0):
+            rec["belote"] = {"NS": self.belote[0], "EW": self.belote[1]}
+        if self.melds["NS"] or self.melds["EW"]:
+            rec["melds"] = {"NS": list(self.melds["NS"]), "EW": list(self.melds["EW"])}
+            if self.melds_to != "auto":
+                rec["melds_to"] = self.melds_to
+        return rec
+
+
+__all__ = ("Draft", "belote_options", "coinche_options", "other")

@@ -1,0 +1,723 @@
+"""The screen state machine: each screen turns events into changes and draws itself.
+
+Key map everywhere: UP/DOWN move or choose, OK confirms (held: the screen's
+second action), BACK steps back and never loses what was entered.
+Home: UP = NS took, DOWN = EW took, OK = menu, BACK = undo the last deal.
+"""
+from coinche.game import GameError
+from coinche.record import RecordError, other
+from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, Rules
+from ui import entry as E
+from ui.inputs import BACK, DOWN, LONG, OK, PRESS, REPEAT, UP
+
+
+def _step(ev):
+    """+1 for UP, -1 for DOWN (press or repeat), 0 otherwise."""
+    k = ev >> 2
+    if k == PRESS or k == REPEAT:
+        b = ev & 3
+        if b == UP:
+            return 1
+        if b == DOWN:
+            return -1
+    return 0
+
+
+def _is(ev, button, kind=PRESS):
+    return ev == ((kind << 2) | button)
+
+
+class Screen:
+    name = "screen"
+
+    def __init__(self, app):
+        self.app = app
+
+    def key(self, ev):
+        pass
+
+    def draw(self, L):
+        pass
+
+
+class Home(Screen):
+    name = "home"
+
+    def key(self, ev):
+        a = self.app
+        if _is(ev, UP):
+            a.start_entry("NS")
+        elif _is(ev, DOWN):
+            a.start_entry("EW")
+        elif _is(ev, OK):
+            a.go(Menu(a))
+        elif _is(ev, BACK):
+            a.ask_undo(self)
+        elif _is(ev, OK, LONG):
+            a.go(History(a))
+
+    def draw(self, L):
+        L.home(self.app)
+
+
+class ListScreen(Screen):
+    """A scrolling list; subclasses give rows() and pick()."""
+
+    wrap = True
+
+    def __init__(self, app, sel=0):
+        Screen.__init__(self, app)
+        self.sel = sel
+        self.top = 0
+
+    def rows(self):
+        return []
+
+    def title(self):
+        return ""
+
+    def right(self):
+        return None
+
+    def hint(self):
+        return None
+
+    def pick(self, i):
+        pass
+
+    def back(self):
+        self.app.home()
+
+    def key(self, ev):
+        n = len(self.rows())
+        d = -_step(ev)  # UP moves the highlight up the list
+        if d and n:
+            if self.wrap and (ev >> 2) == PRESS:
+                self.sel = (self.sel + d) % n
+            else:
+                self.sel = min(n - 1, max(0, self.sel + d))
+        elif _is(ev, OK) and n:
+            self.pick(self.sel)
+        elif _is(ev, BACK):
+            self.back()
+
+    def draw(self, L):
+        rows = self.rows()
+        if self.sel < self.top:
+            self.top = self.sel
+        elif self.sel >= self.top + L.ROWS:
+            self.top = self.sel - L.ROWS + 1
+        L.listing(self.title(), rows, self.sel, self.top, self.right(), self.hint())
+
+
+class Menu(ListScreen):
+    name = "menu"
+    ITEMS = ("m_pass", "m_history", "m_undo", "m_settings", "m_new", "m_games")
+
+    def title(self):
+        return "Menu"
+
+    def rows(self):
+        T = self.app.T
+        return [T[k] for k in self.ITEMS]
+
+    def pick(self, i):
+        a = self.app
+        k = self.ITEMS[i]
+        if k == "m_pass":
+            a.save_deal({"bid": "pass"}, None)
+        elif k == "m_history":
+            a.go(History(a))
+        elif k == "m_undo":
+            a.ask_undo(self)
+        elif k == "m_settings":
+            a.go(Settings(a))
+        elif k == "m_new":
+            a.go(Ask(a, a.T["m_new"], None, a.new_game, self))
+        elif k == "m_games":
+            a.go(Archive(a))
+
+
+class Ask(Screen):
+    """A yes/no question: OK does it, BACK returns."""
+
+    name = "ask"
+
+    def __init__(self, app, question, detail, action, back_to):
+        Screen.__init__(self, app)
+        self.q = question
+        self.detail = detail
+        self.action = action
+        self.back_to = back_to
+
+    def key(self, ev):
+        if _is(ev, OK):
+            self.action()
+        elif _is(ev, BACK):
+            self.app.go(self.back_to)
+
+    def draw(self, L):
+        L.ask(self.q, self.detail, "OK / <")
+
+
+def contract_text(T, rec):
+    """'NS 100 SA x2' — a deal's contract in a few characters."""
+    if rec["bid"] == "pass":
+        return T["passed"]
+    b = rec["bid"]
+    s = T[rec["taker"]] + " " + (str(b) if isinstance(b, int) else T[b])
+    t = rec.get("trump")
+    if t in ("NT", "AT"):
+        s += " " + ("SA" if t == "NT" else "TA")
+    c = rec.get("coinche", 0)
+    if c:
+        s += " x" + str(2 * c)
+    return s
+
+
+class History(ListScreen):
+    name = "history"
+    wrap = False
+
+    def __init__(self, app):
+        n = len(app.game.deals)
+        ListScreen.__init__(self, app, max(0, n - 1))
+
+    def title(self):
+        return self.app.T["m_history"]
+
+    def right(self):
+        return str(len(self.app.game.deals))
+
+    def rows(self):
+        g = self.app.game
+        T = self.app.T
+        if not g.deals:
+            return [T["no_deals"]]
+        out = []
+        for i in range(len(g.deals)):
+            r = g.results[i]
+            left = str(i + 1) + " " + contract_text(T, g.deals[i])
+            out.append((left, "%d %d" % (r.score["NS"], r.score["EW"])))
+        return out
+
+    def pick(self, i):
+        if self.app.game.deals:
+            self.app.go(DealMenu(self.app, i))
+
+    def back(self):
+        self.app.home()
+
+
+class DealMenu(ListScreen):
+    name = "deal"
+
+    def __init__(self, app, index):
+        ListScreen.__init__(self, app)
+        self.index = index
+
+    def title(self):
+        return self.app.T["deal"] + " " + str(self.index + 1)
+
+    def rows(self):
+        T = self.app.T
+        g = self.app.game
+        r = g.results[self.index]
+        tot = g.totals_after(self.index)
+        return [T["edit"], T["delete"], contract_text(T, g.deals[self.index]),
+                (T["NS"] + " " + str(r.score["NS"]), T["EW"] + " " + str(r.score["EW"])),
+                (T["total"], "%d %d" % (tot["NS"], tot["EW"]))]
+
+    def pick(self, i):
+        a = self.app
+        if i == 0:
+            a.go(Entry(a, E.Draft(a.game.rules, record=a.game.deals[self.index]), self.index, self))
+        elif i == 1:
+            a.go(Ask(a, a.T["del_q"] + " " + str(self.index + 1) + "?", contract_text(a.T, a.game.deals[self.index]),
+                     lambda: a.delete_deal(self.index, History(a)), self))
+
+    def back(self):
+        h = History(self.app)
+        h.sel = self.index
+        self.app.go(h)
+
+
+# -- deal entry ----------------------------------------------------------------
+
+KIND_LABEL = {"suit": "suit", "NT": "NT", "AT": "AT"}
+
+
+class Entry(Screen):
+    """Walks the steps of a Draft. index is None for a new deal, else the deal edited."""
+
+    def __init__(self, app, draft, index=None, back_to=None):
+        Screen.__init__(self, app)
+        self.d = draft
+        self.index = index
+        self.back_to = back_to
+        self.step = draft.steps()[0]
+        self.meld_team = None  # set while the meld picker is open
+        self.error = None
+        self._result = None
+
+    @property
+    def name(self):
+        return "entry-" + (("meld" if self.meld_team else self.step))
+
+    # -- navigation
+    def advance(self):
+        steps = self.d.steps()
+        i = steps.index(self.step)
+        self.step = steps[min(i + 1, len(steps) - 1)]
+        if self.step == E.S_CONFIRM:
+            self._evaluate()
+
+    def retreat(self):
+        steps = self.d.steps()
+        i = steps.index(self.step) if self.step in steps else 0
+        if i == 0:
+            if self.back_to is not None:
+                self.app.go(self.back_to)
+            else:
+                self.app.home()
+            return
+        self.step = steps[i - 1]
+
+    def _evaluate(self):
+        """Score the draft as it would be saved; keep any error to show it."""
+        a = self.app
+        rec = self.d.record()
+        self.error = None
+        self._result = None
+        try:
+            self._result = a.trial(rec, self.index)
+        except (RecordError, GameError) as e:
+            self.error = e
+
+    # -- keys
+    def key(self, ev):
+        d = self.d
+        a = self.app
+        T = a.T
+        st = self.step
+        if self.meld_team is not None:
+            return self._meld_key(ev)
+        if _is(ev, BACK):
+            self.retreat()
+            return
+        s = _step(ev)
+        if st == E.S_TAKER:
+            if _is(ev, UP):
+                d.taker = "NS"
+                self.advance()
+            elif _is(ev, DOWN):
+                d.taker = "EW"
+                self.advance()
+            elif _is(ev, OK):
+                self.advance()
+        elif st == E.S_BID:
+            if s:
+                items = d.bid_items()
+                i = items.index(d.bid) if d.bid in items else 1
+                d.bid = items[(i + s) % len(items)]
+                d.tens = d.default_tens()
+                d.units = 0
+            elif _is(ev, OK):
+                self.advance()
+        elif st == E.S_KIND:
+            if _is(ev, UP):
+                d.kind = "NT"
+                self.advance()
+            elif _is(ev, DOWN):
+                d.kind = "AT"
+                self.advance()
+            elif _is(ev, OK):
+                d.kind = "suit"
+                self.advance()
+        elif st == E.S_TENS:
+            if s:
+                items = d.tens_items()
+                i = items.index(d.tens) if d.tens in items else 0
+                if ev >> 2 == PRESS:
+                    i = (i + s) % len(items)
+                else:  # held: stop at the ends instead of spinning round
+                    i = min(len(items) - 1, max(0, i + s))
+                d.tens = items[i]
+                if d.tens == 16 and d.units > 2:
+                    d.units = 2
+            elif _is(ev, OK):
+                self.advance()
+            elif _is(ev, OK, LONG):
+                d.set_pile("D" if d.pile == "T" else "T")
+                a.flash(T["defence"] if d.pile == "D" else T["takers"])
+        elif st == E.S_UNITS:
+            if s:
+                items = d.units_items()
+                d.units = (d.units + s) % len(items)
+            elif _is(ev, OK):
+                self.advance()
+            elif _is(ev, OK, LONG):
+                d.set_pile("D" if d.pile == "T" else "T")
+                a.flash(T["defence"] if d.pile == "D" else T["takers"])
+        elif st == E.S_EXTRAS:
+            if _is(ev, UP) or _is(ev, UP, REPEAT):
+                opts = d.coinche_items()
+                if len(opts) == 1:
+                    a.flash(T["e_capot_coinche"])
+                else:
+                    d.coinche = (d.coinche + 1) % 3
+            elif _is(ev, DOWN) or _is(ev, DOWN, REPEAT):
+                opts = d.belote_items()
+                if len(opts) == 1:
+                    a.flash(T["e_no_belote_nt"] if d.kind == "NT" else T["e_no_belote"])
+                else:
+                    i = opts.index(d.belote) if d.belote in opts else -1
+                    d.belote = opts[(i + 1) % len(opts)]
+            elif _is(ev, OK):
+                self.advance()
+        elif st == E.S_MELDS:
+            if _is(ev, UP):
+                self.meld_team = "NS"
+            elif _is(ev, DOWN):
+                self.meld_team = "EW"
+            elif _is(ev, OK):
+                self.advance()
+            elif _is(ev, OK, LONG):
+                if d.melds_to == "auto":
+                    d.melds_to = None
+                self.step = E.S_MELDS_TO
+        elif st == E.S_MELDS_TO:
+            if _is(ev, UP):
+                d.melds_to = "NS"
+                self.advance()
+            elif _is(ev, DOWN):
+                d.melds_to = "EW"
+                self.advance()
+            elif _is(ev, OK):
+                d.melds_to = None
+                self.advance()
+        elif st == E.S_CONFIRM:
+            if _is(ev, OK):
+                if self.error is not None:
+                    a.flash(T["e_field"])
+                    return
+                if self.index is None:
+                    a.save_deal(d.record(), None)
+                else:
+                    a.save_deal(d.record(), self.index)
+
+    def _meld_key(self, ev):
+        d = self.d
+        n = len(E.MELD_ITEMS)
+        s = _step(ev)
+        if s:
+            d.meld_item = (d.meld_item - s) % n  # list order: UP goes up the list
+        elif _is(ev, OK):
+            code = E.MELD_ITEMS[d.meld_item]
+            lst = d.melds[self.meld_team]
+            if code == "clear":
+                del lst[:]
+            else:
+                lst.append(code)
+            self.meld_team = None
+        elif _is(ev, BACK):
+            self.meld_team = None
+
+    # -- drawing
+    def _stepno(self):
+        steps = self.d.steps()
+        i = steps.index(self.step) if self.step in steps else 0
+        return "%d/%d" % (i + 1, len(steps))
+
+    def context(self):
+        """The contract so far, e.g. 'NS 100 SA'."""
+        d = self.d
+        T = self.app.T
+        b = d.bid
+        s = T[d.taker] + " " + (str(b) if isinstance(b, int) else T[b])
+        if d.kind != "suit" and self.step not in (E.S_BID, E.S_KIND):
+            s += " " + ("SA" if d.kind == "NT" else "TA")
+        return s
+
+    def draw(self, L):
+        d = self.d
+        T = self.app.T
+        st = self.step
+        if self.meld_team is not None:
+            rows = [T[c] for c in E.MELD_ITEMS]
+            rows[-1] = "- " + T["clear"]
+            L.listing(T["t_pick_meld"] + " " + T[self.meld_team], rows, d.meld_item,
+                      max(0, min(d.meld_item - 2, len(rows) - L.ROWS)))
+            return
+        if st == E.S_TAKER:
+            L.choice3(T["t_taker"], self._stepno(), (T["NS"], "NS"), (T["keep"], "keep"), (T["EW"], "EW"),
+                      d.taker, self.context())
+        elif st == E.S_BID:
+            b = d.bid
+            if isinstance(b, int):
+                L.picker(T["t_bid"], self._stepno(), b, None, T[d.taker] + " " + T["took"], "^v  OK >")
+            else:
+                L.picker(T["t_bid"], self._stepno(), None, T[b], T[d.taker] + " " + T["took"], "^v  OK >")
+        elif st == E.S_KIND:
+            L.choice3(T["t_kind"], self._stepno(), (T["NT"], "NT"), (T["suit"], "suit"), (T["AT"], "AT"),
+                      d.kind, self.context())
+        elif st in (E.S_TENS, E.S_UNITS):
+            title = T["t_points"] if d.pile == "T" else T["pile"] + " " + T["defence"]
+            if isinstance(d.tens, int):
+                v = min(162, d.tens * 10 + d.units)
+                hint = T["hold_ok_pile"]
+                L.picker(title, self._stepno(), v, None, self.context(), hint)
+                # underline the digit being set
+                w = 14 + 3
+                nd = 3 if v >= 100 else (2 if v >= 10 else 1)
+                x0 = (L.W - (nd * 14 + (nd - 1) * 3)) // 2
+                x = x0 + (nd - 1) * w if st == E.S_UNITS else x0 + (nd - 2) * w
+                if st == E.S_UNITS or nd >= 2:
+                    L.fb.fill_rect(x, 40, 14 if st == E.S_UNITS else (14 * 2 + 3 if nd == 3 else 14), 2, 1)
+            else:
+                lab = {E.ALL: T["all_tricks"], E.DEF_ALL: T["def_all"], E.SOLO: T["solo"]}[d.tens]
+                L.picker(title, self._stepno(), None, lab, self.context(), "^v  OK >")
+        elif st == E.S_EXTRAS:
+            c = T["c%d" % d.coinche]
+            b = d.belote
+            if b == (0, 0):
+                bel = T["belote"] + ": " + T["none"]
+            else:
+                bel = T["belote"] + ":"
+                if b[0]:
+                    bel += " " + T["NS"] + (("x%d" % b[0]) if b[0] > 1 else "")
+                if b[1]:
+                    bel += " " + T["EW"] + (("x%d" % b[1]) if b[1] > 1 else "")
+            L.extras(T["t_extras"], self._stepno(), c, bel, self.context() + " : " + str(d.takers_points()), "OK >")
+        elif st == E.S_MELDS:
+            L.melds(T["t_melds"], self._stepno(), T["NS"], [T[c] for c in d.melds["NS"]] or ["-"],
+                    T["EW"], [T[c] for c in d.melds["EW"]] or ["-"], T["done"])
+        elif st == E.S_MELDS_TO:
+            cur = d.melds_to if d.melds_to != "auto" else None
+            L.choice3(T["t_melds_to"], self._stepno(), (T["NS"], "NS"), (T["nobody"], None), (T["EW"], "EW"),
+                      cur, None)
+        elif st == E.S_CONFIRM:
+            self._draw_confirm(L)
+
+    def _draw_confirm(self, L):
+        T = self.app.T
+        rec = self.d.record()
+        title = T["t_confirm"] + (" " + str(self.index + 1) if self.index is not None else "")
+        if self.error is not None:
+            e = self.error
+            L.confirm(title, contract_text(T, rec), "", "", 0, "", 0, 0, 0, "<",
+                      (T["e_field"] + ": " + e.field, _short(e)))
+            return
+        r, tot = self._result
+        if r.made is None:
+            verdict = T["passed"]
+        else:
+            verdict = T["made"] if r.made else T["failed"]
+        L.confirm(title, contract_text(T, rec), verdict, T["NS"], r.score["NS"], T["EW"], r.score["EW"],
+                  tot["NS"], tot["EW"], T["save"], None)
+
+
+def _short(e):
+    """The core's English message, cut to a line; the field name leads the screen."""
+    m = getattr(e, "message", str(e))
+    return m[:16]
+
+
+# -- game over -----------------------------------------------------------------------
+
+class GameOver(Screen):
+    name = "gameover"
+
+    def key(self, ev):
+        a = self.app
+        if _is(ev, OK):
+            a.new_game()
+        elif _is(ev, DOWN):
+            a.go(Settings(a))
+        elif _is(ev, UP):
+            a.go(History(a))
+        elif _is(ev, BACK):
+            a.ask_undo(self)
+
+    def draw(self, L):
+        a = self.app
+        T = a.T
+        g = a.game
+        line = T[g.winner] + " " + T["wins"]
+        L.game_over(T["over"], line, T["NS"], g.total["NS"], T["EW"], g.total["EW"], T["new_same"])
+
+
+# -- settings ------------------------------------------------------------------------
+
+LANGS = ("fr", "en", "de", "it")
+DIMS = (30, 60, 120, 300, 0)
+CONTRASTS = (16, 64, 128, 192, 255)
+TARGETS = (500, 700, 1000, 1001, 1500, 2000, 2500, 3000)
+SEATS = ("N", "W", "S", "E")
+
+
+class Settings(ListScreen):
+    name = "settings"
+    ITEMS = ("s_preset", "s_target", "s_options", "s_first", "s_lang", "s_contrast", "s_dim")
+
+    def title(self):
+        return self.app.T["m_settings"]
+
+    def rows(self):
+        a = self.app
+        T = a.T
+        spec = a.next_rules()
+        r = Rules.from_spec(spec)
+        dim = a.settings.get("dim", 120)
+        vals = (r.preset, str(r["target"]), ">", T["seat_" + a.settings.get("dealer", "N")], T["lang"],
+                str(a.settings.get("contrast", 255)), (str(dim) + T["sec"]) if dim else T["never"])
+        return [(T[k], v) for k, v in zip(self.ITEMS, vals)]
+
+    def pick(self, i):
+        a = self.app
+        k = self.ITEMS[i]
+        if k == "s_options":
+            a.go(OptionsScreen(a, self))
+        else:
+            a.go(ValuePicker(a, k, self))
+
+
+def _cycle(seq, cur, d):
+    i = seq.index(cur) if cur in seq else 0
+    return seq[(i + d) % len(seq)]
+
+
+class ValuePicker(Screen):
+    """Change one setting with UP/DOWN; OK saves it (one journal write), BACK cancels."""
+
+    name = "setting"
+
+    def __init__(self, app, key, back_to, option=None):
+        Screen.__init__(self, app)
+        self.key_ = key
+        self.back_to = back_to
+        self.option = option
+        a = app
+        spec = a.next_rules()
+        if key == "s_preset":
+            self.value = spec["preset"]
+        elif key == "s_target":
+            self.value = Rules.from_spec(spec)["target"]
+        elif key == "s_first":
+            self.value = a.settings.get("dealer", "N")
+        elif key == "s_lang":
+            self.value = a.settings.get("lang", "fr")
+        elif key == "s_contrast":
+            self.value = a.settings.get("contrast", 255)
+        elif key == "s_dim":
+            self.value = a.settings.get("dim", 120)
+        else:
+            self.value = Rules.from_spec(spec)[option]
+
+    def choices(self):
+        k = self.key_
+        if k == "s_preset":
+            return PRESET_NAMES
+        if k == "s_target":
+            t = TARGETS if self.value in TARGETS else tuple(sorted(TARGETS + (self.value,)))
+            return t
+        if k == "s_first":
+            return SEATS
+        if k == "s_lang":
+            return LANGS
+        if k == "s_contrast":
+            return CONTRASTS
+        if k == "s_dim":
+            return DIMS
+        return OPTIONS[self.option][0]
+
+    def key(self, ev):
+        s = _step(ev)
+        if s:
+            self.value = _cycle(self.choices(), self.value, s)
+            if self.key_ == "s_contrast":
+                self.app.board.display.contrast(self.value)  # preview
+        elif _is(ev, OK):
+            self.app.change_setting(self.key_, self.value, self.option)
+            self.app.go(self.back_to)
+        elif _is(ev, BACK):
+            if self.key_ == "s_contrast":
+                self.app.apply_contrast()
+            self.app.go(self.back_to)
+
+    def label(self):
+        T = self.app.T
+        v = self.value
+        k = self.key_
+        if k == "s_lang":
+            return v
+        if k == "s_first":
+            return T["seat_" + v]
+        if k == "s_dim":
+            return (str(v) + T["sec"]) if v else T["never"]
+        if v is True:
+            return T["on"]
+        if v is False:
+            return T["off"]
+        return str(v)
+
+    def draw(self, L):
+        T = self.app.T
+        title = T[self.key_] if self.option is None else T["o_" + self.option]
+        v = self.value
+        if isinstance(v, int) and not isinstance(v, bool) and self.key_ != "s_dim":
+            L.picker(title, None, v, None, None, "^v  OK  <")
+        else:
+            L.picker(title, None, None, self.label(), None, "^v  OK  <")
+
+
+class OptionsScreen(ListScreen):
+    name = "options"
+    wrap = False
+
+    def __init__(self, app, back_to):
+        ListScreen.__init__(self, app)
+        self.back_to = back_to
+
+    def title(self):
+        return self.app.T["s_options"]
+
+    def rows(self):
+        T = self.app.T
+        r = Rules.from_spec(self.app.next_rules())
+        out = []
+        for k in ORDER:
+            if k == "target":
+                continue
+            v = r[k]
+            vs = T["on"] if v is True else (T["off"] if v is False else str(v))
+            out.append((T["o_" + k], vs))
+        return out
+
+    def pick(self, i):
+        keys = [k for k in ORDER if k != "target"]
+        self.app.go(ValuePicker(self.app, "s_option", self, keys[i]))
+
+    def back(self):
+        self.app.go(self.back_to)
+
+
+class Archive(ListScreen):
+    """Finished games kept on flash (the last 20): final totals, newest first."""
+
+    name = "archive"
+    wrap = False
+
+    def title(self):
+        return self.app.T["m_games"]
+
+    def rows(self):
+        a = self.app
+        out = []
+        for g in reversed(a.archive):
+            tot = g.get("total") or {"NS": 0, "EW": 0}
+            out.append((g.get("rules", {}).get("preset", "?")[:9], "%d %d" % (tot["NS"], tot["EW"])))
+        return out or [a.T["no_deals"]]
+
+
+__all__ = ("Home", "Menu", "Entry", "History", "GameOver", "Settings", "Ask", "other")

@@ -1,0 +1,104 @@
+"""Text on a FrameBuffer: the built-in 8x8 font plus accents, and numbers.
+
+framebuf.text draws ASCII only, but the strings of four languages need é, ü,
+à...: each string is split once into its ASCII base and a few accent marks
+(cached), so drawing it again allocates nothing. Numbers are drawn digit by
+digit from constant one-character strings, because str(n) allocates.
+"""
+
+DIG = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
+
+# accented char -> (base, mark); marks are drawn in the two blank rows above a
+# lowercase letter (above the cell for capitals) or in the row below (cedilla).
+_ACC = {
+    "é": ("e", 1), "è": ("e", 2), "ê": ("e", 3), "ë": ("e", 4), "à": ("a", 2), "â": ("a", 3),
+    "ä": ("a", 4), "ç": ("c", 5), "ù": ("u", 2), "û": ("u", 3), "ü": ("u", 4), "ô": ("o", 3),
+    "ö": ("o", 4), "î": ("i", 3), "ï": ("i", 4), "ì": ("i", 2), "ò": ("o", 2),
+    "É": ("E", 1), "È": ("E", 2), "À": ("A", 2), "Ü": ("U", 4), "Ö": ("O", 4), "Ä": ("A", 4),
+    "ß": ("B", 0),
+}
+# mark -> pixel offsets (dx, dy) within the 8x8 cell, dy relative to the top
+_MARKS = (
+    (),
+    ((4, 0), (5, 0), (3, 1), (4, 1)),           # acute
+    ((2, 0), (3, 0), (3, 1), (4, 1)),           # grave
+    ((3, 0), (4, 0), (2, 1), (5, 1)),           # circumflex
+    ((1, 0), (2, 0), (4, 0), (5, 0)),           # diaeresis
+    ((3, 7), (4, 7)),                           # cedilla
+)
+
+_cache = {}
+
+
+def _prepare(s):
+    p = _cache.get(s)
+    if p is None:
+        base = []
+        marks = []
+        plain = True
+        for i, ch in enumerate(s):
+            if ord(ch) < 128:
+                base.append(ch)
+                continue
+            plain = False
+            b, m = _ACC.get(ch, ("?", 0))
+            base.append(b)
+            if m:
+                marks.append((i, m, "A" <= b <= "Z"))
+        p = (s, None) if plain else ("".join(base), tuple(marks))
+        if len(_cache) > 200:  # bounded: strings come from the language table
+            _cache.clear()
+        _cache[s] = p
+    return p
+
+
+def text(fb, s, x, y, c=1):
+    """Draw s at (x, y); returns the x just after it."""
+    base, marks = _prepare(s)
+    fb.text(base, x, y, c)
+    if marks:
+        for i, m, upper in marks:
+            cx = x + 8 * i
+            for dx, dy in _MARKS[m]:
+                if upper and m != 5:
+                    dy -= 2
+                fb.pixel(cx + dx, y + dy, c)
+    return x + 8 * len(base)
+
+
+def width(s):
+    return 8 * len(_prepare(s)[0])
+
+
+def center(fb, s, y, w, c=1, x0=0):
+    text(fb, s, x0 + (w - width(s)) // 2, y, c)
+
+
+def ndigits(n):
+    n = -n if n < 0 else n
+    k = 1
+    while n >= 10:
+        n //= 10
+        k += 1
+    return k
+
+
+def num(fb, n, x, y, c=1, right=False):
+    """Draw the integer n (8x8 font) without allocating; left edge x, or right edge if right."""
+    neg = n < 0
+    if neg:
+        n = -n
+    k = ndigits(n) + (1 if neg else 0)
+    if right:
+        x -= 8 * k
+    end = x + 8 * k
+    cx = end - 8
+    while True:
+        fb.text(DIG[n % 10], cx, y, c)
+        n //= 10
+        cx -= 8
+        if not n:
+            break
+    if neg:
+        fb.text("-", cx, y, c)
+    return end

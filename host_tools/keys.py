@@ -1,0 +1,240 @@
+"""Key planner: deal records in, the shortest button script that enters them.
+
+    python3 -m host_tools.keys --rules PRESET [--target N] [--set OPTION=VALUE ...] [FILE]
+
+Reads deal records (JSON lines) and prints one simulator script that, run from
+the home screen of a new game, enters and saves them all, each deal preceded
+by `# deal N: K presses`. A hold (`hold up 730`) counts as one press: on the
+device a held UP/DOWN repeats faster and faster and the player lets go on the
+value, just as the planner does. The planner walks the firmware's own Draft
+(firmware/ui/entry.py) and key timing (firmware/ui/timing.py), so its idea of
+defaults and steps cannot drift from the device's.
+
+The UI records what changes a score: a trump suit is stored as "suit", and a
+trick count other than 0 or 8 is not entered (it never changes a score).
+"""
+import json
+import os
+import sys
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if os.path.join(_ROOT, "firmware") not in sys.path:
+    sys.path.insert(0, os.path.join(_ROOT, "firmware"))
+
+from coinche import melds as M  # noqa: E402
+from coinche.game import Game, GameError  # noqa: E402
+from coinche.record import RecordError, validate  # noqa: E402
+from coinche.rules import Rules, RulesError  # noqa: E402
+from ui import entry as E  # noqa: E402
+from ui.timing import DEBOUNCE_MS, LONG_MS, POLL_MS, repeat_at  # noqa: E402
+
+LONG_HOLD = LONG_MS + 100  # "hold ok 700": comfortably past the long-press threshold
+
+
+def hold_for(k):
+    """Hold length (ms) that gives exactly k steps: the press, then k-1 repeats.
+
+    The press registers DEBOUNCE_MS + POLL_MS after the key goes down and the
+    release as long after it goes up; see docs/ui.md for the timeline."""
+    assert k >= 2
+    return repeat_at(k - 1) + POLL_MS + DEBOUNCE_MS
+
+
+def moves(key, k):
+    """Events for k steps with one key: nothing, a press, or one hold."""
+    if k <= 0:
+        return []
+    if k == 1:
+        return [key]
+    return ["hold %s %d" % (key, hold_for(k))]
+
+
+def wrap_moves(i, j, n, up_increases=True):
+    """Shortest way from index i to j on a list of n that wraps, press or hold."""
+    fwd = (j - i) % n
+    back = (i - j) % n
+    up, down = ("up", "down") if up_increases else ("down", "up")
+    if fwd <= back:
+        return moves(up, fwd)
+    return moves(down, back)
+
+
+def presses(events):
+    return sum(1 for e in events if not e.startswith("#") and not e.startswith("wait"))
+
+
+def _trump_kind(t):
+    return t if t in ("NT", "AT") else "suit"
+
+
+def _tens_target(rec, pile):
+    if rec.get("solo"):
+        return E.SOLO, 0
+    if rec.get("tricks") == 8:
+        return E.ALL, 0
+    if rec.get("tricks") == 0:
+        return E.DEF_ALL, 0
+    v = rec["points"] if pile == "T" else 162 - rec["points"]
+    return v // 10, v % 10
+
+
+def _points_events(d, rec):
+    """Tens and units steps, counting whichever pile is cheaper."""
+    best = None
+    for pile in ("T", "D"):
+        ev = []
+        # simulate on a copy of the draft's point fields
+        tens, units, cur = d.tens, d.units, d.pile
+        if pile != cur:
+            ev.append("hold ok %d" % LONG_HOLD)
+            d.set_pile(pile)
+        items = d.tens_items()
+        t_target, u_target = _tens_target(rec, pile)
+        i = items.index(d.tens) if d.tens in items else 0
+        j = items.index(t_target)
+        # a held key stops at the ends (no wrap), single presses wrap
+        direct = moves("up" if j > i else "down", abs(j - i))
+        wrapped = ["up" if j < i else "down"] * (len(items) - abs(j - i))
+        ev += direct if presses(direct) <= presses(wrapped) else wrapped
+        d.tens = t_target
+        if d.tens == 16 and d.units > 2:
+            d.units = 2
+        ev.append("ok")
+        if isinstance(t_target, int):
+            n = len(d.units_items())
+            ev += wrap_moves(d.units, u_target, n)
+            d.units = u_target
+            ev.append("ok")
+        if best is None or presses(ev) < presses(best[0]):
+            best = (ev, d.tens, d.units, d.pile)
+        # restore for the other try
+        d.tens, d.units, d.pile = tens, units, cur
+    ev, d.tens, d.units, d.pile = best
+    return ev
+
+
+def plan_deal(rules, game, rec):
+    """Events (from the home screen) that enter and save rec; rec must be valid."""
+    rec = validate(rules, rec)
+    if rec["bid"] == "pass":
+        return ["ok", "ok"]  # menu, first item: all passed
+    prev = None
+    for r in reversed(game.deals):
+        if r["bid"] != "pass":
+            prev = r
+            break
+    ev = ["up" if rec["taker"] == "NS" else "down"]
+    d = E.Draft(rules, rec["taker"], prev)
+    items = d.bid_items()
+    ev += wrap_moves(items.index(d.bid), items.index(rec["bid"]), len(items))
+    d.bid = rec["bid"]
+    d.tens = d.default_tens()
+    d.units = 0
+    ev.append("ok")
+    if rules["contracts"] == "all":
+        d.kind = _trump_kind(rec["trump"])
+        ev.append({"NT": "up", "AT": "down"}.get(d.kind, "ok"))
+    ev += _points_events(d, rec)
+    # extras: UP cycles the coinche level, DOWN the belotes
+    ev += ["up"] * rec.get("coinche", 0)
+    d.coinche = rec.get("coinche", 0)
+    bel = rec.get("belote") or {"NS": 0, "EW": 0}
+    want = (bel["NS"], bel["EW"])
+    opts = d.belote_items()
+    k = opts.index(want)
+    ev += ["down"] * k  # a held DOWN would spin through the cycle: presses only
+    d.belote = want
+    ev.append("ok")
+    if rules.has_melds():
+        melds = rec.get("melds") or {"NS": [], "EW": []}
+        n = len(E.MELD_ITEMS)
+        for team, key in (("NS", "up"), ("EW", "down")):
+            for code in melds.get(team, []):
+                ev.append(key)
+                j = E.MELD_ITEMS.index(code)
+                # in the picker UP goes up the list (towards index 0)
+                ev += wrap_moves(d.meld_item, j, n, up_increases=False)
+                d.meld_item = j
+                ev.append("ok")
+                d.melds[team].append(code)
+        trump = "NT" if d.kind == "NT" else ("AT" if d.kind == "AT" else "S")
+        auto = M.winner(d.melds, trump, rules["carre_nt"]) if (d.melds["NS"] or d.melds["EW"]) else None
+        has_both = bool(d.melds["NS"] and d.melds["EW"])
+        want_to = rec.get("melds_to", "auto")
+        if has_both and auto is None:
+            ev.append("ok")  # to the "best melds?" step
+            ev.append({"NS": "up", "EW": "down"}.get(want_to, "ok"))
+        elif want_to != "auto" and want_to != auto and (d.melds["NS"] or d.melds["EW"]):
+            ev.append("hold ok %d" % LONG_HOLD)
+            ev.append({"NS": "up", "EW": "down"}.get(want_to, "ok"))
+        else:
+            ev.append("ok")
+    ev.append("ok")  # confirm: save
+    return ev
+
+
+def plan(rules, records):
+    """(script lines, [presses per deal]) for a whole game."""
+    game = Game(rules)
+    out = []
+    counts = []
+    for n, rec in enumerate(records, 1):
+        ev = plan_deal(rules, game, rec)
+        game.add(rec)
+        k = presses(ev)
+        counts.append(k)
+        out.append("# deal %d: %d presses" % (n, k))
+        out += ev
+    return out, counts
+
+
+def main(argv):
+    preset = None
+    over = {}
+    path = None
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-h", "--help"):
+            print(__doc__)
+            return 0
+        if a in ("--rules", "--target", "--set") and i + 1 < len(argv):
+            v = argv[i + 1]
+            if a == "--rules":
+                preset = v
+            elif a == "--target":
+                over["target"] = int(v)
+            else:
+                from coinche.rules import parse_value
+                k, _, val = v.partition("=")
+                over[k] = parse_value(k, val)
+            i += 2
+            continue
+        path = a
+        i += 1
+    try:
+        rules = Rules(preset or "classic2000", over)
+    except RulesError as e:
+        sys.stderr.write("keys: %s\n" % e)
+        return 2
+    f = open(path) if path and path != "-" else sys.stdin
+    records = []
+    for n, line in enumerate(f, 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            sys.stderr.write("keys: line %d: malformed JSON\n" % n)
+            return 2
+    try:
+        lines, _ = plan(rules, records)
+    except (RecordError, GameError) as e:
+        sys.stderr.write("keys: %s\n" % e)
+        return 2
+    sys.stdout.write("\n".join(lines) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
