@@ -177,6 +177,7 @@ class Sim:
         self._token = 0
         self.answered = 0  # highest sync token answered
         self._closed = False
+        self._killed = False  # by us: its exit status is no crash
         self._tmpdir = None
         if flash is None:
             self._tmpdir = tempfile.mkdtemp(prefix="sim-flash-")
@@ -218,7 +219,8 @@ class Sim:
         except (BrokenPipeError, ValueError):
             self._died()
 
-    def _flush(self):
+    def flush(self):
+        """Push queued commands to the device (still no waiting)."""
         try:
             self.proc.stdin.flush()
         except (BrokenPipeError, ValueError):
@@ -247,7 +249,7 @@ class Sim:
         """Block until the device has done everything sent so far."""
         self._token += 1
         self.send("sync %d" % self._token)
-        self._flush()
+        self.flush()
         self._drain(self._token)
 
     def frame(self):
@@ -267,7 +269,7 @@ class Sim:
     def state(self):
         """The app's state_json() document, parsed (None if the app has none)."""
         self.send("state")
-        self._flush()
+        self.flush()
         return self._drain("J")[1]
 
     def screenshot(self, name):
@@ -302,6 +304,7 @@ class Sim:
         return self._frame is not before
 
     def _drain(self, until):
+        """Handle device output until the answer `until`; SimError after timeout s of silence."""
         deadline = time.monotonic() + self.timeout
         while True:
             try:
@@ -313,6 +316,7 @@ class Sim:
             got = self._handle(line, until)
             if got is not None:
                 return got
+            deadline = time.monotonic() + self.timeout  # output is progress
 
     def _handle(self, line, until):
         if line is None:
@@ -381,7 +385,9 @@ class Sim:
         return "\n".join(stray + [self._stderr_text()])
 
     def kill(self):
+        """SIGKILL the device now (as a power cut would stop it)."""
         if self.proc.poll() is None:
+            self._killed = True
             self.proc.kill()
             self.proc.wait()
 
@@ -407,7 +413,7 @@ class Sim:
                 line = self._lines.get()
                 if line is not None and line[:2] not in (b"F ", b"D ", b"S ", b"J "):
                     self.log.append(line.decode(errors="replace").rstrip("\n"))
-            if rc != 0:
+            if rc != 0 and not self._killed:
                 raise SimError("device process ended (exit status %s)" % rc, self._crash_text(), rc)
         finally:
             self._stderr.close()
@@ -493,8 +499,8 @@ def render_frame(frame, cols=None, rows=None, level=255, on=True, colour=True):
             out = []
             prev = None
             for x in range(0, w, step):
-                top = _rgb_at(data, w, x, y, bright)
-                bot = _rgb_at(data, w, x, y + step, bright) if y + step < h else (0, 0, 0)
+                top = _rgb_at(data, w, h, x, y, step, bright)
+                bot = _rgb_at(data, w, h, x, y + step, step, bright) if y + step < h else (0, 0, 0)
                 if (top, bot) != prev:
                     out.append("\x1b[38;2;%d;%d;%dm\x1b[48;2;%d;%d;%dm" % (top + bot))
                     prev = (top, bot)
@@ -509,9 +515,16 @@ def render_frame(frame, cols=None, rows=None, level=255, on=True, colour=True):
     return [top] + ["\u2502" + line + "\u2502" for line in body] + [bottom]
 
 
-def _rgb_at(data, w, x, y, bright):
-    i = (y * w + x) * 2
-    r, g, b = _rgb565(data[i], data[i + 1])
+def _rgb_at(data, w, h, x, y, step, bright):
+    """Colour of the step x step block at x, y: its brightest pixel, so thin lines survive."""
+    best = None
+    for yy in range(y, min(y + step, h)):
+        for xx in range(x, min(x + step, w)):
+            i = (yy * w + xx) * 2
+            c = _rgb565(data[i], data[i + 1])
+            if best is None or sum(c) > sum(best):
+                best = c
+    r, g, b = best
     if bright != 255:
         r, g, b = r * bright // 255, g * bright // 255, b * bright // 255
     return r, g, b
@@ -676,7 +689,10 @@ def interactive(sim, out=None, tick_ms=20):
                 for k in keys:
                     cmds += tracker.key(k, now)
                 dirty = True
-            cmds += tracker.tick(now)
+            released = tracker.tick(now)
+            if released:
+                cmds += released
+                dirty = True
             granted += sum(int(c[2:]) for c in cmds if c.startswith("t "))
             owed = now - granted
             # grant real time, unless a keystroke is undecided or the device lags behind
@@ -687,7 +703,7 @@ def interactive(sim, out=None, tick_ms=20):
                 cmds.append("sync %d" % token_sent)
             if cmds:
                 sim.send(*cmds)
-                sim._flush()
+                sim.flush()
             if sim.poll():
                 dirty = True
             cur = shutil.get_terminal_size((80, 24))

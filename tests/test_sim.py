@@ -187,7 +187,6 @@ def test_virtual_clock_starts_before_the_wrap():
 
 import json  # noqa: E402
 import random  # noqa: E402
-import signal  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -261,7 +260,7 @@ def test_sim_crash_surfaces_with_traceback():
     with pytest.raises(SimError) as e:
         s.sync()
     assert "demo crash" in str(e.value) and e.value.returncode == 1
-    s.kill()
+    s.kill()  # already dead: not a kill of ours
     with pytest.raises(SimError):
         s.close()
 
@@ -313,11 +312,10 @@ def test_flash_survives_sigkill_at_random_instants(tmp_path):
         done = count
         for _ in range(400):
             s.press("ok")  # every press rewrites the count file
-        s._flush()
+        s.flush()
         time.sleep(rnd.uniform(0.0, 0.15))
-        s.proc.send_signal(signal.SIGKILL)
-        s.proc.wait()
-        s._stderr.close()
+        s.kill()
+        s.close()  # killed by us: no error
     with Sim(app=DEMO, flash=img) as s:
         s.sync()
         assert s.flash_status == "mounted"
@@ -518,3 +516,29 @@ def test_killing_the_host_ends_the_device_and_keeps_the_image(tmp_path):
     with Sim(app=DEMO, flash=img) as s:
         assert 0 <= s.state()["count"] <= 3000
         assert s.flash_status == "mounted"
+
+
+def test_render_frame_rgb565_small_terminal_keeps_thin_lines():
+    white, black = b"\xff\xff", b"\x00\x00"
+    # 4x4, one lit pixel at (1, 1): after 2x2 reduction the top-left cell is white
+    data = b"".join(white if (x, y) == (1, 1) else black for y in range(4) for x in range(4))
+    lines = render_frame(Frame("c", "rgb565", 4, 4, data), cols=5, rows=5)
+    assert lines[1] == "│\x1b[38;2;255;255;255m\x1b[48;2;0;0;0m▀\x1b[38;2;0;0;0m\x1b[48;2;0;0;0m▀\x1b[0m│"
+
+
+@pytest.mark.parametrize("board, fmt, size", [("pico_oled", "mono", (128, 64)),
+                                              ("pico_display_pack", "rgb565", (240, 135))])
+def test_real_driver_boards_through_hwsim(board, fmt, size):
+    """The launcher's hwsim path: real board file and driver, controller model frames."""
+    for need in ("host_tools/mp/hwsim.py", "boards/%s.py" % board):
+        if not os.path.exists(os.path.join(ROOT, need)):
+            pytest.skip("%s not there yet" % need)
+    with Sim(app=DEMO, board=board) as s:
+        f0 = s.frame()
+        assert (f0.fmt, (f0.w, f0.h), f0.screen) == (fmt, size, "home")
+        assert len(f0.data) == (f0.w * f0.h * 2 if fmt == "rgb565" else f0.w * f0.h // 8)
+        s.press("ok")
+        assert s.state()["count"] == 1 and s.frame().data != f0.data
+        s.wait(11000)
+        s.sync()
+        assert s.display[1] is False  # power state read back from the controller model

@@ -26,6 +26,7 @@ class App:
         self.down_at = [None] * 4
         self.last_input = board.ticks_ms()
         self.dirty = True
+        self.lit = True
         self.path = board.STORAGE + "/count.json"
         try:
             os.mkdir(board.STORAGE)
@@ -63,9 +64,11 @@ class App:
             elif pressed and i == 0 and time.ticks_diff(now, t0) >= _CRASH_MS:
                 raise RuntimeError("demo crash: UP held %d ms" % time.ticks_diff(now, t0))
         idle = time.ticks_diff(now, self.last_input)
-        if idle >= _IDLE_OFF_MS and b.display.on:
+        if idle >= _IDLE_OFF_MS and self.lit:
+            self.lit = False
             b.display.poweroff()
-        elif idle < _IDLE_OFF_MS and not b.display.on:
+        elif idle < _IDLE_OFF_MS and not self.lit:
+            self.lit = True
             b.display.poweron()
         if self.dirty:
             self.draw()
