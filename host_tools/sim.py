@@ -247,10 +247,18 @@ class Sim:
     # -- waiting for the device
     def sync(self):
         """Block until the device has done everything sent so far."""
+        self._drain(self.request_sync())
+
+    def request_sync(self):
+        """Ask for a sync answer without waiting (see poll(), lag())."""
         self._token += 1
         self.send("sync %d" % self._token)
         self.flush()
-        self._drain(self._token)
+        return self._token
+
+    def lag(self):
+        """Syncs requested and not answered yet (as far as poll() has seen)."""
+        return self._token - self.answered
 
     def frame(self):
         """The current picture as Frame(screen, fmt, w, h, data), or None before the first."""
@@ -575,7 +583,7 @@ class KeyTracker:
 
     IDLE, TAPPED, PROBE, HELD = range(4)
 
-    def __init__(self, first_ms=700, confirm_ms=120, release_ms=150):
+    def __init__(self, first_ms=700, confirm_ms=80, release_ms=150):
         self.first_ms = first_ms
         self.confirm_ms = confirm_ms
         self.release_ms = release_ms
@@ -665,7 +673,6 @@ def interactive(sim, out=None, tick_ms=20):
     start = time.monotonic()
     granted = 0
     size = None
-    token_sent = 0
     old_term = signal.getsignal(signal.SIGTERM)
 
     def on_term(signum, frame):
@@ -683,6 +690,8 @@ def interactive(sim, out=None, tick_ms=20):
             cmds = []
             if ready:
                 data = os.read(fd, 256)
+                if not data:  # the terminal went away
+                    break
                 keys = parse_keys(data)
                 if "QUIT" in keys:
                     break
@@ -696,14 +705,12 @@ def interactive(sim, out=None, tick_ms=20):
             granted += sum(int(c[2:]) for c in cmds if c.startswith("t "))
             owed = now - granted
             # grant real time, unless a keystroke is undecided or the device lags behind
-            if not tracker.frozen and owed >= tick_ms and token_sent - sim.answered < 3:
+            if not tracker.frozen and owed >= tick_ms and sim.lag() < 3:
                 cmds.append("t %d" % owed)
                 granted += owed
-                token_sent += 1
-                cmds.append("sync %d" % token_sent)
             if cmds:
                 sim.send(*cmds)
-                sim.flush()
+                sim.request_sync()
             if sim.poll():
                 dirty = True
             cur = shutil.get_terminal_size((80, 24))
