@@ -764,6 +764,8 @@ def main(argv=None):
                 with open(script, encoding="utf-8") as f:
                     text = f.read().splitlines()
             steps = parse_script(text)
+            if not args.screenshot_dir and any(step[1] == "shot" for step in steps):
+                print("sim: note: `shot` lines save nothing without --screenshot-dir", file=sys.stderr)
         except OSError as e:
             print("sim: %s" % e, file=sys.stderr)
             return 2
