@@ -17,7 +17,18 @@ HEIGHT = const(64)
 
 app = None  # set by the App; the launcher reads app.screen and app.state_json()
 
-_clock = None  # launcher clock: .ticks_ms(), .sleep_ms(ms)
+
+class _Unbound:
+    """Stands in for the clock until the launcher binds one: a clear error, not None."""
+
+    def ticks_ms(self):
+        raise RuntimeError("boards/sim.py runs under host_tools/mp/sim_main.py")
+
+    def sleep_ms(self, ms):
+        self.ticks_ms()
+
+
+_clock = _Unbound()  # launcher clock: .ticks_ms(), .sleep_ms(ms)
 _sink = None  # called with the frame buffer on every show()
 _pressed = bytearray(4)  # UP, DOWN, OK, BACK: 1 while held
 
