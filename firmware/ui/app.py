@@ -310,6 +310,7 @@ class App:
     # -- the loop ------------------------------------------------------------
     def handle(self, ev):
         """One input event (also the entry point of the fuzz tests)."""
+        self.inputs.last_activity = self.clock()
         if self.dimmed:
             self.dimmed = False
             self.apply_contrast()

@@ -90,6 +90,8 @@ class ListScreen(Screen):
 
     def key(self, ev):
         n = len(self.rows())
+        if self.sel >= n:  # the list shrank (a deal was deleted)
+            self.sel = max(0, n - 1)
         d = -_step(ev)  # UP moves the highlight up the list
         if d and n:
             if self.wrap and (ev >> 2) == PRESS:
@@ -103,6 +105,8 @@ class ListScreen(Screen):
 
     def draw(self, L):
         rows = self.rows()
+        if self.sel >= len(rows):
+            self.sel = max(0, len(rows) - 1)
         if self.sel < self.top:
             self.top = self.sel
         elif self.sel >= self.top + L.ROWS:
