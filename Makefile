@@ -25,3 +25,31 @@ BOARD ?= sim
 
 sim: $(STAMP)
 	$(PY) -m host_tools.sim --flash sim-flash.img --board $(BOARD)
+
+# --- real hardware (docs/hardware.md): make deploy BOARD=pico_oled [PORT=/dev/ttyACM0] [ARCH=armv7emsp]
+.PHONY: deploy deploy-plan repl mount lint typecheck
+PORT ?=
+ARCH ?= armv6m
+MPREMOTE := $(VENV)/bin/mpremote
+CONNECT := $(if $(PORT),connect $(PORT))
+
+deploy: $(STAMP)
+	$(PY) -m host_tools.deploy --board $(BOARD) --arch $(ARCH) $(if $(PORT),--port $(PORT))
+
+deploy-plan: $(STAMP)
+	$(PY) -m host_tools.deploy --board $(BOARD) --arch $(ARCH) $(if $(PORT),--port $(PORT)) --plan
+
+repl: $(STAMP)
+	$(MPREMOTE) $(CONNECT) repl
+
+# firmware/ served from this machine (no copy, no compile); the board file goes to /board.py
+mount: $(STAMP)
+	$(MPREMOTE) $(CONNECT) fs cp boards/$(BOARD).py :/board.py + mount firmware + exec "import sys; sys.path.append('/'); import main"
+
+# --- static checks (tests/test_static.py runs the same two)
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+typecheck: $(STAMP)
+	PYRIGHT_PYTHON_IGNORE_WARNINGS=1 $(VENV)/bin/pyright -p pyright-micropython.json \
+		--typeshedpath "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"

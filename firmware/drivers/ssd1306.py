@@ -1,0 +1,252 @@
+"""SSD1306 and SH1106 128x64 monochrome OLEDs on I2C.
+
+Both controllers hold the picture in pages of 8 rows, one byte per column
+(bit 0 = top row), which is exactly framebuf.MONO_VLSB: the FrameBuffer's
+bytes go to the panel unchanged.  show() sends only the pages that changed
+since the last show(), so a key press that redraws one line of text costs
+~140 bytes on the bus instead of ~1 KB.
+
+The SH1106 differs in two ways that matter here: it has no horizontal
+addressing mode (every page is addressed on its own), and its RAM is 132
+columns wide with the 128-pixel glass centred on it (columns 2..129).
+
+Written for this project in the style of micropython-lib's ssd1306.py
+(FrameBuffer subclass, bus passed in, buffers allocated once).
+"""
+import framebuf
+from micropython import const
+
+from drivers.dirty import sync
+
+ADDR = const(0x3C)
+
+_CTRL_CMD = const(0x00)  # Co=0, D/C#=0: the rest of the transfer is commands
+_CTRL_DATA = const(0x40)  # Co=0, D/C#=1: the rest is display data
+
+_SET_CONTRAST = const(0x81)
+_DISPLAY_RAM = const(0xA4)  # A5 would light every pixel
+_NORMAL = const(0xA6)  # A7 = inverse
+_DISPLAY_OFF = const(0xAE)
+_DISPLAY_ON = const(0xAF)
+_SEG_REMAP = const(0xA1)  # column 0 on the left of the usual modules
+_COM_REMAP = const(0xC8)  # COM scan reversed: row 0 at the top
+_SET_MUX = const(0xA8)
+_SET_OFFSET = const(0xD3)
+_SET_START_LINE = const(0x40)
+_SET_COM_PINS = const(0xDA)
+_SET_CLOCK = const(0xD5)
+_SET_PRECHARGE = const(0xD9)
+_SET_VCOMH = const(0xDB)
+_PAGE = const(0xB0)
+
+# SSD1306 only
+_ADDR_MODE = const(0x20)
+_HORIZONTAL = const(0x00)
+_COL_RANGE = const(0x21)
+_PAGE_RANGE = const(0x22)
+_CHARGE_PUMP = const(0x8D)
+
+# SH1106 only
+_DCDC = const(0xAD)
+_SH1106_COL_OFFSET = const(2)
+
+
+class _OLED(framebuf.FrameBuffer):
+    """What both controllers share: buffers, commands, power, dirty pages."""
+
+    def __init__(self, i2c, addr, width, height):
+        self.i2c = i2c
+        self.addr = addr
+        self.width = width
+        self.height = height
+        self.pages = height // 8
+        self.buffer = bytearray(self.pages * width)
+        super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
+        # What the panel holds; only meaningful while _synced is True.
+        self._shadow = bytearray(len(self.buffer))
+        self._synced = False
+        self._reinit = False
+        self.bytes_sent = 0  # payload bytes written on the bus (address byte excluded)
+        self.errors = 0  # failed transfers (display unplugged, bus noise)
+        self._on = True
+        self._contrast = 0xCF
+        self._inverted = 0
+        cmd = bytearray(8)
+        self._cmd = cmd
+        mv = memoryview(cmd)
+        # One view per command length, made now so no transfer allocates.
+        self._cmd_len = [mv[:n] for n in range(9)]
+        buf = memoryview(self.buffer)
+        ctrl = bytes((_CTRL_DATA,))
+        self._page_data = [(ctrl, buf[p * width:(p + 1) * width]) for p in range(self.pages)]
+        self.init_display()
+
+    # -- bus --------------------------------------------------------------
+    def _send_cmd(self, n):
+        """Send self._cmd[1:n] as commands (self._cmd[0] is the control byte)."""
+        self._cmd[0] = _CTRL_CMD
+        self.i2c.writeto(self.addr, self._cmd_len[n])
+        self.bytes_sent += n
+
+    def _cmd1(self, c):
+        self._cmd[1] = c
+        self._send_cmd(2)
+
+    def _cmd2(self, c, arg):
+        self._cmd[1] = c
+        self._cmd[2] = arg
+        self._send_cmd(3)
+
+    def _send_page(self, p):
+        self.i2c.writevto(self.addr, self._page_data[p])
+        self.bytes_sent += self.width + 1
+
+    def _setup(self):
+        """Controller-specific part of the set-up."""
+        raise NotImplementedError
+
+    def _show(self):
+        """Controller-specific way of sending the changed pages."""
+        raise NotImplementedError
+
+    # -- the board interface ----------------------------------------------
+    def init_display(self):
+        """Send the whole set-up and mark the panel's RAM as unknown."""
+        self._synced = False
+        self._reinit = False
+        self._cmd1(_DISPLAY_OFF)
+        self._setup()
+        self._cmd2(_SET_CONTRAST, self._contrast)
+        self._cmd1(_DISPLAY_RAM)
+        self._cmd1(_NORMAL | self._inverted)
+        if self._on:
+            self._cmd1(_DISPLAY_ON)
+
+    def _common_setup(self):
+        self._cmd2(_SET_CLOCK, 0x80)
+        self._cmd2(_SET_MUX, self.height - 1)
+        self._cmd2(_SET_OFFSET, 0)
+        self._cmd1(_SET_START_LINE | 0)
+        self._cmd1(_SEG_REMAP)
+        self._cmd1(_COM_REMAP)
+        self._cmd2(_SET_COM_PINS, 0x12 if self.height == 64 else 0x02)
+
+    def contrast(self, value):
+        self._contrast = max(0, min(255, value))
+        try:
+            self._cmd2(_SET_CONTRAST, self._contrast)
+        except OSError:
+            self._fail()
+
+    def invert(self, flag):
+        self._inverted = 1 if flag else 0
+        try:
+            self._cmd1(_NORMAL | self._inverted)
+        except OSError:
+            self._fail()
+
+    def poweroff(self):
+        self._on = False
+        try:
+            self._cmd1(_DISPLAY_OFF)
+        except OSError:
+            self._fail()
+
+    def poweron(self):
+        self._on = True
+        try:
+            self._cmd1(_DISPLAY_ON)
+        except OSError:
+            self._fail()
+
+    def show(self):
+        """Send the pages that differ from what the panel holds.
+
+        A failed transfer (loose wire, display swapped while running) is
+        counted, not raised: the game must go on, and the next show()
+        re-initialises the panel and sends every page."""
+        try:
+            if self._reinit:
+                self.init_display()
+            self._show()
+        except OSError:
+            self._fail()
+
+    def _fail(self):
+        self.errors += 1
+        self._reinit = True  # the panel may have lost power: start over
+
+    def _dirty(self, p):
+        """True if page p changed; when the panel is unknown every page is."""
+        w = self.width
+        changed = sync(self.buffer, self._shadow, p * w, w)
+        return changed or not self._synced
+
+
+class SSD1306(_OLED):
+    """SSD1306: horizontal addressing, one window per run of changed pages."""
+
+    def __init__(self, i2c, addr=ADDR, width=128, height=64, external_vcc=False):
+        self.external_vcc = external_vcc
+        super().__init__(i2c, addr, width, height)
+
+    def _setup(self):
+        self._cmd2(_ADDR_MODE, _HORIZONTAL)
+        self._common_setup()
+        self._cmd2(_SET_PRECHARGE, 0x22 if self.external_vcc else 0xF1)
+        self._cmd2(_SET_VCOMH, 0x30)
+        self._cmd2(_CHARGE_PUMP, 0x10 if self.external_vcc else 0x14)
+
+    def _window(self, p0, p1):
+        c = self._cmd
+        c[1] = _COL_RANGE
+        c[2] = 0
+        c[3] = self.width - 1
+        c[4] = _PAGE_RANGE
+        c[5] = p0
+        c[6] = p1
+        self._send_cmd(7)
+
+    def _show(self):
+        p = 0
+        n = self.pages
+        while p < n:
+            if not self._dirty(p):
+                p += 1
+                continue
+            # Extend the run over the following changed pages: one window,
+            # the controller steps from page to page on its own.
+            q = p + 1
+            while q < n and self._dirty(q):
+                q += 1
+            self._window(p, q - 1)
+            for i in range(p, q):
+                self._send_page(i)
+            p = q
+        self._synced = True
+
+
+class SH1106(_OLED):
+    """SH1106: page addressing only, 132-column RAM, glass on columns 2..129."""
+
+    def __init__(self, i2c, addr=ADDR, width=128, height=64, col_offset=_SH1106_COL_OFFSET):
+        self.col_offset = col_offset
+        super().__init__(i2c, addr, width, height)
+
+    def _setup(self):
+        self._common_setup()
+        self._cmd2(_DCDC, 0x8B)  # built-in DC-DC on
+        self._cmd2(_SET_PRECHARGE, 0x22)
+        self._cmd2(_SET_VCOMH, 0x35)
+
+    def _show(self):
+        c = self._cmd
+        col = self.col_offset
+        for p in range(self.pages):
+            if self._dirty(p):
+                c[1] = _PAGE | p
+                c[2] = col & 0x0F  # column address, low nibble
+                c[3] = 0x10 | (col >> 4)  # column address, high nibble
+                self._send_cmd(4)
+                self._send_page(p)
+        self._synced = True

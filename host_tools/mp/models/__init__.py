@@ -1,0 +1,1 @@
+"""Controller models: decode what a driver sends on a fake bus into panel pixels."""
