@@ -36,15 +36,8 @@ def _layout(board):
 
 
 def _lang(code):
-    if code == "en":
-        from ui.lang_en import T
-    elif code == "de":
-        from ui.lang_de import T
-    elif code == "it":
-        from ui.lang_it import T
-    else:
-        from ui.lang_fr import T
-    return T
+    from ui.i18n import load
+    return load(code)
 
 
 def _new(rules, dealer):
