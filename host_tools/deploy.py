@@ -135,6 +135,17 @@ def firmware_files(drivers, layout=None, firmware=FIRMWARE):
     return [f for f in files if f in need]
 
 
+def data_files(firmware=FIRMWARE):
+    """Files the firmware reads at run time (text tables, fonts): sent as they are."""
+    out = []
+    for top, dirs, names in os.walk(firmware):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+        for n in sorted(names):
+            if not n.endswith((".py", ".pyi", ".pyc")) and not n.startswith("."):
+                out.append(os.path.relpath(os.path.join(top, n), firmware).replace(os.sep, "/"))
+    return out
+
+
 def _rel(path):
     """Paths under the repository as the Makefile (run from its root) writes them."""
     r = os.path.relpath(path, ROOT)
@@ -165,6 +176,8 @@ def plan(board, port=None, arch="armv6m", build_dir=None, firmware=FIRMWARE, boa
         # Run from firmware/ so tracebacks name the file as it sits on the device.
         compile_cmds.append([_rel(mpy_cross), "-march=" + arch, "-o", _rel(out), rel])
         copies.append((out, "/" + rel[:-3] + ".mpy"))
+    for rel in data_files(firmware):
+        copies.append((os.path.join(firmware, rel), "/" + rel))
     copies.append((os.path.join(firmware, "main.py"), "/main.py"))
     copies.append((board_path, "/board.py"))
 
