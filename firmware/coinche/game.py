@@ -104,7 +104,7 @@ class Game:
         self.remove(len(self.deals) - 1)
 
     def _index(self, i):
-        if not isinstance(i, int) or not 0 <= i < len(self.deals):
+        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(self.deals):
             raise GameError("deal", "no deal number %r (the game has %d)" % (i, len(self.deals)))
 
     # -- table -------------------------------------------------------------

@@ -53,15 +53,32 @@ def suggest(word, choices):
     return best
 
 
+def _first(keys):
+    """The smallest of some dict keys: errors must not depend on dict order,
+    which differs between CPython and MicroPython."""
+    best = None
+    for k in keys:
+        if best is None or repr(k) < repr(best):
+            best = k
+    return best
+
+
+def _check_teams(v, field):
+    bad = _first([k for k in v if k not in TEAMS])
+    if bad is not None:
+        raise RecordError(field, "unknown team %r (teams: NS, EW)" % (bad,))
+
+
 def _team_counts(rec, field):
     """`belote`: {team: count} with teams NS/EW only; missing teams are 0."""
     v = rec[field]
     if not isinstance(v, dict):
         raise RecordError(field, "must be an object like {\"NS\": 1, \"EW\": 0}")
+    _check_teams(v, field)
     out = {"NS": 0, "EW": 0}
-    for k in v:
-        if k not in TEAMS:
-            raise RecordError(field, "unknown team %r (teams: NS, EW)" % (k,))
+    for k in TEAMS:
+        if k not in v:
+            continue
         n = v[k]
         if not _is_int(n) or n < 0:
             raise RecordError(field, "%s: must be a whole number >= 0, got %r" % (k, n))
@@ -73,11 +90,12 @@ def _melds(rec):
     v = rec["melds"]
     if not isinstance(v, dict):
         raise RecordError("melds", "must be an object like {\"NS\": [\"tierce\"], \"EW\": []}")
+    _check_teams(v, "melds")
     out = {"NS": [], "EW": []}
     carres = {}
-    for k in v:
-        if k not in TEAMS:
-            raise RecordError("melds", "unknown team %r (teams: NS, EW)" % (k,))
+    for k in TEAMS:
+        if k not in v:
+            continue
         lst = v[k]
         if not isinstance(lst, list):
             raise RecordError("melds", "%s: must be a list of meld codes" % k)
@@ -106,11 +124,11 @@ def validate(rules, rec):
     Raises RecordError naming the field."""
     if not isinstance(rec, dict):
         raise RecordError("record", "must be a JSON object")
-    for k in rec:
-        if k not in KEYS:
-            hint = suggest(k, KEYS) if isinstance(k, str) else None
-            raise RecordError(k, "unknown key%s (keys: %s)" % (
-                " - did you mean %r?" % hint if hint else "", ", ".join(KEYS)))
+    k = _first([k for k in rec if k not in KEYS])
+    if k is not None:
+        hint = suggest(k, KEYS) if isinstance(k, str) else None
+        raise RecordError(k, "unknown key%s (keys: %s)" % (
+            " - did you mean %r?" % hint if hint else "", ", ".join(KEYS)))
     if "bid" not in rec:
         raise RecordError("bid", "missing")
     bid = rec["bid"]
@@ -120,7 +138,7 @@ def validate(rules, rec):
     if _is_int(bid):
         if bid not in ladder:
             raise RecordError("bid", "must be 80..160 in steps of 10, got %d" % bid)
-    elif bid not in ladder:
+    elif not isinstance(bid, str) or bid not in ladder:  # 100.0 == 100: no floats
         if bid == "generale":
             raise RecordError("bid", "this rule set (%s) has no generale" % rules.preset)
         raise RecordError("bid", "must be 80..160 in steps of 10, %s or \"pass\", got %r" % (
@@ -160,7 +178,9 @@ def validate(rules, rec):
             raise RecordError("tricks", "0 tricks means no card points, but points is %d" % points)
         out["tricks"] = tricks
 
-    solo = rec.get("solo", False)
+    solo = rec.get("solo")
+    if solo is None:  # null = omitted, as for the other optional keys
+        solo = False
     if solo is not True and solo is not False:
         raise RecordError("solo", "must be true or false, got %r" % (solo,))
     if solo:
@@ -190,17 +210,20 @@ def validate(rules, rec):
                 raise RecordError("belote", "only the taking team scores a belote in %s" % rules.preset)
             out["belote"] = bel
 
-    if rec.get("melds") is not None or "melds_to" in rec:
-        if not rules.has_melds():
-            field = "melds" if rec.get("melds") is not None else "melds_to"
-            raise RecordError(field, "this rule set (%s) has no melds" % rules.preset)
+    # An empty melds object (or melds_to null) says "no melds" and is accepted
+    # everywhere; a meld or a melds_to team in a preset without melds is not.
     if rec.get("melds") is not None:
         m = _melds(rec)
         if m["NS"] or m["EW"]:
+            if not rules.has_melds():
+                raise RecordError("melds", "this rule set (%s) has no melds" % rules.preset)
             out["melds"] = m
     if "melds_to" in rec:
         mt = rec["melds_to"]
         if mt is not None and mt not in TEAMS:
             raise RecordError("melds_to", "must be \"NS\", \"EW\" or null, got %r" % (mt,))
-        out["melds_to"] = mt
+        if mt is not None and not rules.has_melds():
+            raise RecordError("melds_to", "this rule set (%s) has no melds" % rules.preset)
+        if rules.has_melds():
+            out["melds_to"] = mt
     return out

@@ -5,6 +5,8 @@ table can start from the preset it knows and change just the point it plays
 differently ("federation, but to 700"). docs/rules.md explains each option.
 """
 
+from coinche.record import suggest
+
 # name: (allowed values, short help). The first value is not a default: the
 # presets below set every option explicitly.
 OPTIONS = {
@@ -23,7 +25,8 @@ OPTIONS = {
     "coinche": (("bid", "all", "winner"), "what a coinche multiplies: bid = the bid only; all = every mark "
                                           "but belote; winner = the deal winner scores (base+bid+melds)*m"),
     "fail_base": ((160, 162), "what the defence scores for the cards on a failed contract"),
-    "fail_capot": ((True, False), "the failure base becomes 250 when the defence won all tricks"),
+    "fail_capot": ((True, False), "a capot moves the base to 250: on a failure when the defence won all "
+                                  "tricks, and with coinche = winner after the takers' capot too"),
     "capot_bid_base": ((True, False), "the failure base becomes 250 when the failed bid was capot"),
     "solo": (("capot", "500"), "an unannounced generale on a numeric bid: counts as a capot, or 500 flat"),
     "rounding": ((True, False), "round each side's card count to the nearest 10 (5 rounds up)"),
@@ -83,10 +86,16 @@ class RulesError(ValueError):
         self.field = field
 
 
+def _unknown(name):
+    hint = suggest(name, ORDER) if isinstance(name, str) else None
+    return RulesError(name, "unknown option%s (options: %s)" % (
+        " - did you mean %r?" % hint if hint else "", ", ".join(ORDER)))
+
+
 def parse_value(name, text):
     """Turn the text of `--set NAME=VALUE` (or a settings menu) into the option's type."""
     if name not in OPTIONS:
-        raise RulesError(name, "unknown option (options: %s)" % ", ".join(ORDER))
+        raise _unknown(name)
     allowed = OPTIONS[name][0]
     if name == "target" or (allowed and isinstance(allowed[0], int) and not isinstance(allowed[0], bool)):
         try:
@@ -105,7 +114,7 @@ def parse_value(name, text):
 
 def check_option(name, value):
     if name not in OPTIONS:
-        raise RulesError(name, "unknown option (options: %s)" % ", ".join(ORDER))
+        raise _unknown(name)
     allowed = OPTIONS[name][0]
     if name == "target":
         if isinstance(value, bool) or not isinstance(value, int) or not 100 <= value <= 99990:
@@ -130,13 +139,21 @@ class Rules:
     """A preset plus per-option overrides; `opt` holds every option's value."""
 
     def __init__(self, preset=DEFAULT_PRESET, options=None):
-        if preset not in PRESETS:
+        if not isinstance(preset, str) or preset not in PRESETS:
             raise RulesError("preset", "unknown preset %r (presets: %s)" % (preset, ", ".join(PRESET_NAMES)))
         self.preset = preset
         opt = dict(PRESETS[preset])
         over = {}
+        if options is not None and not isinstance(options, dict):
+            raise RulesError("options", "must be an object of option: value")
         if options:
-            for k in options:
+            bad = [k for k in options if k not in OPTIONS]
+            if bad:
+                bad.sort(key=repr)
+                check_option(bad[0], options[bad[0]])  # raises: unknown option
+            for k in ORDER:  # a fixed order: the first bad option is the same everywhere
+                if k not in options:
+                    continue
                 v = options[k]
                 check_option(k, v)
                 if PRESETS[preset][k] != v or type(PRESETS[preset][k]) is not type(v):

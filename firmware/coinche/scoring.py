@@ -39,13 +39,13 @@ class DealResult:
 def is_made(rules, rec, mt=0, md=0):
     """Contract test. Rounding never decides it; melds only where the preset says."""
     bid = rec["bid"]
-    tricks = rec.get("tricks")
     if bid == "capot":
-        return tricks == 8
+        return rec.get("tricks") == 8
     if bid == "generale":
         return rec.get("solo", False)
-    if tricks == 8:
-        return True
+    # A numeric bid is judged by its formula even with all eight tricks: every
+    # test but beat+melds passes at P = 162 anyway, and coinche1001 reads
+    # "T > Dt" literally (credited defence melds can outweigh a capot).
     p = rec["points"]
     d = 162 - p
     bel = rec.get("belote")
@@ -87,6 +87,7 @@ def score(rules, rec):
     m_t = mpts if mteam == taker else 0
     m_d = mpts if mteam == defence else 0
 
+    numeric = not isinstance(bid, str)
     if bid == "capot":
         e = CAPOT
     elif bid == "generale":
@@ -97,19 +98,22 @@ def score(rules, rec):
     made = is_made(rules, rec, m_t, m_d)
     rnd = round10 if rules["rounding"] else _same
 
-    # card counts
+    # Card counts; a side that won all eight tricks counts the capot forfait.
     c_t = p
     c_d = 162 - p
     if all_t:
-        c_t = CAPOT
-        if bid == "generale" and solo:
-            c_t = GENERALE
-        elif solo and bid != "capot" and rules["solo"] == "500":
-            # unannounced generale scores 500 flat, bid included
-            c_t, e = GENERALE, 0
-    if all_d:
+        c_t = GENERALE if (bid == "generale" and solo) else CAPOT
+    if all_d and rules["fail_capot"]:
+        # Only reachable when melds count toward the contract; coinche1001
+        # ("defence D + M_D + b_D") has no defence capot forfait.
         c_d = CAPOT
+    # The takers' card count + engagement when the contract is made. An
+    # unannounced generale with solo = "500" is 500 flat, bid included.
+    flat = made and all_t and solo and numeric and rules["solo"] == "500"
+    e_made = 0 if flat else e
+    c_made = GENERALE if flat else c_t
 
+    # Failure base F (also the card base of a coinched deal with coinche = winner).
     f = rules["fail_base"]
     if (all_d and rules["fail_capot"]) or (bid == "capot" and rules["capot_bid_base"]):
         f = CAPOT
@@ -117,16 +121,26 @@ def score(rules, rec):
     scope = rules["coinche"]
     if made:
         if scope == "winner" and m > 1:
-            base = c_t if all_t else f
+            # (F + E + M)*m to the winner. F after the takers' capot on a numeric
+            # bid: 250 only where fail_capot says a capot of either side moves F
+            # (coinche1000); coinche1001 keeps 162 ("tutti i punti delle prese").
+            # A made capot/generale bid keeps its forfait (250/500): resolution,
+            # so a coinche always multiplies what the deal was worth.
+            if not numeric:
+                base = c_t
+            elif all_t and rules["fail_capot"]:
+                base = CAPOT
+            else:
+                base = f
             st = (base + e + mpts) * m + b_t
             sd = b_d
             bonus_t, bonus_d = mpts * m + b_t, b_d
         elif scope == "all":
-            st = (e + rnd(c_t) + m_t) * m + b_t
+            st = (e_made + rnd(c_made) + m_t) * m + b_t
             sd = (rnd(c_d) + m_d) * m + b_d
             bonus_t, bonus_d = m_t * m + b_t, m_d * m + b_d
         else:  # "bid", and "winner" without coinche
-            st = rnd(c_t) + e * m + m_t + b_t
+            st = rnd(c_made) + e_made * m + m_t + b_t
             sd = rnd(c_d) + m_d + b_d
             bonus_t, bonus_d = m_t + b_t, m_d + b_d
         winner = taker
