@@ -15,12 +15,15 @@ _sep = _here.rfind("/")
 _root = (_here[:_sep] if _sep >= 0 else ".") + "/.."
 if _root + "/firmware" not in sys.path:
     sys.path.insert(0, _root + "/firmware")
+if _here[:_sep] not in sys.path:  # for rules_help, under both interpreters
+    sys.path.insert(0, _here[:_sep] if _sep >= 0 else ".")
 
 import json  # noqa: E402
 
 from coinche.game import Game, GameError  # noqa: E402
 from coinche.record import RecordError  # noqa: E402
 from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesError, parse_value  # noqa: E402
+from rules_help import HELP  # noqa: E402
 
 USAGE = "usage: score.py --rules PRESET [--target N] [--set OPTION=VALUE ...] [FILE]"
 
@@ -36,7 +39,7 @@ def help_text():
     lines.append("options (--set OPTION=VALUE), with each preset's value:")
     lines.append("  %-15s %s" % ("", "  ".join("%-12s" % p for p in PRESET_NAMES)))
     for name in ORDER:
-        allowed, desc = OPTIONS[name]
+        allowed, desc = OPTIONS[name], HELP[name]
         lines.append("  %-15s %s" % (name, "  ".join("%-12s" % _show(PRESETS[p][name]) for p in PRESET_NAMES)))
         vals = "whole number" if allowed is None else " | ".join(_show(a) for a in allowed)
         lines.append("      %s  [%s]" % (desc, vals))

@@ -50,7 +50,7 @@ def random_spec(rnd):
     preset = rnd.choice(PRESETS)
     opts = {}
     for name in rnd.sample(list(ORDER), rnd.randint(1, 5)):
-        allowed = OPTIONS[name][0]
+        allowed = OPTIONS[name]
         opts[name] = rnd.choice((700, 1500, 5000)) if allowed is None else rnd.choice(allowed)
     try:
         return Rules(preset, opts)

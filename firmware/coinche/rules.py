@@ -7,32 +7,28 @@ differently ("federation, but to 700"). docs/rules.md explains each option.
 
 from coinche.record import suggest
 
-# name: (allowed values, short help). The first value is not a default: the
-# presets below set every option explicitly.
+# name: allowed values. The first value is not a default: the presets below
+# set every option explicitly. What each option means: docs/rules.md, and
+# `score.py --help` (host_tools/rules_help.py), kept off the device to save flash.
 OPTIONS = {
-    "contracts": (("suits", "all"), "contract types: trump suits only, or suits + NT + AT"),
-    "generale": ((False, True), "the generale bid exists (all tricks by the bidder alone)"),
-    "capot_coinche": ((True, False), "a capot/generale bid may be coinched"),
-    "belote": (("taker", "both"), "who may score a belote: the taking team only, or either team"),
-    "belote_at": ((0, 4), "belotes possible at all-trump (0 = none, 4 = one per suit)"),
-    "belote_counts": ((True, False), "the takers' belote counts toward making the contract"),
-    "contract_test": (("82", "beat", "82+melds", "beat+melds"),
-                      "made when: 82 = P+belote >= max(bid,82); beat = P+belote >= bid and > defence; "
-                      "82+melds = P >= 82 and P+melds+belote >= bid; beat+melds = as beat, melds included"),
-    "melds": (("none", "all", "own"), "melds: none; all = the best side scores both sides' melds; "
-                                      "own = the best side scores its own melds"),
-    "carre_nt": (("same", "nt"), "carre values at NT: same as elsewhere, or nt = A 200, 10 150, K/Q/J 100, 9 0"),
-    "coinche": (("bid", "all", "winner"), "what a coinche multiplies: bid = the bid only; all = every mark "
-                                          "but belote; winner = the deal winner scores (base+bid+melds)*m"),
-    "fail_base": ((160, 162), "what the defence scores for the cards on a failed contract"),
-    "fail_capot": ((True, False), "a capot moves the base to 250: on a failure when the defence won all "
-                                  "tricks, and with coinche = winner after the takers' capot too"),
-    "capot_bid_base": ((True, False), "the failure base becomes 250 when the failed bid was capot"),
-    "solo": (("capot", "500"), "an unannounced generale on a numeric bid: counts as a capot, or 500 flat"),
-    "rounding": ((True, False), "round each side's card count to the nearest 10 (5 rounds up)"),
-    "target": (None, "points to reach (any whole number from 100 to 99990)"),
-    "tie": (("deal", "extra"), "equal totals at the end: the winner of that deal wins, or one more deal"),
-    "bonus_rule": ((False, True), "a side does not win on the melds/belote it scored in the final deal"),
+    "contracts": ('suits', 'all'),
+    "generale": (False, True),
+    "capot_coinche": (True, False),
+    "belote": ('taker', 'both'),
+    "belote_at": (0, 4),
+    "belote_counts": (True, False),
+    "contract_test": ('82', 'beat', '82+melds', 'beat+melds'),
+    "melds": ('none', 'all', 'own'),
+    "carre_nt": ('same', 'nt'),
+    "coinche": ('bid', 'all', 'winner'),
+    "fail_base": (160, 162),
+    "fail_capot": (True, False),
+    "capot_bid_base": (True, False),
+    "solo": ('capot', '500'),
+    "rounding": (True, False),
+    "target": None,
+    "tie": ('deal', 'extra'),
+    "bonus_rule": (False, True),
 }
 
 ORDER = ("contracts", "generale", "capot_coinche", "belote", "belote_at", "belote_counts",
@@ -96,7 +92,7 @@ def parse_value(name, text):
     """Turn the text of `--set NAME=VALUE` (or a settings menu) into the option's type."""
     if name not in OPTIONS:
         raise _unknown(name)
-    allowed = OPTIONS[name][0]
+    allowed = OPTIONS[name]
     if name == "target" or (allowed and isinstance(allowed[0], int) and not isinstance(allowed[0], bool)):
         try:
             return int(text)
@@ -115,7 +111,7 @@ def parse_value(name, text):
 def check_option(name, value):
     if name not in OPTIONS:
         raise _unknown(name)
-    allowed = OPTIONS[name][0]
+    allowed = OPTIONS[name]
     if name == "target":
         if isinstance(value, bool) or not isinstance(value, int) or not 100 <= value <= 99990:
             raise RulesError(name, "must be a whole number from 100 to 99990, got %r" % (value,))

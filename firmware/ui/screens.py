@@ -633,7 +633,7 @@ class ValuePicker(Screen):
             return CONTRASTS
         if k == "s_dim":
             return DIMS
-        return OPTIONS[self.option][0]
+        return OPTIONS[self.option]
 
     def key(self, ev):
         s = _step(ev)
