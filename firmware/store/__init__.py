@@ -1,0 +1,1 @@
+"""Storage: the power-safe journal of confirmed actions (see docs/storage.md)."""
