@@ -123,8 +123,12 @@ class Layout:
                 fb.fill_rect(0, y, W - 3, 8, 1)
                 c = 0
             if isinstance(row, tuple):
-                text(fb, row[0], 1, y, c)
-                text(fb, row[1], W - 4 - width(row[1]), y, c)
+                rx = W - 4 - width(row[1])
+                left = row[0]
+                if 1 + width(left) + 3 > rx:  # no room: cut the label, never overprint the value
+                    left = left[:max(0, (rx - 4) // 8)]
+                text(fb, left, 1, y, c)
+                text(fb, row[1], rx, y, c)
             else:
                 text(fb, row, 1, y, c)
         if n > self.ROWS:  # scroll bar
@@ -147,11 +151,26 @@ class Layout:
             digits.number(fb, value, (W - w) // 2, 16, 14, 22, 3, 3)
             if label:
                 text(fb, label, (W + w) // 2 + 3, 30)
-        else:
+        elif width(label) * 2 <= W - 24:
             self.big_text(label, 19)
+        else:  # double size would run over the arrows
+            center(fb, label, 23, W)
         if context:
             center(fb, context, 45, W)
         self.hint(hint)
+
+    def mark_digits(self, value, units):
+        """Underline the digit(s) being set under the picker's number: the units, or the tens and above."""
+        nd = 1
+        v = value
+        while v >= 10:
+            v //= 10
+            nd += 1
+        x0 = (W - digits.width(value, 14, 3)) // 2
+        if units:
+            self.fb.fill_rect(x0 + (nd - 1) * 17, 40, 14, 2, 1)
+        elif nd >= 2:
+            self.fb.fill_rect(x0, 40, (nd - 1) * 17 - 3, 2, 1)
 
     def choice3(self, title, step, up, ok, down, current, context):
         """Three choices, one key each: UP / OK / DOWN."""
@@ -203,12 +222,17 @@ class Layout:
             y += 8
         self.hint(hint)
 
-    def confirm(self, title, contract, verdict, ns_label, ns, ew_label, ew, tot_ns, tot_ew, hint, error):
+    def confirm(self, title, contract, verdict, ns_label, ns, ew_label, ew, tot_ns, tot_ew, hint, error,
+                made=None):
         fb = self.fb
         self.title(title)
         center(fb, contract, 11, W)
         if error:
-            fb.rect(0, 21, W, 30, 1)
+            if width(error[0]) <= W - 4 and width(error[1]) <= W - 4:
+                fb.rect(0, 21, W, 30, 1)
+            else:  # a full-width line would touch the sides of a box
+                fb.hline(0, 21, W, 1)
+                fb.hline(0, 50, W, 1)
             center(fb, error[0], 25, W)
             center(fb, error[1], 37, W)
         else:
@@ -226,10 +250,19 @@ class Layout:
 
     def ask(self, question, detail, hint):
         fb = self.fb
-        fb.rect(0, 0, W, 54, 1)
-        center(fb, question, 16, W)
+        lines = (question,)
+        if width(question) > W:  # "Annuler donne 11?": two lines rather than cut at both ends
+            i = question.rfind(" ")
+            if i > 0:
+                lines = (question[:i], question[i + 1:])
+        if max(width(s) for s in lines) <= W - 4 and (not detail or width(detail) <= W - 4):
+            fb.rect(0, 0, W, 54, 1)
+        y = 16 if len(lines) == 1 else 9
+        for s in lines:
+            center(fb, s, y, W)
+            y += 10
         if detail:
-            center(fb, detail, 30, W)
+            center(fb, detail, 30 if len(lines) == 1 else 34, W)
         self.hint(hint)
 
     def game_over(self, title, winner_line, ns_label, ns, ew_label, ew, hint):
@@ -244,7 +277,12 @@ class Layout:
 
     def toast(self, s):
         fb = self.fb
-        w = min(W, width(s) + 8)
+        tw = width(s)
+        if tw > W - 8:  # no room for a frame: a full-width inverted band
+            fb.fill_rect(0, 22, W, 18, 1)
+            text(fb, s, (W - tw) // 2, 27, 0)
+            return
+        w = tw + 8
         x = (W - w) // 2
         fb.fill_rect(x, 22, w, 18, 0)
         fb.rect(x, 22, w, 18, 1)

@@ -481,7 +481,8 @@ class Layout:
         if shown < n:
             self.putn(n - shown, x0 + 4, y, _GREY, size if size != _S1 else _ST, "+")
 
-    def confirm(self, title, contract, verdict, ns_label, ns, ew_label, ew, tot_ns, tot_ew, hint, error):
+    def confirm(self, title, contract, verdict, ns_label, ns, ew_label, ew, tot_ns, tot_ew, hint, error,
+                made=None):
         fb = self.fb
         self.title(title)
         self.center_fit(contract, 23)
@@ -491,7 +492,7 @@ class Layout:
             self.center_fit(error[0], 52, _BAD)
             self.center_fit(error[1], 78, _FG)
         else:
-            self.center_fit(verdict, 41, _SEL)
+            self.center_fit(verdict, 41, _SEL if made is None else (_GOOD if made else _BAD))
             self._score(0, ns_label, ns, tot_ns, _NS_DK, _NS, _NS_LT)
             self._score(121, ew_label, ew, tot_ew, _EW_DK, _EW, _EW_LT)
         self.hint(hint)

@@ -471,13 +471,7 @@ class Entry(Screen):
                 v = min(162, d.tens * 10 + d.units)
                 hint = T["hold_ok_pile"]
                 L.picker(title, self._stepno(), v, None, self.context(), hint)
-                # underline the digit being set
-                w = 14 + 3
-                nd = 3 if v >= 100 else (2 if v >= 10 else 1)
-                x0 = (L.W - (nd * 14 + (nd - 1) * 3)) // 2
-                x = x0 + (nd - 1) * w if st == E.S_UNITS else x0 + (nd - 2) * w
-                if st == E.S_UNITS or nd >= 2:
-                    L.fb.fill_rect(x, 40, 14 if st == E.S_UNITS else (14 * 2 + 3 if nd == 3 else 14), 2, 1)
+                L.mark_digits(v, st == E.S_UNITS)
             else:
                 lab = {E.ALL: T["all_tricks"], E.DEF_ALL: T["def_all"], E.SOLO: T["solo"]}[d.tens]
                 L.picker(title, self._stepno(), None, lab, self.context(), "^v  OK >")
@@ -518,7 +512,7 @@ class Entry(Screen):
         else:
             verdict = T["made"] if r.made else T["failed"]
         L.confirm(title, contract_text(T, rec), verdict, T["NS"], r.score["NS"], T["EW"], r.score["EW"],
-                  tot["NS"], tot["EW"], T["save"], None)
+                  tot["NS"], tot["EW"], T["save"], None, r.made)
 
 
 def _short(e):
