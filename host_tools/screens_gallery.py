@@ -1,0 +1,274 @@
+"""Every screen of the 128x64 firmware, driven on the simulator: goldens and README pictures.
+
+    python3 -m host_tools.screens_gallery --update      rewrite tests/golden/*.png and docs/screenshots/
+    python3 -m host_tools.screens_gallery --out DIR     write this run's screens to DIR (nothing else)
+    python3 -m host_tools.screens_gallery --check       compare with tests/golden/ (exit status 1 on a change)
+
+Each scene is a fresh simulated device (rules preset, virtual clock) and a
+key script; `shot NAME` takes a picture of the current frame. A golden is a
+4x PNG of the frame (black and white, so a person can look at it) and carries
+the screen name in a text chunk; tests/test_ui_screens.py compares the frame
+bits with it byte for byte (`frame_bits` / `golden_bits`).
+"""
+import argparse
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from host_tools.sim import Frame, Sim, frame_image, parse_script  # noqa: E402
+
+GOLDEN_DIR = os.path.join(ROOT, "tests", "golden")
+DOCS_DIR = os.path.join(ROOT, "docs", "screenshots")
+SCALE = 4
+README_SHOTS = {"home.png": "home_deals", "confirm.png": "confirm"}  # docs name -> shot
+
+# settings menu rows: rules, target, options, first dealer, language, contrast, dim
+_TO_SETTINGS = "ok down down down ok"  # home > menu > settings
+_LANG = {"en": "down down down down ok up ok",  # settings > language: fr -> en, OK (back on settings)
+         "de": "down down down down ok up up ok"}
+_CAPOT_FIRST = "up down down ok ok ok ok"  # classic2000, NS: 80 -> pass -> capot, all tricks, save
+_CAPOT_AGAIN = "up ok ok ok ok"  # the previous contract (capot) is the default
+
+
+def _s(text):
+    return text.split()
+
+
+def _lang(code):
+    return _s(_TO_SETTINGS) + _s(_LANG[code])
+
+
+# (scene, preset, script). Words: up down ok back, hold:KEY:MS, wait:MS, shot:NAME.
+# A toast lasts 1.5 s: wait:1600 lets it go before a picture that should not show it.
+SCENES = [
+    ("classic", "classic2000", [
+        "shot:home_fresh",
+        "back", "shot:toast_nothing_to_undo", "wait:1600",
+        # NS 100 (hold: 2 steps), 112 points, coinche
+        *_s("up hold:up:430 ok up"), "shot:entry_tens_110", *_s("ok up up"), "shot:entry_units_112",
+        *_s("ok up ok ok"), "shot:toast_saved", "wait:1600",
+        # EW 100 (the previous contract), 67 points, belote
+        *_s("down ok hold:down:730 ok hold:down:580 ok down ok ok"), "wait:1600",
+        "shot:home_deals",
+        "ok", "shot:menu",
+        "down", "ok", "shot:history",
+        "ok", "shot:deal_menu",
+        "ok", "shot:entry_taker",
+        "back", "back", "back",
+        "back", "shot:ask_undo",
+        "back", *_s(_TO_SETTINGS), "shot:settings",
+        "down", "ok", "shot:setting_target",
+        "back", "down", "ok", "shot:options",
+        "ok", "shot:setting_option",
+        "back", "back", "back",
+        *_s("ok up up ok"), "shot:ask_new_game", "ok", "wait:1600",  # the game goes to the archive
+        *_s("ok up ok"), "shot:archive",
+        "back",
+        *_s(_CAPOT_FIRST), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), "wait:1600",
+        "shot:gameover",
+    ]),
+    ("entry", "federation", [
+        "up", "shot:entry_bid",
+        "ok", "shot:entry_kind",
+        "ok", "shot:entry_tens",
+        "ok", "shot:entry_units",
+        "ok", "up", "down", "shot:entry_extras",
+        "ok", "shot:entry_melds_empty",
+        "up", "shot:entry_meld_picker",
+        "ok", "up", "ok", "down", "ok", "shot:entry_melds",  # NS tierce, tierce; EW tierce
+        "ok", "shot:entry_melds_to",  # equal best melds: the table says whose
+        "up", "shot:confirm",
+        "back", "back", "back", "back", "back", "back", "up", "shot:entry_tens_nt",
+        "back", "back", "down", "down", "shot:entry_bid_generale", "ok", "ok", "shot:entry_tens_generale",
+        "back", "back", "up", "up", "ok", "ok",  # back to 80 at a suit
+        "hold:ok:700", "shot:toast_pile_defence", "wait:1600", "shot:entry_tens_defence",
+    ]),
+    ("long", "coinche1000", [
+        *(["ok", "ok"] * 10),  # ten deals all passed
+        *_s("down ok up hold:down:430 ok ok up up down ok ok ok"), "wait:1600",
+        "ok", "down", "ok", "shot:history_long",  # EW 80 NT x4, 60 points: scroll bar, two-digit numbers
+        "back", "back", "shot:ask_undo_11",
+    ]),
+    ("errors", "federation", [
+        # NS 80 at a suit with a belote, then the contract type changed to no trump
+        *_s("up ok ok ok ok down back back back up ok ok ok ok"), "shot:confirm_error_belote_nt",
+        "back", "back", "down", "shot:toast_no_belote_nt",
+    ]),
+    ("english", "classic2000", [
+        *_lang("en"), "wait:1600", "back", "shot:home_fresh_en",
+        *_s("down ok hold:down:430 ok hold:down:580 ok down ok"), "shot:confirm_en",
+        "ok", "wait:1600", "shot:home_deals_en",
+        "ok", "shot:menu_en",
+        *_s("down down down ok"), "shot:settings_en",
+    ]),
+    ("german", "federation", [
+        *_lang("de"), "wait:1600", "shot:settings_de",
+        "back", "ok", "shot:menu_de",
+        "back", "up", "ok", "down", "ok", "ok", "up", "down", "shot:entry_extras_de",
+        "ok", "up", "down", "down", "down", "shot:entry_meld_picker_de",
+    ]),
+]
+
+
+def _steps(words):
+    lines = []
+    for w in words:
+        if w.startswith("hold:"):
+            _, key, ms = w.split(":")
+            lines.append("hold %s %s" % (key, ms))
+        elif w.startswith("wait:"):
+            lines.append("wait " + w[5:])
+        elif w.startswith("shot:"):
+            lines.append("shot " + w[5:])
+        else:
+            lines.append(w)
+    return parse_script(lines)
+
+
+def run_scene(preset, words):
+    """{shot name: Frame} for one scene on a fresh device."""
+    shots = {}
+    with Sim(rules=preset) as sim:
+        batch = []
+        for step in _steps(words):
+            if step[1] == "shot":
+                if batch:
+                    sim.run_script(batch)
+                    batch = []
+                fr = sim.frame()
+                assert step[2] not in shots, "shot name used twice: %s" % step[2]
+                shots[step[2]] = fr
+            else:
+                batch.append(step)
+        if batch:
+            sim.run_script(batch)
+    return shots
+
+
+def all_shots():
+    """{shot name: Frame} for every scene."""
+    out = {}
+    for _scene, preset, words in SCENES:
+        for name, fr in run_scene(preset, words).items():
+            assert name not in out, "shot name used twice: %s" % name
+            out[name] = fr
+    return out
+
+
+# ------------------------------------------------------------------ PNG goldens
+
+def frame_bits(frame):
+    """A frame as one byte per pixel (0/1), row-major."""
+    from host_tools.sim import _pixels_mono
+
+    assert frame.fmt == "mono", frame.fmt
+    return bytes(_pixels_mono(frame))
+
+
+def save_png(frame, path, scale=SCALE):
+    """A black-and-white PNG of the frame, scaled, with the screen name as text."""
+    from PIL import PngImagePlugin
+
+    img = frame_image(frame, scale).convert("1")
+    info = PngImagePlugin.PngInfo()
+    info.add_text("screen", frame.screen)
+    info.add_text("size", "%dx%d" % (frame.w, frame.h))
+    img.save(path, pnginfo=info, optimize=True)
+
+
+def golden_bits(path):
+    """(screen, w, h, bits) of a golden PNG: every SCALE-th pixel, 0/1."""
+    from PIL import Image
+
+    with Image.open(path) as img:
+        img.load()
+        screen = img.info.get("screen", "?")
+        w, h = (int(v) for v in img.info.get("size", "128x64").split("x"))
+        g = img.convert("L")
+        scale = g.width // w
+        px = g.load()
+        bits = bytes(1 if px[x * scale, y * scale] else 0 for y in range(h) for x in range(w))
+    return screen, w, h, bits
+
+
+def diff_image(frame, path, golden_path):
+    """Side by side: golden | now | difference (red), for a failing comparison."""
+    from PIL import Image
+
+    _, w, h, old = golden_bits(golden_path)
+    new = frame_bits(frame)
+    img = Image.new("RGB", (w * 3 + 8, h), (40, 40, 40))
+    for y in range(h):
+        for x in range(w):
+            i = y * w + x
+            img.putpixel((x, y), (255,) * 3 if old[i] else (0, 0, 0))
+            img.putpixel((w + 4 + x, y), (255,) * 3 if new[i] else (0, 0, 0))
+            img.putpixel((2 * w + 8 + x, y), (255, 0, 0) if old[i] != new[i] else (0, 0, 0))
+    img.resize((img.width * SCALE, h * SCALE), Image.NEAREST).save(path)
+
+
+def check(shots, golden_dir=GOLDEN_DIR):
+    """[(name, problem)] for shots that differ from their goldens, plus goldens no scene makes."""
+    bad = []
+    for name, fr in sorted(shots.items()):
+        path = os.path.join(golden_dir, name + ".png")
+        if not os.path.exists(path):
+            bad.append((name, "no golden"))
+            continue
+        screen, w, h, bits = golden_bits(path)
+        if (screen, w, h) != (fr.screen, fr.w, fr.h):
+            bad.append((name, "screen %s %dx%d, golden %s %dx%d" % (fr.screen, fr.w, fr.h, screen, w, h)))
+        elif bits != frame_bits(fr):
+            n = sum(a != b for a, b in zip(bits, frame_bits(fr)))
+            bad.append((name, "%d pixels differ" % n))
+    extra = sorted(set(f[:-4] for f in os.listdir(golden_dir) if f.endswith(".png")) - set(shots)) \
+        if os.path.isdir(golden_dir) else []
+    bad += [(name, "golden without a scene") for name in extra]
+    return bad
+
+
+def write(shots, golden_dir=GOLDEN_DIR, docs_dir=DOCS_DIR):
+    os.makedirs(golden_dir, exist_ok=True)
+    for f in os.listdir(golden_dir):
+        if f.endswith(".png") and f[:-4] not in shots:
+            os.remove(os.path.join(golden_dir, f))
+    for name, fr in shots.items():
+        save_png(fr, os.path.join(golden_dir, name + ".png"))
+    if docs_dir:
+        os.makedirs(docs_dir, exist_ok=True)
+        for doc, name in README_SHOTS.items():
+            frame_image(shots[name], SCALE).save(os.path.join(docs_dir, doc), optimize=True)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python3 -m host_tools.screens_gallery", description=__doc__.split("\n")[0])
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--update", action="store_true", help="rewrite tests/golden/ and docs/screenshots/")
+    g.add_argument("--check", action="store_true", help="compare with tests/golden/")
+    g.add_argument("--out", help="write this run's screens to DIR")
+    a = p.parse_args(argv)
+    shots = all_shots()
+    if a.update:
+        write(shots)
+        print("%d goldens in %s, README pictures in %s" % (len(shots), GOLDEN_DIR, DOCS_DIR))
+        return 0
+    if a.out:
+        os.makedirs(a.out, exist_ok=True)
+        for name, fr in shots.items():
+            save_png(fr, os.path.join(a.out, name + ".png"))
+        print("%d screens in %s" % (len(shots), a.out))
+        return 0
+    bad = check(shots)
+    for name, why in bad:
+        print("%s: %s" % (name, why))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ("SCENES", "all_shots", "run_scene", "check", "write", "frame_bits", "golden_bits", "Frame")

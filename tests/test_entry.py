@@ -1,0 +1,290 @@
+"""ui/entry.py: the Draft of a deal (steps, defaults, piles, belote and coinche
+choices) and the records it makes, checked against coinche.record.validate."""
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ui_corpus as C
+from coinche.melds import CODES, SEQUENCES
+from coinche.record import RecordError, validate
+from coinche.rules import PRESET_NAMES, Rules
+from ui import entry as E
+
+RULES = {p: Rules(p) for p in PRESET_NAMES}
+WITH_MELDS = ("federation", "coinche1000", "coinche1001")
+
+
+# ------------------------------------------------------------------ steps
+
+def test_steps_of_a_new_deal_per_preset():
+    assert E.Draft(RULES["classic2000"]).steps() == ["bid", "tens", "units", "extras", "confirm"]
+    for p in WITH_MELDS:
+        assert E.Draft(RULES[p]).steps() == ["bid", "kind", "tens", "units", "extras", "melds", "confirm"], p
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_steps_of_pass_capot_and_edit(preset):
+    r = RULES[preset]
+    d = E.Draft(r)
+    d.bid = "pass"
+    assert d.steps() == ["bid", "confirm"]
+    d = E.Draft(r, record={"bid": "pass"})
+    assert d.steps() == ["taker", "bid", "confirm"]  # an edit starts with who took
+    d = E.Draft(r, prev={"taker": "NS", "bid": "capot", "trump": "S", "points": 162, "tricks": 8})
+    assert d.bid == "capot" and d.tens == E.ALL
+    assert "units" not in d.steps() and "tens" in d.steps()  # all tricks: no units to enter
+    rec = {"taker": "EW", "bid": 120, "trump": "H", "points": 95}
+    d = E.Draft(r, record=validate(r, rec))
+    assert d.steps()[0] == "taker" and d.steps()[1:] == E.Draft(r).steps()
+
+
+def test_best_melds_step_only_when_the_codes_cannot_tell():
+    r = RULES["federation"]
+    d = E.Draft(r)
+    assert not d.needs_melds_to()
+    d.melds = {"NS": ["tierce"], "EW": []}
+    assert not d.needs_melds_to()
+    d.melds = {"NS": ["tierce"], "EW": ["quarte"]}
+    assert not d.needs_melds_to()
+    d.melds = {"NS": ["tierce"], "EW": ["tierce"]}
+    assert d.needs_melds_to() and d.steps()[-2:] == ["melds_to", "confirm"]
+    d.melds = {"NS": [], "EW": []}
+    d.melds_to = None  # the table overrode the engine: always asked again
+    assert d.needs_melds_to()
+    # coinche1000 at NT: a carre of nines is no meld, so a tierce beats it
+    r = RULES["coinche1000"]
+    d = E.Draft(r)
+    d.kind = "NT"
+    d.melds = {"NS": ["carre_9"], "EW": ["tierce"]}
+    assert not d.needs_melds_to()
+    d.kind = "suit"  # 150 at a suit: NS's carre wins
+    assert not d.needs_melds_to()
+
+
+# ------------------------------------------------------------------ defaults
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_defaults_of_a_new_deal(preset):
+    r = RULES[preset]
+    d = E.Draft(r, "EW")
+    assert (d.taker, d.bid, d.kind, d.coinche, d.belote, d.pile) == ("EW", 80, "suit", 0, (0, 0), "T")
+    assert (d.tens, d.units) == (8, 0) and d.takers_points() == 80  # the bid itself: made by a hair
+    assert d.melds == {"NS": [], "EW": []} and d.melds_to == "auto"
+    assert d.record() == {"taker": "EW", "bid": 80, "trump": "suit", "coinche": 0, "points": 80}
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_previous_bid_is_the_default(preset):
+    r = RULES[preset]
+    for bid in (90, 110, 160):
+        d = E.Draft(r, "NS", {"taker": "EW", "bid": bid, "trump": "S", "points": 50})
+        assert d.bid == bid and d.tens == bid // 10 and d.units == 0
+        assert d.taker == "NS"  # the previous taker is not carried over
+    assert E.Draft(r, "NS", {"bid": "pass"}).bid == 80
+    assert E.Draft(r, "NS", None).bid == 80
+    d = E.Draft(r, "NS", {"taker": "EW", "bid": "generale", "trump": "S", "points": 162, "tricks": 8})
+    if r["generale"]:
+        assert d.bid == "generale" and d.tens == E.SOLO
+    else:
+        assert d.bid == 80  # a bid this rule set does not have is not carried over
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_special_bids_default_to_all_tricks(preset):
+    r = RULES[preset]
+    d = E.Draft(r)
+    d.bid = "capot"
+    assert d.default_tens() == E.ALL
+    d.tens = d.default_tens()
+    rec = d.record()
+    assert rec["points"] == 162 and rec["tricks"] == 8 and "solo" not in rec
+    assert validate(r, rec) == rec
+    if r["generale"]:
+        d.bid = "generale"
+        d.tens = d.default_tens()
+        assert d.tens == E.SOLO
+        rec = d.record()
+        assert (rec["points"], rec["tricks"], rec["solo"]) == (162, 8, True)
+        assert validate(r, rec) == rec
+        assert E.SOLO in d.tens_items()
+    else:
+        assert E.SOLO not in d.tens_items() and "generale" not in d.bid_items()
+
+
+def test_tens_items_per_pile():
+    r = RULES["federation"]
+    d = E.Draft(r)
+    assert d.tens_items() == [E.DEF_ALL] + list(range(17)) + [E.ALL, E.SOLO]
+    d.set_pile("D")
+    assert d.tens_items() == [E.SOLO, E.ALL] + list(range(17)) + [E.DEF_ALL]
+    d = E.Draft(RULES["classic2000"])
+    assert d.tens_items() == [E.DEF_ALL] + list(range(17)) + [E.ALL]
+    assert d.bid_items() == ["pass", 80, 90, 100, 110, 120, 130, 140, 150, 160, "capot"]
+    d.tens = 16
+    assert d.units_items() == [0, 1, 2]  # 162 at most
+    d.tens = 15
+    assert d.units_items() == list(range(10))
+
+
+# ------------------------------------------------------------------ piles
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(PRESET_NAMES), st.integers(0, 162))
+def test_pile_switch_keeps_the_total(preset, p):
+    d = E.Draft(RULES[preset])
+    d.tens, d.units = p // 10, p % 10
+    assert d.takers_points() == p
+    d.set_pile("D")
+    assert d.pile == "D" and d.takers_points() == p
+    assert d.tens * 10 + d.units == 162 - p  # now showing the defence's pile
+    assert d.record()["points"] == p
+    d.set_pile("D")  # no change
+    assert d.takers_points() == p
+    d.set_pile("T")
+    assert (d.tens, d.units) == (p // 10, p % 10)
+
+
+@pytest.mark.parametrize("special,points", [(E.ALL, 162), (E.DEF_ALL, 0), (E.SOLO, 162)])
+def test_pile_switch_keeps_specials(special, points):
+    d = E.Draft(RULES["coinche1001"])
+    d.tens = special
+    d.set_pile("D")
+    assert d.tens == special and d.takers_points() == points
+    assert special in d.tens_items()
+
+
+def test_points_entered_on_the_defence_pile():
+    r = RULES["classic2000"]
+    d = E.Draft(r, "NS")
+    d.set_pile("D")
+    d.tens, d.units = 4, 7  # the defence counted 47
+    assert d.record()["points"] == 115
+    d.tens = E.DEF_ALL
+    assert (d.record()["points"], d.record()["tricks"]) == (0, 0)
+
+
+# ------------------------------------------------------------------ belote and coinche choices
+
+def test_belote_options_by_hand():
+    c = RULES["classic2000"]
+    assert E.belote_options(c, "suit", "NS") == [(0, 0), (1, 0)]  # the takers only
+    assert E.belote_options(c, "suit", "EW") == [(0, 0), (0, 1)]
+    f = RULES["federation"]
+    assert E.belote_options(f, "suit", "NS") == [(0, 0), (1, 0), (0, 1)]
+    assert E.belote_options(f, "NT", "NS") == [(0, 0)]
+    at = E.belote_options(f, "AT", "EW")
+    assert at[:6] == [(0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (1, 1)] and len(at) == 15
+    assert E.belote_options(RULES["coinche1001"], "AT", "NS") == [(0, 0)]  # no belote at AT there
+    assert len(E.belote_options(RULES["coinche1000"], "AT", "NS")) == 15
+
+
+KINDS = [(p, k) for p in PRESET_NAMES for k in ("suit", "NT", "AT") if k == "suit" or RULES[p]["contracts"] == "all"]
+
+
+@pytest.mark.parametrize("preset,kind", KINDS)
+@pytest.mark.parametrize("taker", ["NS", "EW"])
+def test_belote_options_are_exactly_the_valid_ones(preset, kind, taker):
+    r = RULES[preset]
+    opts = E.belote_options(r, kind, taker)
+    assert opts[0] == (0, 0) and len(set(opts)) == len(opts)
+    for a in range(5):
+        for b in range(5):
+            rec = {"taker": taker, "bid": 100, "trump": kind, "points": 100, "belote": {"NS": a, "EW": b}}
+            try:
+                validate(r, rec)
+                ok = True
+            except RecordError as e:
+                assert e.field == "belote"
+                ok = False
+            assert ok == ((a, b) in opts), (a, b)
+
+
+def test_coinche_options():
+    c = RULES["classic2000"]
+    assert E.coinche_options(c, 100) == (0, 1, 2)
+    assert E.coinche_options(c, "capot") == (0,)  # a capot bid cannot be coinched there
+    for p in WITH_MELDS:
+        assert E.coinche_options(RULES[p], "capot") == (0, 1, 2)
+
+
+# ------------------------------------------------------------------ records
+
+MELD_LISTS = st.lists(st.sampled_from(CODES), max_size=3)
+
+
+@st.composite
+def drafts(draw):
+    """A draft filled in through the choices the screens offer, in step order."""
+    preset = draw(st.sampled_from(PRESET_NAMES))
+    r = RULES[preset]
+    d = E.Draft(r, draw(st.sampled_from(["NS", "EW"])))
+    d.bid = draw(st.sampled_from(d.bid_items()))
+    d.tens = d.default_tens()
+    if d.bid == "pass":
+        return r, d
+    if r["contracts"] == "all":
+        d.kind = draw(st.sampled_from(["suit", "NT", "AT"]))
+    if draw(st.booleans()):
+        d.set_pile("D")
+    d.tens = draw(st.sampled_from(d.tens_items()))
+    if isinstance(d.tens, int):
+        d.units = draw(st.sampled_from(d.units_items()))
+    d.coinche = draw(st.sampled_from(d.coinche_items()))
+    d.belote = draw(st.sampled_from(d.belote_items()))
+    if r.has_melds():
+        used = set()
+        for team in ("NS", "EW"):
+            for code in draw(MELD_LISTS):
+                if code not in SEQUENCES and code in used:
+                    continue  # one set of four per card
+                used.add(code)
+                d.melds[team].append(code)
+        if d.needs_melds_to() or draw(st.booleans()):
+            d.melds_to = draw(st.sampled_from(["NS", "EW", None] + ([] if d.needs_melds_to() else ["auto"])))
+    return r, d
+
+
+@settings(max_examples=400, deadline=None)
+@given(drafts())
+def test_records_from_offered_choices_are_valid_and_canonical(rd):
+    r, d = rd
+    rec = d.record()
+    assert validate(r, rec) == rec  # valid, and already in the stored (canonical) form
+    back = E.Draft(r, record=rec)  # an edit loads exactly what was saved
+    assert back.record() == rec
+    if rec["bid"] != "pass":
+        assert back.taker == d.taker and back.takers_points() == d.takers_points()
+
+
+def test_corpus_records_survive_an_edit_round_trip():
+    """Every corpus record, loaded for editing and saved untouched, scores the same."""
+    from coinche.game import Game
+    n = 0
+    for _label, preset, options, records in C.games(C.SEED_TUNING, 150):
+        r = Rules(preset, options)
+        back = [E.Draft(r, record=validate(r, rec)).record() for rec in records]
+        g, h = Game(r, records), Game(r, back)
+        assert [x.score for x in g.results] == [x.score for x in h.results]
+        n += len(records)
+    assert n > 500
+
+
+def test_stale_extras_make_an_invalid_record_naming_the_field():
+    """The confirm step shows these errors: extras entered before the contract changed."""
+    r = RULES["federation"]
+    d = E.Draft(r)
+    d.belote = (1, 0)
+    d.kind = "NT"  # changed on the kind step after the belote was set
+    with pytest.raises(RecordError) as e:
+        validate(r, d.record())
+    assert e.value.field == "belote"
+    assert d.belote_items() == [(0, 0)]
+    r = RULES["classic2000"]
+    d = E.Draft(r)
+    d.coinche = 1
+    d.bid = "capot"
+    d.tens = d.default_tens()
+    with pytest.raises(RecordError) as e:
+        validate(r, d.record())
+    assert e.value.field == "coinche"
+    assert d.coinche_items() == (0,)

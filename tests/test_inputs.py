@@ -1,0 +1,264 @@
+"""ui/inputs.py: debounced buttons to events, with fake pins and a fake clock.
+
+The same harness (HARNESS, plain code both interpreters run) drives the
+module on CPython (ticks_diff is plain subtraction there) and on the
+MicroPython unix port, where time.ticks_diff / ticks_add are the real ones
+and the fake clock starts a few ms before the ticks counter wraps.
+
+A run is described by press intervals per button, [down, up) in ms from the
+start; the rig polls every `step` ms (POLL_MS like the app, or 1 ms to see
+every bounce) and logs (t, kind, button) for each event it pops.
+"""
+import ast
+
+import pytest
+
+from conftest import run_mp
+from ui.inputs import BACK, DOWN, LONG, OK, PRESS, REPEAT, UP
+from ui.timing import DEBOUNCE_MS, LONG_MS, POLL_MS, REPEAT_FIRST, repeat_at
+
+HARNESS = r'''
+from ui import inputs as I
+try:
+    from time import ticks_add
+except ImportError:
+    def ticks_add(a, b):
+        return a + b
+
+
+def simulate(base, presses, until, step=10, pops=None):
+    """presses: {button: [(down, up), ...]}; pops: None (drain at every poll)
+    or {t: n} (pop n events at time t; everything left is popped at the end).
+    Returns [(t, kind, button)], with t = -1 for events popped at the end,
+    and the rig's Inputs (for last_activity / any_down)."""
+    t = [0]
+
+    def pin(b):
+        ivs = presses.get(b, ())
+
+        def read():
+            for a, z in ivs:
+                if a <= t[0] < z:
+                    return True
+            return False
+        return read
+
+    def clock():
+        return ticks_add(base, t[0])
+
+    inp = I.Inputs([pin(b) for b in range(4)], clock)
+    log = []
+    while t[0] < until:
+        t[0] += step
+        inp.poll()
+        n = -1 if pops is None else pops.get(t[0], 0)
+        while n:
+            ev = inp.pop()
+            if ev < 0:
+                break
+            log.append((t[0], ev >> 2, ev & 3))
+            n -= 1
+    ev = inp.pop()
+    while ev >= 0:
+        log.append((-1, ev >> 2, ev & 3))
+        ev = inp.pop()
+    return log, inp
+
+
+SCENARIOS = {
+    # name: (presses, until, step, pops)
+    "bounce_only": ({0: [(100, 105), (112, 118), (125, 129)], 2: [(300, 310), (315, 330)]}, 600, 1, None),
+    "bounce_then_hold": ({0: [(100, 104), (107, 110), (113, 400), (405, 409)]}, 900, 1, None),
+    "release_bounce": ({2: [(100, 300), (305, 312), (318, 322)]}, 700, 1, None),
+    "up_tap": ({0: [(100, 200)]}, 500, 10, None),
+    "down_tap": ({1: [(100, 200)]}, 500, 10, None),
+    "ok_tap": ({2: [(100, 200)]}, 500, 10, None),
+    "back_tap": ({3: [(100, 200)]}, 500, 10, None),
+    "ok_long": ({2: [(100, 100 + I.LONG_MS + 10)]}, 1500, 10, None),
+    "ok_just_short": ({2: [(100, 100 + I.LONG_MS - 10)]}, 1500, 10, None),
+    "ok_very_long": ({2: [(100, 4000)]}, 4500, 10, None),
+    "back_long": ({3: [(100, 100 + I.LONG_MS + 10)]}, 1500, 10, None),
+    "up_hold": ({0: [(100, 5100)]}, 5500, 10, None),
+    "down_hold_1ms": ({1: [(100, 3100)]}, 3300, 1, None),
+    "up_hold_7ms": ({0: [(100, 3100)]}, 3300, 7, None),
+    "two_at_once": ({0: [(100, 1300)], 1: [(350, 1000)], 3: [(500, 700)]}, 1600, 10, None),
+    "ring": ({0: [(100, 2500)], 1: [(2600, 2700)], 2: [(2800, 2900)]}, 3000, 10, {2550: 5}),
+}
+
+
+def run_all(base):
+    out = {}
+    for name in SCENARIOS:
+        presses, until, step, pops = SCENARIOS[name]
+        log, inp = simulate(base, presses, until, step, pops)
+        out[name] = log
+    return out
+'''
+
+
+def cpython_run(base=0):
+    ns = {}
+    exec(HARNESS, ns)
+    return ns
+
+
+@pytest.fixture(scope="module")
+def cpy():
+    ns = cpython_run()
+    return ns["run_all"](0)
+
+
+def mp_run(base_expr, patch_plain=False):
+    code = HARNESS
+    if patch_plain:
+        code += "\nI.ticks_diff = lambda a, b: a - b\n"
+    code += "\nimport time\nprint(repr(run_all(%s)))\n" % base_expr
+    return ast.literal_eval(run_mp(code=code).stdout.strip())
+
+
+# ------------------------------------------------------------------ expectations
+
+def repeats_after(t_press, t_release_flip, step):
+    """Times the REPEAT events must have: the first poll at or after
+    t_press + repeat_at(k), while the key is still (debounced) down."""
+    out = []
+    k = 1
+    while True:
+        due = t_press + repeat_at(k)
+        t = -(-due // step) * step  # first poll at or after `due`
+        if t >= t_release_flip:
+            return out
+        out.append(t)
+        k += 1
+
+
+def check_all(res):
+    """Every scenario's log against the timing rules (same for every interpreter and clock)."""
+    # bounces shorter than DEBOUNCE_MS never make an event
+    assert res["bounce_only"] == []
+    # the last bounce starts at 113 and holds: PRESS exactly DEBOUNCE_MS later, once
+    assert res["bounce_then_hold"] == [(113 + DEBOUNCE_MS, PRESS, UP)]
+    # a bouncing release of OK: one PRESS, DEBOUNCE_MS after the contacts settle (322)
+    assert res["release_bounce"] == [(322 + DEBOUNCE_MS, PRESS, OK)]
+    # UP/DOWN act on the press, OK/BACK on the release
+    assert res["up_tap"] == [(100 + DEBOUNCE_MS, PRESS, UP)]
+    assert res["down_tap"] == [(100 + DEBOUNCE_MS, PRESS, DOWN)]
+    assert res["ok_tap"] == [(200 + DEBOUNCE_MS, PRESS, OK)]
+    assert res["back_tap"] == [(200 + DEBOUNCE_MS, PRESS, BACK)]
+    # LONG once at LONG_MS after the press registered, and no PRESS on release
+    assert res["ok_long"] == [(100 + DEBOUNCE_MS + LONG_MS, LONG, OK)]
+    assert res["back_long"] == [(100 + DEBOUNCE_MS + LONG_MS, LONG, BACK)]
+    assert res["ok_very_long"] == [(100 + DEBOUNCE_MS + LONG_MS, LONG, OK)]  # no repeat, no second LONG
+    assert res["ok_just_short"] == [(100 + LONG_MS - 10 + DEBOUNCE_MS, PRESS, OK)]
+    # accelerating repeats on the timing.repeat_at schedule, no drift at any poll step
+    for name, b, down, up, step in (("up_hold", UP, 100, 5100, 10), ("down_hold_1ms", DOWN, 100, 3100, 1),
+                                    ("up_hold_7ms", UP, 100, 3100, 7)):
+        log = res[name]
+        t_press = _first_debounced(down, step)
+        assert log[0] == (t_press, PRESS, b), name
+        flip = _release_flip(up, step)
+        want = repeats_after(t_press, flip, step)
+        assert [e for e in log[1:]] == [(t, REPEAT, b) for t in want], name
+        assert len(want) > 10  # the fast end of the schedule is reached
+    gaps = [repeat_at(k + 1) - repeat_at(k) for k in range(1, 20)]
+    assert gaps == sorted(gaps, reverse=True) and gaps[0] > gaps[-1]  # it speeds up
+    # buttons are independent: UP repeats on while DOWN and BACK come and go
+    log = res["two_at_once"]
+    ups = [e for e in log if e[2] == UP]
+    assert ups[0] == (120, PRESS, UP)
+    assert [e[0] for e in ups[1:]] == repeats_after(120, 1320, 10)
+    downs = [e for e in log if e[2] == DOWN]
+    assert downs[0] == (370, PRESS, DOWN)
+    assert [e[0] for e in downs[1:]] == repeats_after(370, 1020, 10)
+    assert [e for e in log if e[2] == BACK] == [(720, PRESS, BACK)]
+    assert [e for e in log if e[2] == OK] == []
+    # the ring buffer keeps the first 16 events, drops the newest, stays FIFO across its end
+    log = res["ring"]
+    first = [e for e in log if e[0] == 2550]
+    assert [e[1:] for e in first] == [(PRESS, UP)] + [(REPEAT, UP)] * 4
+    rest = [e[1:] for e in log if e[0] == -1]
+    assert rest == [(REPEAT, UP)] * 11 + [(PRESS, DOWN), (PRESS, OK)]
+
+
+def _first_debounced(down, step):
+    """Poll time at which a press at `down` is debounced with polls every `step` ms."""
+    seen = -(-down // step) * step  # first poll that sees the level
+    return -(-(seen + DEBOUNCE_MS) // step) * step
+
+
+def _release_flip(up, step):
+    seen = -(-up // step) * step
+    return -(-(seen + DEBOUNCE_MS) // step) * step
+
+
+# ------------------------------------------------------------------ CPython
+
+def test_timing_constants_are_consistent():
+    assert POLL_MS <= DEBOUNCE_MS < REPEAT_FIRST < LONG_MS + DEBOUNCE_MS
+    assert repeat_at(1) == REPEAT_FIRST
+    assert all(repeat_at(k + 1) > repeat_at(k) for k in range(1, 40))
+
+
+def test_events_on_cpython(cpy):
+    check_all(cpy)
+
+
+def test_bounces_at_poll_rate_are_ignored():
+    """At the app's 10 ms poll: an 18 ms contact glitch is not a press, 30 ms of contact is."""
+    ns = cpython_run()
+    log, _ = ns["simulate"](0, {0: [(95, 113)]}, 400, 10)
+    assert log == []
+    log, _ = ns["simulate"](0, {0: [(95, 125)]}, 400, 10)
+    assert log == [(120, PRESS, UP)]
+
+
+def test_queue_is_16_and_pop_is_minus_one_when_empty():
+    ns = cpython_run()
+    log, inp = ns["simulate"](0, {0: [(100, 4000)]}, 4000, 10, {})
+    assert inp.QUEUE == 16
+    assert len(log) == 16 and all(t == -1 for t, _, _ in log)
+    assert inp.pop() == -1
+
+
+def test_last_activity_and_any_down():
+    ns = cpython_run()
+    log, inp = ns["simulate"](0, {2: [(100, 300)]}, 1000, 10)
+    assert inp.last_activity == 320  # the release (OK acts on release)
+    assert not inp.any_down()
+    log, inp = ns["simulate"](0, {0: [(100, 2000)]}, 1000, 10)
+    assert inp.any_down()
+    assert inp.last_activity == log[-1][0]  # a repeat is activity: a held key keeps the screen awake
+
+
+def test_event_encoding():
+    from ui.inputs import NAMES, event
+    assert NAMES[UP] == "UP" and NAMES[BACK] == "BACK"
+    seen = {event(k, b) for k in (PRESS, REPEAT, LONG) for b in (UP, DOWN, OK, BACK)}
+    assert len(seen) == 12 and max(seen) < 256  # one byte in the ring buffer
+
+
+# ------------------------------------------------------------------ MicroPython, across the ticks wrap
+
+# the wrap falls: before the first press, during a press's debounce (polls 110/120),
+# during a tap, during a release's debounce, while waiting for LONG, among repeats
+WRAPS = (50, 115, 150, 210, 700, 2000)
+
+
+@pytest.mark.parametrize("wrap_in", WRAPS)
+def test_events_on_micropython_across_the_wrap(wrap_in, cpy):
+    res = mp_run("time.ticks_add(0, -%d)" % wrap_in)
+    check_all(res)
+    assert res == cpy
+
+
+def test_events_on_micropython_far_from_the_wrap(cpy):
+    assert mp_run("12345") == cpy
+
+
+@pytest.mark.parametrize("wrap_in", (115, 210, 700, 2000))
+def test_wrap_check_has_teeth(wrap_in):
+    """With plain subtraction instead of ticks_diff the same runs break when the wrap
+    falls inside them: proof that the runs above really cross it."""
+    res = mp_run("time.ticks_add(0, -%d)" % wrap_in, patch_plain=True)
+    with pytest.raises(AssertionError):
+        check_all(res)

@@ -1,0 +1,404 @@
+"""Whole games through the real firmware: corpus records -> key planner -> simulator.
+
+For every preset (and federation to 700) the deal records of tests/ui_corpus.py
+are turned into button presses by host_tools/keys.py, pressed on the firmware
+running headless on the MicroPython unix port, and the device's final state
+(totals, end, winner, the deals it stored) must equal what the scoring core
+coinche.game.Game says for the same records. A held-out corpus (another seed)
+runs the same check. Undo (home BACK, OK), deleting and editing a past deal via
+History are checked against Game as well.
+
+Presses per deal are printed (pytest -s) and written to
+$UI_PRESSES_OUT (default: .pytest_cache/ui_presses.json).
+"""
+import json
+import os
+
+import pytest
+
+import ui_corpus as C
+from coinche import melds as M
+from coinche.game import Game
+from coinche.record import validate
+from coinche.rules import Rules
+from conftest import ROOT
+from host_tools import keys as K
+from host_tools.sim import Sim
+from ui import entry as E
+
+PRESSES = {}  # label -> [presses per deal], filled by the corpus tests
+
+
+def canonical(rules, rec):
+    """What the device must store for rec: the validated record, trump colour and
+    intermediate trick counts dropped (they never change a score)."""
+    r = validate(rules, rec)
+    if r["bid"] == "pass":
+        return r
+    if r["trump"] not in ("NT", "AT"):
+        r["trump"] = "suit"
+    if r.get("tricks") not in (None, 0, 8):
+        del r["tricks"]
+    if "melds_to" in r and not r.get("melds"):
+        del r["melds_to"]
+    return r
+
+
+def same_melds_outcome(a, b):
+    """Two canonical records that differ at most in an explicit melds_to equal to the engine's."""
+    a, b = dict(a), dict(b)
+    a.pop("melds_to", None)
+    b.pop("melds_to", None)
+    return a == b
+
+
+def check_state(rules, st, records):
+    """The device state against Game for the same records."""
+    g = Game(rules, records)
+    assert len(st["deals"]) == len(records)
+    dev = Game(rules, st["deals"])  # what the device stored scores as the corpus does, deal by deal
+    for i, (rec, stored) in enumerate(zip(records, st["deals"])):
+        assert dev.results[i].score == g.results[i].score, (i + 1, rec, stored)
+        want = canonical(rules, rec)
+        assert stored == want or same_melds_outcome(stored, want), (i + 1, rec, stored)
+    assert st["total"] == g.total
+    assert st["over"] == g.over
+    assert st["winner"] == g.winner
+    if g.over:
+        assert st["screen"] == "gameover"
+    return g
+
+
+def play(preset, options, records, **kw):
+    """Plan and press records on a fresh device; returns (state, presses per deal)."""
+    rules = Rules(preset, options)
+    lines, counts = K.plan(rules, records)
+    with Sim(rules=preset, target=options.get("target"), **kw) as sim:
+        sim.run_script(lines)
+        st = sim.state()
+    return st, counts
+
+
+def _ids(corpus):
+    seen = {}
+    out = []
+    for label, _, _, _ in corpus:
+        seen[label] = seen.get(label, 0) + 1
+        out.append("%s-%d" % (label, seen[label]))
+    return out
+
+
+TUNING = C.games(C.SEED_TUNING, 150)
+HELD_OUT = C.games(C.SEED_HELD_OUT, 100)
+
+
+@pytest.mark.parametrize("game", TUNING, ids=_ids(TUNING))
+def test_corpus_game(game):
+    label, preset, options, records = game
+    st, counts = play(preset, options, records)
+    check_state(Rules(preset, options), st, records)
+    PRESSES.setdefault(label, []).extend(counts)
+
+
+@pytest.mark.parametrize("game", HELD_OUT, ids=_ids(HELD_OUT))
+def test_held_out_game(game):
+    label, preset, options, records = game
+    st, counts = play(preset, options, records)
+    check_state(Rules(preset, options), st, records)
+    PRESSES.setdefault(label + " (held-out)", []).extend(counts)
+
+
+def test_corpus_is_varied():
+    """The corpus holds what it claims; otherwise the games above prove little."""
+    tot = {}
+    for _label, preset, options, records in TUNING:
+        for k, v in C.stats(records, Rules(preset, options)).items():
+            tot.setdefault(preset, {}).setdefault(k, 0)
+            tot[preset][k] += v
+    for preset, c in tot.items():
+        n = c["deals"]
+        assert c["pass"] and c["coinche"] and c["failed"] and c["capot_bid"] and c["all_tricks"], (preset, c)
+        assert 0.15 <= c["belote"] / n <= 0.4, (preset, c)
+        assert c["failed"] < n / 2, (preset, c)
+        if preset != "classic2000":
+            assert c["melds"] and c["NT"] and c["AT"], (preset, c)
+    assert tot["federation"]["melds_to"] and tot["federation"]["generale_bid"]
+    assert tot["coinche1001"]["generale_bid"]
+    assert sum(g[0] == "federation700" for g in TUNING) and all(len(g[3]) for g in TUNING)
+
+
+def test_presses_per_deal_report():
+    """Average / max presses per deal per preset (runs after the corpus tests)."""
+    if not PRESSES:
+        pytest.skip("corpus games not run in this session")
+    report = {}
+    for label in sorted(PRESSES):
+        c = PRESSES[label]
+        report[label] = {"deals": len(c), "avg": round(sum(c) / len(c), 2), "max": max(c)}
+    allc = [k for c in PRESSES.values() for k in c]
+    report["all"] = {"deals": len(allc), "avg": round(sum(allc) / len(allc), 2), "max": max(allc)}
+    print()
+    for label, r in report.items():
+        print("presses per deal  %-26s deals %4d  avg %5.2f  max %3d" % (label, r["deals"], r["avg"], r["max"]))
+    out = os.environ.get("UI_PRESSES_OUT") or os.path.join(ROOT, ".pytest_cache", "ui_presses.json")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(report, f, indent=1, sort_keys=True)
+    # a budget for a usable scoreboard, not a copy of today's figures:
+    # an all-pass deal is 2 presses, a typical deal must stay well under 20
+    assert report["all"]["avg"] <= 16
+    assert report["all"]["max"] <= 40
+
+
+# ------------------------------------------------------------------ undo, delete, edit
+
+def _plan_into(rules, game, rec):
+    ev = K.plan_deal(rules, game, rec)
+    game.add(rec)
+    return ev
+
+
+def test_undo_on_home_and_from_menu():
+    label, preset, options, records = C.games(C.SEED_TUNING, 1, [C.CONFIGS[0]])[0]
+    rules = Rules(preset, options)
+    base = records[:5]
+    extra = records[5]
+    with Sim(rules=preset) as sim:
+        sim.run_script(["back"])  # nothing to undo yet: a message, nothing changes
+        st = sim.state()
+        assert st["deals"] == [] and st["screen"] == "home"
+        g = Game(rules)
+        for rec in base:
+            sim.run_script(_plan_into(rules, g, rec))
+        sim.run_script(_plan_into(rules, g, extra))
+        assert len(sim.state()["deals"]) == 6
+        # home BACK asks, BACK again says no
+        sim.run_script(["back"])
+        assert sim.state()["screen"] == "ask"
+        sim.run_script(["back"])
+        st = sim.state()
+        assert st["screen"] == "home" and len(st["deals"]) == 6
+        # home BACK, OK: the last deal goes
+        sim.run_script(["back", "ok"])
+        st = sim.state()
+        check_state(rules, st, base)
+        assert st["screen"] == "home"
+        # menu > undo (third item), OK
+        sim.run_script(["ok", "down", "down", "ok", "ok"])
+        check_state(rules, sim.state(), base[:4])
+        # the game goes on from there: the planner's defaults follow the device's
+        g = Game(rules, base[:4])
+        for rec in records[4:]:
+            sim.run_script(_plan_into(rules, g, rec))
+        check_state(rules, sim.state(), base[:4] + records[4:])
+
+
+def _history_to(n_deals, i, over=False):
+    """From home: menu > History (opens on the last deal) > deal i > its menu.
+    From the game-over screen UP opens History directly."""
+    up = n_deals - 1 - i
+    return (["up"] if over else ["ok", "down", "ok"]) + K.moves("up", up) + ["ok"]
+
+
+def plan_edit(rules, old, new):
+    """Keys from the deal menu's first item (Edit) that turn deal `old` into `new`.
+
+    Walks a Draft loaded from `old`, as the device does, with the planner's
+    helpers for the shared steps."""
+    new = validate(rules, new)
+    d = E.Draft(rules, record=validate(rules, old))
+    ev = ["ok"]  # Edit
+    # taker
+    if new["bid"] != "pass" and new["taker"] != d.taker:
+        ev.append("up" if new["taker"] == "NS" else "down")
+        d.taker = new["taker"]
+    else:
+        ev.append("ok")
+    items = d.bid_items()
+    mv = K.wrap_moves(items.index(d.bid), items.index(new["bid"]), len(items))
+    if mv:
+        ev += mv
+        d.bid = new["bid"]
+        d.tens = d.default_tens()
+        d.units = 0
+    ev.append("ok")
+    if new["bid"] == "pass":
+        return ev + ["ok"]
+    if rules["contracts"] == "all":
+        d.kind = new["trump"] if new["trump"] in ("NT", "AT") else "suit"
+        ev.append({"NT": "up", "AT": "down"}.get(d.kind, "ok"))
+    ev += K._points_events(d, new)
+    ev += ["up"] * ((new.get("coinche", 0) - d.coinche) % 3)
+    bel = new.get("belote") or {"NS": 0, "EW": 0}
+    opts = d.belote_items()
+    cur = opts.index(d.belote) if d.belote in opts else -1
+    ev += ["down"] * ((opts.index((bel["NS"], bel["EW"])) - cur) % len(opts))
+    ev.append("ok")
+    if rules.has_melds():
+        want = new.get("melds") or {"NS": [], "EW": []}
+        n = len(E.MELD_ITEMS)
+        for team, key in (("NS", "up"), ("EW", "down")):
+            if d.melds[team] == want[team]:
+                continue
+            if d.melds[team]:
+                ev.append(key)
+                j = E.MELD_ITEMS.index("clear")
+                ev += K.wrap_moves(d.meld_item, j, n, up_increases=False)
+                d.meld_item = j
+                ev.append("ok")
+                d.melds[team] = []
+            for code in want[team]:
+                ev.append(key)
+                j = E.MELD_ITEMS.index(code)
+                ev += K.wrap_moves(d.meld_item, j, n, up_increases=False)
+                d.meld_item = j
+                ev.append("ok")
+                d.melds[team].append(code)
+        ev.append("ok")
+        if d.needs_melds_to():
+            # the device cannot go back to "the engine decides": pick whom it would pick
+            trump = "NT" if d.kind == "NT" else ("AT" if d.kind == "AT" else "S")
+            to = new.get("melds_to", M.winner(d.melds, trump, rules["carre_nt"]))
+            ev.append({"NS": "up", "EW": "down"}.get(to, "ok"))
+    ev.append("ok")  # confirm: save
+    return ev
+
+
+EDITS = [
+    # (config index, deal edited, new record); the rest of the game is corpus deals
+    (0, 2, {"taker": "EW", "bid": 110, "trump": "S", "coinche": 2, "points": 127, "belote": {"EW": 1}}),
+    (0, 1, {"taker": "NS", "bid": "capot", "trump": "suit", "points": 162, "tricks": 8}),
+    (1, 0, {"taker": "NS", "bid": 90, "trump": "AT", "points": 75,
+            "belote": {"NS": 1, "EW": 1}, "melds": {"NS": ["tierce"], "EW": ["tierce"]}, "melds_to": "EW"}),
+    (1, 3, {"bid": "pass"}),
+    (2, 3, {"taker": "EW", "bid": 100, "trump": "NT", "coinche": 0, "points": 99,
+            "melds": {"NS": [], "EW": ["carre_9", "quarte"]}}),
+    (3, 0, {"taker": "NS", "bid": 80, "trump": "C", "coinche": 1, "points": 0, "tricks": 0}),
+    (4, 3, {"taker": "EW", "bid": "generale", "trump": "D", "points": 140}),  # ends the game
+]
+
+
+def _base_game(cfg, n=4):
+    """The first n deals of the first corpus game of config cfg that runs longer."""
+    for _label, preset, options, records in C.games(C.SEED_TUNING, 60, [C.CONFIGS[cfg]]):
+        if len(records) > n:
+            return preset, options, records[:n]
+    raise AssertionError("no long enough game")
+
+
+@pytest.mark.parametrize("cfg,i,new", EDITS)
+def test_edit_past_deal_via_history(cfg, i, new):
+    preset, options, keep = _base_game(cfg)
+    rules = Rules(preset, options)
+    edited = list(keep)
+    edited[i] = new
+    over = Game(rules, edited).over  # the edit leaves a valid game (else Game raises)
+    with Sim(rules=preset, target=options.get("target")) as sim:
+        lines, _ = K.plan(rules, keep)
+        sim.run_script(lines)
+        check_state(rules, sim.state(), keep)
+        sim.run_script(_history_to(len(keep), i))
+        assert sim.state()["screen"] == "deal"
+        sim.run_script(plan_edit(rules, keep[i], new))
+        st = sim.state()
+        assert st["screen"] == ("gameover" if over else "home")
+        check_state(rules, st, edited)
+        # editing it back restores the original deal and totals (and reopens a game it had ended)
+        sim.run_script(_history_to(len(keep), i, over) + plan_edit(rules, new, keep[i]))
+        st = sim.state()
+        check_state(rules, st, keep)
+        assert st["screen"] == "home"
+
+
+def test_delete_past_deal_via_history():
+    preset, options, keep = _base_game(1, 5)
+    rules = Rules(preset, options)
+    with Sim(rules=preset) as sim:
+        sim.run_script(K.plan(rules, keep)[0])
+        # deal 2 > its menu > Delete (second item) > ask: BACK keeps it
+        sim.run_script(_history_to(5, 1) + ["down", "ok"])
+        assert sim.state()["screen"] == "ask"
+        sim.run_script(["back"])
+        st = sim.state()
+        assert st["screen"] == "deal" and len(st["deals"]) == 5
+        sim.run_script(["ok"])  # the highlight is still on Delete
+        sim.run_script(["ok"])
+        st = sim.state()
+        check_state(rules, st, keep[:1] + keep[2:])
+        assert st["screen"] == "history"
+
+
+def test_edit_that_would_end_the_game_early_is_refused():
+    """A past deal edited into a game-ending one would orphan the deals after it:
+    the confirm step shows the error and OK saves nothing."""
+    preset = "classic2000"
+    rules = Rules(preset)
+    fail = {"taker": "NS", "bid": 160, "trump": "H", "points": 10, "coinche": 1}  # EW +480
+    small = {"taker": "NS", "bid": 80, "trump": "H", "points": 90}  # EW +70
+    keep = [fail, fail, fail, small, small]
+    big = dict(fail, coinche=2)  # EW +800: 2240 after deal 4, over before deal 5
+    assert not Game(rules, keep).over
+    assert Game(rules, keep[:3] + [big]).over
+    with Sim(rules=preset) as sim:
+        sim.run_script(K.plan(rules, keep)[0])
+        sim.run_script(_history_to(5, 3) + plan_edit(rules, small, big))
+        st = sim.state()
+        assert st["screen"] == "entry-confirm"
+        check_state(rules, st, keep)
+        steps = E.Draft(rules, record=big).steps()
+        assert steps[0] == E.S_TAKER and steps[-1] == E.S_CONFIRM
+        sim.run_script(["back"] * len(steps))  # BACK walks out of the edit step by step, nothing saved
+        st = sim.state()
+        assert st["screen"] == "deal"
+        check_state(rules, st, keep)
+
+
+def test_game_survives_a_restart(tmp_path):
+    """Undo and edit go to the journal: a device restarted on the same flash shows the same game."""
+    preset, options, keep = _base_game(1, 4)
+    rules = Rules(preset, options)
+    flash = str(tmp_path / "flash.img")
+    new = {"taker": "EW", "bid": 80, "trump": "NT", "points": 81}
+    with Sim(rules=preset, flash=flash) as sim:
+        sim.run_script(K.plan(rules, keep)[0])
+        sim.run_script(["back", "ok"])  # undo deal 4
+        sim.run_script(_history_to(3, 1) + plan_edit(rules, keep[1], new))
+        before = sim.state()
+    want = [keep[0], new, keep[2]]
+    check_state(rules, before, want)
+    with Sim(flash=flash) as sim:  # no --rules: the journal decides
+        after = sim.state()
+    assert after == before
+
+
+# ------------------------------------------------------------------ known dead ends (reported)
+
+@pytest.mark.xfail(strict=True, reason="reported: a belote entered at a suit cannot be cleared "
+                   "once the contract is changed to NT (extras DOWN only flashes 'no belote')")
+def test_belote_left_from_a_suit_does_not_block_an_nt_deal():
+    with Sim(rules="federation") as sim:
+        # NS 80 at a suit, belote NS on the extras step ...
+        sim.run_script(["up", "ok", "ok", "ok", "ok", "down"])
+        assert sim.state()["screen"] == "entry-extras"
+        # ... then back to the contract type: it was no trump
+        sim.run_script(["back", "back", "back", "up", "ok", "ok"])
+        assert sim.state()["screen"] == "entry-extras"
+        # one DOWN may be needed to clear the belote; then melds, confirm
+        sim.run_script(["down", "ok", "ok", "ok"])
+        st = sim.state()
+    assert st["screen"] == "home" and len(st["deals"]) == 1
+    assert st["deals"][0]["trump"] == "NT" and "belote" not in st["deals"][0]
+
+
+@pytest.mark.xfail(strict=True, reason="reported: a coinche entered on a numeric bid cannot be "
+                   "cleared once the bid is changed to capot in classic2000 (extras UP only flashes)")
+def test_coinche_left_from_a_numeric_bid_does_not_block_a_capot_bid():
+    with Sim(rules="classic2000") as sim:
+        sim.run_script(["up", "ok", "ok", "ok", "up"])  # NS 80, coinche
+        assert sim.state()["screen"] == "entry-extras"
+        sim.run_script(["back", "back", "back", "down", "down", "ok", "ok"])  # bid: 80 -> pass -> capot
+        assert sim.state()["screen"] == "entry-extras"
+        sim.run_script(["up", "ok", "ok"])  # one UP may be needed to clear the coinche
+        st = sim.state()
+    assert st["screen"] == "home" and len(st["deals"]) == 1
+    assert st["deals"][0]["bid"] == "capot" and st["deals"][0]["coinche"] == 0
