@@ -465,6 +465,26 @@ out(crashes=crashes)
     assert r["crashes"] == 0
 
 
+def test_a_crowd_of_garbage_segments_in_the_current_game():
+    r = one("""
+dev = setup(96)
+acts = scenarios.main_game(6)
+play(acts)
+for s in range(100, 180):
+    write("g2.%d.log" % s, b"junk %d\\n" % s)
+st = load()
+exp = model.states(acts)[-1]
+again = load()
+j = Journal(ROOT); j.load()
+j.record({"op": "del", "i": 0})
+out(same=model.same(st, exp), notice=st["notice"], again=again["notice"], left=[n for n in names() if n in ["g2.%d.log" % s for s in range(100, 180)]],
+    moved=len([n for n in names() if n.startswith("damaged")]), after=len(load()["game"]["deals"]))
+""")
+    assert r["same"] and r["notice"] and r["again"] is None
+    assert r["left"] == [] and r["moved"] == 80
+    assert r["after"] == 1
+
+
 def test_damaged_settings_reset_and_next_set_works():
     r = one("""
 dev = setup()

@@ -406,7 +406,7 @@ class Journal:
             if self._needs_base:
                 self._checkpoint(self._game["rules"], self._game["deals"])
             self._settle()
-        except OSError:
+        except (OSError, ValueError):
             notes.append("repair not saved yet")
         notice = None
         if notes:
@@ -496,8 +496,7 @@ class Journal:
         g = self._g
         s = self._smax + 1
         head = {"v": VERSION, "t": "log", "g": g, "s": s, "p": 0, "n": len(deals), "rules": rules}
-        if self._aside:
-            head["aside"] = list(self._aside)
+        self._protect(head)
 
         def gen():
             yield encode(head)
@@ -513,6 +512,17 @@ class Journal:
         self._count = len(deals)
         self._needs_base = False
         self._tidy()
+
+    def _protect(self, head):
+        """List in a new base the damaged segments it makes obsolete.
+
+        Those are the files a clean-up would delete once the base exists; the
+        base tells the next load() to move them aside instead. Other damaged
+        files stay damaged on disk and are found again. (At most 64 names: a
+        header line has a length limit.)"""
+        mine = [n for n in self._aside if n[0] == "g"][:64]
+        if mine:
+            head["aside"] = mine
 
     def _tidy(self):
         """_settle after a commit: its failures never undo the action just recorded."""
@@ -692,8 +702,7 @@ class Journal:
             self._arcs.remove(old)
         g = self._gmax + 1
         head = {"v": VERSION, "t": "log", "g": g, "s": 0, "p": 0, "n": 0, "rules": rules}
-        if self._aside:
-            head["aside"] = list(self._aside)
+        self._protect(head)
         name = seg_name(g, 0)
         self._gmax = g
         self._segs.append((g, 0, name))
