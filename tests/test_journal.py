@@ -169,6 +169,7 @@ tryit({"op": "set", "k": 3, "v": 1})
 tryit({"op": "set", "k": "lang", "v": "fr"})
 tryit({"op": "set", "k": "lang", "v": "fr"})  # no change: no write
 tryit({"op": "add", "deal": {"taker": "NS", "x": set()}})  # not JSON
+tryit({"op": "new", "rules": {"preset": "classic2000", "options": {}}, "result": {"x": set()}})
 out(res=res, st=load())
 """)
     res = r["res"]
@@ -182,6 +183,7 @@ out(res=res, st=load())
     assert pairs[12][0] == "ok" and pairs[12][1] > 0
     assert pairs[13] == ("ok", 0)
     assert pairs[14][0] in ("TypeError", "ValueError") and pairs[14][1] == 0
+    assert pairs[15] == ("ValueError", 0)  # a result JSON cannot hold: the game is not archived half
     assert r["st"]["settings"] == {"lang": "fr"} and len(r["st"]["game"]["deals"]) == 1
 
 

@@ -469,7 +469,11 @@ class Journal:
     # ---------------------------------------------------------------- writing
 
     def _write(self, name, lines):
-        """Write a whole file; littlefs makes it visible only at close (or not at all)."""
+        """Write a whole file; littlefs makes it visible only at close (or not at all).
+
+        lines must not raise once the file is open: close would commit what
+        was written so far. Callers encode headers (the only lines that can
+        still be rejected) before calling."""
         size = 0
         with open(self._path(name), "wb") as f:
             for line in lines:
@@ -481,9 +485,10 @@ class Journal:
         head = {"v": VERSION, "t": "arc", "g": g, "n": len(deals), "rules": rules}
         if result is not None:
             head["r"] = result
+        first = encode(head)  # ValueError here, before the file is touched
 
         def gen():
-            yield encode(head)
+            yield first
             for d in deals:
                 yield encode(d)
 
@@ -497,9 +502,10 @@ class Journal:
         s = self._smax + 1
         head = {"v": VERSION, "t": "log", "g": g, "s": s, "p": 0, "n": len(deals), "rules": rules}
         self._protect(head)
+        first = encode(head)
 
         def gen():
-            yield encode(head)
+            yield first
             for d in deals:
                 yield encode({"op": "add", "deal": d})
 
