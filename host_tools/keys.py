@@ -24,9 +24,9 @@ if os.path.join(_ROOT, "firmware") not in sys.path:
 from coinche import melds as M  # noqa: E402
 from coinche.game import Game, GameError  # noqa: E402
 from coinche.record import RecordError, validate  # noqa: E402
-from coinche.rules import Rules, RulesError  # noqa: E402
+from coinche.rules import Rules, RulesError, parse_value  # noqa: E402
 from ui import entry as E  # noqa: E402
-from ui.timing import DEBOUNCE_MS, LONG_MS, POLL_MS, repeat_at  # noqa: E402
+from ui.timing import LONG_MS, POLL_MS, repeat_at  # noqa: E402
 
 LONG_HOLD = LONG_MS + 100  # "hold ok 700": comfortably past the long-press threshold
 
@@ -35,9 +35,14 @@ def hold_for(k):
     """Hold length (ms) that gives exactly k steps: the press, then k-1 repeats.
 
     The press registers DEBOUNCE_MS + POLL_MS after the key goes down and the
-    release as long after it goes up; see docs/ui.md for the timeline."""
+    release as long after it goes up, so k steps need
+    repeat_at(k-1) <= D - POLL_MS < repeat_at(k) (docs/ui.md). The planner
+    aims at the middle of that window, so a jittery real hand still lands."""
     assert k >= 2
-    return repeat_at(k - 1) + POLL_MS + DEBOUNCE_MS
+    lo = repeat_at(k - 1) + POLL_MS
+    hi = repeat_at(k) + POLL_MS
+    mid = (lo + hi) // 2
+    return mid - mid % POLL_MS
 
 
 def moves(key, k):
@@ -173,14 +178,24 @@ def plan_deal(rules, game, rec):
     return ev
 
 
-def plan(rules, records):
-    """(script lines, [presses per deal]) for a whole game."""
+class PlanError(ValueError):
+    pass
+
+
+def plan(rules, records, lines=None):
+    """(script lines, [presses per deal]) for a whole game.
+
+    lines: the input line number of each record, for error messages."""
     game = Game(rules)
     out = []
     counts = []
     for n, rec in enumerate(records, 1):
-        ev = plan_deal(rules, game, rec)
-        game.add(rec)
+        where = "line %d" % (lines[n - 1] if lines else n)
+        try:
+            ev = plan_deal(rules, game, rec)
+            game.add(rec)
+        except (RecordError, GameError) as e:
+            raise PlanError("%s: %s" % (where, e))
         k = presses(ev)
         counts.append(k)
         out.append("# deal %d: %d presses" % (n, k))
@@ -193,43 +208,53 @@ def main(argv):
     over = {}
     path = None
     i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a in ("-h", "--help"):
-            print(__doc__)
-            return 0
-        if a in ("--rules", "--target", "--set") and i + 1 < len(argv):
-            v = argv[i + 1]
-            if a == "--rules":
-                preset = v
-            elif a == "--target":
-                over["target"] = int(v)
-            else:
-                from coinche.rules import parse_value
-                k, _, val = v.partition("=")
-                over[k] = parse_value(k, val)
-            i += 2
-            continue
-        path = a
-        i += 1
     try:
+        while i < len(argv):
+            a = argv[i]
+            if a in ("-h", "--help"):
+                print(__doc__)
+                return 0
+            if a in ("--rules", "--target", "--set"):
+                if i + 1 >= len(argv):
+                    raise PlanError("%s needs a value" % a)
+                v = argv[i + 1]
+                if a == "--rules":
+                    preset = v
+                elif a == "--target":
+                    over["target"] = parse_value("target", v)
+                else:
+                    k, sep, val = v.partition("=")
+                    if not sep:
+                        raise PlanError("--set takes OPTION=VALUE, got %r" % v)
+                    over[k.strip()] = parse_value(k.strip(), val.strip())
+                i += 2
+                continue
+            path = a
+            i += 1
         rules = Rules(preset or "classic2000", over)
-    except RulesError as e:
+    except (RulesError, PlanError) as e:
         sys.stderr.write("keys: %s\n" % e)
         return 2
-    f = open(path) if path and path != "-" else sys.stdin
+    try:
+        f = open(path) if path and path != "-" else sys.stdin
+    except OSError as e:
+        sys.stderr.write("keys: cannot open %s: %s\n" % (path, e))
+        return 2
     records = []
+    numbers = []
     for n, line in enumerate(f, 1):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
+            rec = json.loads(line)
         except ValueError:
             sys.stderr.write("keys: line %d: malformed JSON\n" % n)
             return 2
+        records.append(rec)
+        numbers.append(n)
     try:
-        lines, _ = plan(rules, records)
-    except (RecordError, GameError) as e:
+        lines, _ = plan(rules, records, numbers)
+    except PlanError as e:
         sys.stderr.write("keys: %s\n" % e)
         return 2
     sys.stdout.write("\n".join(lines) + "\n")

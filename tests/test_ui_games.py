@@ -371,10 +371,8 @@ def test_game_survives_a_restart(tmp_path):
     assert after == before
 
 
-# ------------------------------------------------------------------ known dead ends (reported)
+# ------------------------------------------------------------------ leftovers from an earlier choice
 
-@pytest.mark.xfail(strict=True, reason="reported: a belote entered at a suit cannot be cleared "
-                   "once the contract is changed to NT (extras DOWN only flashes 'no belote')")
 def test_belote_left_from_a_suit_does_not_block_an_nt_deal():
     with Sim(rules="federation") as sim:
         # NS 80 at a suit, belote NS on the extras step ...
@@ -390,8 +388,6 @@ def test_belote_left_from_a_suit_does_not_block_an_nt_deal():
     assert st["deals"][0]["trump"] == "NT" and "belote" not in st["deals"][0]
 
 
-@pytest.mark.xfail(strict=True, reason="reported: a coinche entered on a numeric bid cannot be "
-                   "cleared once the bid is changed to capot in classic2000 (extras UP only flashes)")
 def test_coinche_left_from_a_numeric_bid_does_not_block_a_capot_bid():
     with Sim(rules="classic2000") as sim:
         sim.run_script(["up", "ok", "ok", "ok", "up"])  # NS 80, coinche

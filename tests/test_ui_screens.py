@@ -120,8 +120,6 @@ def test_strings_fit_one_line(code):
     assert set(T) == set(i18n.load("fr"))  # no key missing in a language
 
 
-@pytest.mark.xfail(strict=True, reason="reported: the meld picker title 'Ajouter annonce NS' (fr, 18) and "
-                   "'Nuovo annuncio NS' (it, 17) lose the team: it is cut off")
 @pytest.mark.parametrize("code", ["fr", "it"])
 def test_meld_picker_title_shows_the_team(code):
     T = i18n.load(code)

@@ -40,11 +40,15 @@ def _lang(code):
     return load(code)
 
 
-def _new(rules, dealer):
-    """The journal's "new" action; the first dealer travels inside the rules spec."""
+def _new(rules, dealer, result=None):
+    """The journal's "new" action; the first dealer travels inside the rules spec,
+    the final totals of the game it closes (if any) in "result"."""
     spec = rules.spec()
     spec["dealer"] = dealer
-    return {"op": "new", "rules": spec}
+    act = {"op": "new", "rules": spec}
+    if result is not None:
+        act["result"] = result
+    return act
 
 
 def _journal(board):
@@ -72,7 +76,8 @@ class App:
     def _boot(self, defaults):
         st = self.journal.load()
         self.settings = dict(st.get("settings") or {})
-        self.archive = list(st.get("archive") or [])
+        # a lazy view: each finished game is read from flash only when shown
+        self.archive = st.get("archive") or ()
         self.T = _lang(self.settings.get("lang", "fr"))
         notice = st.get("notice")
         g = st.get("game")
@@ -162,6 +167,9 @@ class App:
         except OSError as e:
             self.flash(self.T["e_full"] if e.args and e.args[0] == 28 else self.T["e_store"], 3000)
             return False
+        except ValueError:  # the journal refused an impossible action: nothing written
+            self.flash(self.T["e_store"], 3000)
+            return False
 
     def _after_change(self, msg):
         self.home()
@@ -222,13 +230,10 @@ class App:
         except RulesError:
             rules = self.game.rules
         dealer = self.settings.get("dealer", "N")
-        if not self._record(_new(rules, dealer)):
-            return
         old = self.game
-        if old.deals:
-            self.archive.append({"rules": old.rules.spec(), "dealer": old.first_dealer, "deals": list(old.deals),
-                                 "total": dict(old.total)})
-            del self.archive[:-20]
+        result = {"NS": old.total["NS"], "EW": old.total["EW"], "winner": old.winner} if old.deals else None
+        if not self._record(_new(rules, dealer, result)):
+            return
         self.game = Game(rules, (), dealer)
         self._after_change(self.T["m_new"])
 

@@ -179,6 +179,21 @@ def contract_text(T, rec):
     return s
 
 
+def contract_short(T, rec):
+    """'EO 100SA x2' — a history row's contract: the deal number is in the title."""
+    if rec["bid"] == "pass":
+        return T["passed"]
+    b = rec["bid"]
+    s = T[rec["taker"]] + " " + (str(b) if isinstance(b, int) else T[b][:3])
+    t = rec.get("trump")
+    if t in ("NT", "AT"):
+        s += "SA" if t == "NT" else "TA"
+    c = rec.get("coinche", 0)
+    if c:
+        s += "x" + str(2 * c)
+    return s
+
+
 class History(ListScreen):
     name = "history"
     wrap = False
@@ -191,7 +206,8 @@ class History(ListScreen):
         return self.app.T["m_history"]
 
     def right(self):
-        return str(len(self.app.game.deals))
+        n = len(self.app.game.deals)
+        return "%d/%d" % (min(self.sel + 1, n), n)
 
     def rows(self):
         g = self.app.game
@@ -201,8 +217,7 @@ class History(ListScreen):
         out = []
         for i in range(len(g.deals)):
             r = g.results[i]
-            left = str(i + 1) + " " + contract_text(T, g.deals[i])
-            out.append((left, "%d %d" % (r.score["NS"], r.score["EW"])))
+            out.append((contract_short(T, g.deals[i]), "%d-%d" % (r.score["NS"], r.score["EW"])))
         return out
 
     def pick(self, i):
@@ -367,12 +382,14 @@ class Entry(Screen):
             if _is(ev, UP) or _is(ev, UP, REPEAT):
                 opts = d.coinche_items()
                 if len(opts) == 1:
+                    d.coinche = 0  # clears a coinche left from another bid
                     a.flash(T["e_capot_coinche"])
                 else:
                     d.coinche = (d.coinche + 1) % 3
             elif _is(ev, DOWN) or _is(ev, DOWN, REPEAT):
                 opts = d.belote_items()
                 if len(opts) == 1:
+                    d.belote = (0, 0)  # clears a belote left from another contract type
                     a.flash(T["e_no_belote_nt"] if d.kind == "NT" else T["e_no_belote"])
                 else:
                     i = opts.index(d.belote) if d.belote in opts else -1
@@ -466,7 +483,7 @@ class Entry(Screen):
             L.choice3(T["t_kind"], self._stepno(), (T["NT"], "NT"), (T["suit"], "suit"), (T["AT"], "AT"),
                       d.kind, self.context())
         elif st in (E.S_TENS, E.S_UNITS):
-            title = T["t_points"] if d.pile == "T" else T["pile"] + " " + T["defence"]
+            title = T["t_points"] if d.pile == "T" else T["t_pile_def"]
             if isinstance(d.tens, int):
                 v = min(162, d.tens * 10 + d.units)
                 hint = T["hold_ok_pile"]
@@ -504,7 +521,7 @@ class Entry(Screen):
         if self.error is not None:
             e = self.error
             L.confirm(title, contract_text(T, rec), "", "", 0, "", 0, 0, 0, "<",
-                      (T["e_field"] + ": " + e.field, _short(e)))
+                      (T["e_field"], T.get("f_" + e.field, e.field)))
             return
         r, tot = self._result
         if r.made is None:
@@ -513,12 +530,6 @@ class Entry(Screen):
             verdict = T["made"] if r.made else T["failed"]
         L.confirm(title, contract_text(T, rec), verdict, T["NS"], r.score["NS"], T["EW"], r.score["EW"],
                   tot["NS"], tot["EW"], T["save"], None, r.made)
-
-
-def _short(e):
-    """The core's English message, cut to a line; the field name leads the screen."""
-    m = getattr(e, "message", str(e))
-    return m[:16]
 
 
 # -- game over -----------------------------------------------------------------------
@@ -548,6 +559,8 @@ class GameOver(Screen):
 # -- settings ------------------------------------------------------------------------
 
 LANGS = ("fr", "en", "de", "it")
+# short names that fit a list row next to their label
+PRESET_SHORT = {"classic2000": "cl.2000", "federation": "féd.", "coinche1000": "c.1000", "coinche1001": "c.1001"}
 DIMS = (30, 60, 120, 300, 0)
 CONTRASTS = (16, 64, 128, 192, 255)
 TARGETS = (500, 700, 1000, 1001, 1500, 2000, 2500, 3000)
@@ -567,7 +580,7 @@ class Settings(ListScreen):
         spec = a.next_rules()
         r = Rules.from_spec(spec)
         dim = a.settings.get("dim", 120)
-        vals = (r.preset, str(r["target"]), ">", T["seat_" + a.settings.get("dealer", "N")], T["lang"],
+        vals = (PRESET_SHORT[r.preset], str(r["target"]), ">", T["seat_" + a.settings.get("dealer", "N")], T["lang"],
                 str(a.settings.get("contrast", 255)), (str(dim) + T["sec"]) if dim else T["never"])
         return [(T[k], v) for k, v in zip(self.ITEMS, vals)]
 
@@ -578,6 +591,17 @@ class Settings(ListScreen):
             a.go(OptionsScreen(a, self))
         else:
             a.go(ValuePicker(a, k, self))
+
+
+def value_label(T, v):
+    """An option value as the table shows it: oui/non, a number, or a short word."""
+    if v is True:
+        return T["on"]
+    if v is False:
+        return T["off"]
+    if isinstance(v, int):
+        return str(v)
+    return T.get("v_" + v, v)
 
 
 def _cycle(seq, cur, d):
@@ -653,10 +677,8 @@ class ValuePicker(Screen):
             return T["seat_" + v]
         if k == "s_dim":
             return (str(v) + T["sec"]) if v else T["never"]
-        if v is True:
-            return T["on"]
-        if v is False:
-            return T["off"]
+        if k == "s_option":
+            return value_label(T, v)
         return str(v)
 
     def draw(self, L):
@@ -687,9 +709,7 @@ class OptionsScreen(ListScreen):
         for k in ORDER:
             if k == "target":
                 continue
-            v = r[k]
-            vs = T["on"] if v is True else (T["off"] if v is False else str(v))
-            out.append((T["o_" + k], vs))
+            out.append((T["o_" + k], value_label(T, r[k])))
         return out
 
     def pick(self, i):
@@ -701,7 +721,10 @@ class OptionsScreen(ListScreen):
 
 
 class Archive(ListScreen):
-    """Finished games kept on flash (the last 20): final totals, newest first."""
+    """Finished games kept on flash (the last 20), newest first: preset and final totals.
+
+    Rows come from each game's first line (journal summary), so the list never
+    holds twenty games of deals in RAM."""
 
     name = "archive"
     wrap = False
@@ -711,10 +734,14 @@ class Archive(ListScreen):
 
     def rows(self):
         a = self.app
+        arc = a.archive
         out = []
-        for g in reversed(a.archive):
-            tot = g.get("total") or {"NS": 0, "EW": 0}
-            out.append((g.get("rules", {}).get("preset", "?")[:9], "%d %d" % (tot["NS"], tot["EW"])))
+        for i in range(len(arc) - 1, -1, -1):
+            summ = arc.summary(i) if hasattr(arc, "summary") else arc[i]
+            rules = summ.get("rules") or {}
+            res = summ.get("result") or summ.get("total")
+            score = "%d-%d" % (res["NS"], res["EW"]) if res else "?"
+            out.append((PRESET_SHORT.get(rules.get("preset"), "?"), score))
         return out or [a.T["no_deals"]]
 
 
