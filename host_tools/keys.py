@@ -135,19 +135,19 @@ def plan_deal(rules, game, rec):
     d.bid = rec["bid"]
     d.tens = d.default_tens()
     d.units = 0
+    # held OK on the contract cycles its type: suit -> NT -> AT
+    kinds = d.kinds()
+    d.kind = _trump_kind(rec["trump"])
+    ev += ["hold ok %d" % LONG_HOLD] * kinds.index(d.kind)
     ev.append("ok")
-    if rules["contracts"] == "all":
-        d.kind = _trump_kind(rec["trump"])
-        ev.append({"NT": "up", "AT": "down"}.get(d.kind, "ok"))
     ev += _points_events(d, rec)
     # extras: UP cycles the coinche level, DOWN the belotes
-    ev += ["up"] * rec.get("coinche", 0)
+    ev += moves("up", rec.get("coinche", 0))  # a hold repeats, so 2 steps are one hold
     d.coinche = rec.get("coinche", 0)
     bel = rec.get("belote") or {"NS": 0, "EW": 0}
     want = (bel["NS"], bel["EW"])
     opts = d.belote_items()
-    k = opts.index(want)
-    ev += ["down"] * k  # a held DOWN would spin through the cycle: presses only
+    ev += moves("down", opts.index(want))
     d.belote = want
     ev.append("ok")
     if rules.has_melds():

@@ -72,7 +72,7 @@ SCENES = [
     ]),
     ("entry", "federation", [
         "up", "shot:entry_bid",
-        "ok", "shot:entry_kind",
+        "hold:ok:700", "shot:entry_bid_nt", "hold:ok:700", "hold:ok:700",  # type: NT, AT, back to a suit
         "ok", "shot:entry_tens",
         "ok", "shot:entry_units",
         "ok", "up", "down", "shot:entry_extras",
@@ -81,9 +81,9 @@ SCENES = [
         "ok", "up", "ok", "down", "ok", "shot:entry_melds",  # NS tierce, tierce; EW tierce
         "ok", "shot:entry_melds_to",  # equal best melds: the table says whose
         "up", "shot:confirm",
-        "back", "back", "back", "back", "back", "back", "up", "shot:entry_tens_nt",
-        "back", "back", "down", "down", "shot:entry_bid_generale", "ok", "ok", "shot:entry_tens_generale",
-        "back", "back", "up", "up", "ok", "ok",  # back to 80 at a suit
+        "back", "back", "back", "back", "back", "back", "hold:ok:700", "ok", "shot:entry_tens_nt",
+        "back", "down", "down", "shot:entry_bid_generale", "ok", "shot:entry_tens_generale",
+        "back", "up", "up", "hold:ok:700", "hold:ok:700", "ok",  # back to 80 at a suit
         "hold:ok:700", "shot:toast_pile_defence", "wait:1600", "shot:entry_tens_defence",
     ]),
     ("long", "coinche1000", [

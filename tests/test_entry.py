@@ -19,7 +19,9 @@ WITH_MELDS = ("federation", "coinche1000", "coinche1001")
 def test_steps_of_a_new_deal_per_preset():
     assert E.Draft(RULES["classic2000"]).steps() == ["bid", "tens", "units", "extras", "confirm"]
     for p in WITH_MELDS:
-        assert E.Draft(RULES[p]).steps() == ["bid", "kind", "tens", "units", "extras", "melds", "confirm"], p
+        assert E.Draft(RULES[p]).steps() == ["bid", "tens", "units", "extras", "melds", "confirm"], p
+        assert E.Draft(RULES[p]).kinds() == ("suit", "NT", "AT")
+    assert E.Draft(RULES["classic2000"]).kinds() == ("suit",)
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)

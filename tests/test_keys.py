@@ -86,7 +86,8 @@ def test_the_default_deal_costs_only_the_confirmations():
     assert ev == ["up", "ok", "ok", "ok", "ok", "ok"]  # taker, bid, tens, units, extras, save
     rules = Rules("federation")
     ev = K.plan_deal(rules, Game(rules), {"taker": "EW", "bid": 80, "trump": "NT", "points": 80})
-    assert ev == ["down", "ok", "up", "ok", "ok", "ok", "ok", "ok"]  # + kind (UP = NT) and melds
+    # held OK on the contract makes it NT; then tens, units, extras, melds, save
+    assert ev == ["down", "hold ok 700", "ok", "ok", "ok", "ok", "ok", "ok"]
 
 
 def test_the_previous_bid_is_the_planners_default_too():

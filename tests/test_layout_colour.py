@@ -53,14 +53,14 @@ def rows_with(frame, colour, x0, x1, y0=0, y1=H):
 # every entry step exists (contract type, melds, who has the best melds), and
 # one coinched 160 ends the game.
 BIG_DEAL = [("press", "UP", "entry-bid")] + [("press", "UP", "entry-bid")] * 8 + [
-    ("press", "OK", "entry-kind"), ("press", "OK", "entry-tens"), ("press", "OK", "entry-units"),
+    ("press", "OK", "entry-tens"), ("press", "OK", "entry-units"),
     ("press", "OK", "entry-extras"), ("press", "UP", "entry-extras"), ("press", "OK", "entry-melds"),
     ("press", "OK", "entry-confirm"), ("shot", "big-confirm", None), ("press", "OK", None)]
 
 TOUR = [
     ("shot", "home-fresh", "home"),
     # a deal through every step
-    ("press", "UP", "entry-bid"), ("press", "OK", "entry-kind"), ("press", "OK", "entry-tens"),
+    ("press", "UP", "entry-bid"), ("hold", "OK", "entry-bid"), ("press", "OK", "entry-tens"),
     ("press", "UP", "entry-tens"), ("press", "OK", "entry-units"), ("press", "UP", "entry-units"),
     ("press", "OK", "entry-extras"), ("press", "DOWN", "entry-extras"), ("press", "OK", "entry-melds"),
     ("press", "UP", "entry-meld"), ("press", "OK", "entry-melds"),
@@ -92,7 +92,7 @@ TOUR = [
     ("press", "BACK", "home")]
 
 ALL_SCREENS = {"home", "menu", "history", "deal", "ask", "settings", "setting", "options", "archive", "gameover",
-               "entry-taker", "entry-bid", "entry-kind", "entry-tens", "entry-units", "entry-extras",
+               "entry-taker", "entry-bid", "entry-tens", "entry-units", "entry-extras",
                "entry-melds", "entry-meld", "entry-melds_to", "entry-confirm"}
 
 

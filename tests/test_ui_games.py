@@ -221,12 +221,14 @@ def plan_edit(rules, old, new):
         d.bid = new["bid"]
         d.tens = d.default_tens()
         d.units = 0
-    ev.append("ok")
     if new["bid"] == "pass":
-        return ev + ["ok"]
-    if rules["contracts"] == "all":
-        d.kind = new["trump"] if new["trump"] in ("NT", "AT") else "suit"
-        ev.append({"NT": "up", "AT": "down"}.get(d.kind, "ok"))
+        return ev + ["ok", "ok"]
+    # held OK on the contract cycles its type from the one loaded
+    kinds = d.kinds()
+    want = new["trump"] if new["trump"] in ("NT", "AT") else "suit"
+    ev += ["hold ok 700"] * ((kinds.index(want) - kinds.index(d.kind)) % len(kinds))
+    d.kind = want
+    ev.append("ok")
     ev += K._points_events(d, new)
     ev += ["up"] * ((new.get("coinche", 0) - d.coinche) % 3)
     bel = new.get("belote") or {"NS": 0, "EW": 0}
@@ -376,10 +378,10 @@ def test_game_survives_a_restart(tmp_path):
 def test_belote_left_from_a_suit_does_not_block_an_nt_deal():
     with Sim(rules="federation") as sim:
         # NS 80 at a suit, belote NS on the extras step ...
-        sim.run_script(["up", "ok", "ok", "ok", "ok", "down"])
+        sim.run_script(["up", "ok", "ok", "ok", "down"])
         assert sim.state()["screen"] == "entry-extras"
-        # ... then back to the contract type: it was no trump
-        sim.run_script(["back", "back", "back", "up", "ok", "ok"])
+        # ... then back to the contract: it was no trump (held OK), then tens, units
+        sim.run_script(["back", "back", "back", "hold ok 700", "ok", "ok", "ok"])
         assert sim.state()["screen"] == "entry-extras"
         # one DOWN may be needed to clear the belote; then melds, confirm
         sim.run_script(["down", "ok", "ok", "ok"])

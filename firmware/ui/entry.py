@@ -10,7 +10,6 @@ from coinche.record import other
 # steps
 S_TAKER = "taker"
 S_BID = "bid"
-S_KIND = "kind"
 S_TENS = "tens"
 S_UNITS = "units"
 S_EXTRAS = "extras"
@@ -137,6 +136,10 @@ class Draft:
             self.tens, self.units = v // 10, v % 10
         self.pile = pile
 
+    def kinds(self):
+        """Contract types this preset has; held OK on the contract step cycles them."""
+        return ("suit",) if self.rules["contracts"] == "suits" else ("suit", "NT", "AT")
+
     def belote_items(self):
         return belote_options(self.rules, self.kind, self.taker)
 
@@ -152,8 +155,6 @@ class Draft:
         if self.bid == "pass":
             out.append(S_CONFIRM)
             return out
-        if self.rules["contracts"] == "all":
-            out.append(S_KIND)
         out.append(S_TENS)
         if isinstance(self.tens, int):
             out.append(S_UNITS)

@@ -172,7 +172,7 @@ def contract_text(T, rec):
     s = T[rec["taker"]] + " " + (str(b) if isinstance(b, int) else T[b])
     t = rec.get("trump")
     if t in ("NT", "AT"):
-        s += " " + ("SA" if t == "NT" else "TA")
+        s += " " + T["k_" + t]
     c = rec.get("coinche", 0)
     if c:
         s += " x" + str(2 * c)
@@ -187,7 +187,7 @@ def contract_short(T, rec):
     s = T[rec["taker"]] + " " + (str(b) if isinstance(b, int) else T[b][:3])
     t = rec.get("trump")
     if t in ("NT", "AT"):
-        s += "SA" if t == "NT" else "TA"
+        s += T["k_" + t]
     c = rec.get("coinche", 0)
     if c:
         s += "x" + str(2 * c)
@@ -343,16 +343,10 @@ class Entry(Screen):
                 d.units = 0
             elif _is(ev, OK):
                 self.advance()
-        elif st == E.S_KIND:
-            if _is(ev, UP):
-                d.kind = "NT"
-                self.advance()
-            elif _is(ev, DOWN):
-                d.kind = "AT"
-                self.advance()
-            elif _is(ev, OK):
-                d.kind = "suit"
-                self.advance()
+            elif _is(ev, OK, LONG):
+                kinds = d.kinds()
+                if len(kinds) > 1:  # the contract type is part of the contract: 100, 100 NT, 100 AT
+                    d.kind = kinds[(kinds.index(d.kind) + 1) % len(kinds)]
         elif st == E.S_TENS:
             if s:
                 items = d.tens_items()
@@ -456,8 +450,8 @@ class Entry(Screen):
         T = self.app.T
         b = d.bid
         s = T[d.taker] + " " + (str(b) if isinstance(b, int) else T[b])
-        if d.kind != "suit" and self.step not in (E.S_BID, E.S_KIND):
-            s += " " + ("SA" if d.kind == "NT" else "TA")
+        if d.kind != "suit":
+            s += " " + T["k_" + d.kind]
         return s
 
     def draw(self, L):
@@ -475,13 +469,16 @@ class Entry(Screen):
                       d.taker, self.context())
         elif st == E.S_BID:
             b = d.bid
+            many = len(d.kinds()) > 1
+            ctx = T[d.taker] + " " + T["took"]
+            if many:
+                ctx += " " + (T["k_" + d.kind] if d.kind != "suit" else T["suit"])
+            hint = T["hold_ok_kind"] if many else "^v  OK >"
             if isinstance(b, int):
-                L.picker(T["t_bid"], self._stepno(), b, None, T[d.taker] + " " + T["took"], "^v  OK >")
+                lab = T["k_" + d.kind] if d.kind != "suit" else None
+                L.picker(T["t_bid"], self._stepno(), b, lab, ctx, hint)
             else:
-                L.picker(T["t_bid"], self._stepno(), None, T[b], T[d.taker] + " " + T["took"], "^v  OK >")
-        elif st == E.S_KIND:
-            L.choice3(T["t_kind"], self._stepno(), (T["NT"], "NT"), (T["suit"], "suit"), (T["AT"], "AT"),
-                      d.kind, self.context())
+                L.picker(T["t_bid"], self._stepno(), None, T[b], ctx, hint)
         elif st in (E.S_TENS, E.S_UNITS):
             title = T["t_points"] if d.pile == "T" else T["t_pile_def"]
             if isinstance(d.tens, int):
