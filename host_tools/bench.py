@@ -109,7 +109,7 @@ def _py_files(top):
 def _compile(src_top, rel, out, arch):
     os.makedirs(os.path.dirname(out), exist_ok=True)
     # run from the source folder so tracebacks name files as on the device
-    p = subprocess.run([mpy_cross(), "-march=" + arch, "-o", out, "-s", rel, rel], cwd=src_top,
+    p = subprocess.run([mpy_cross(), "-march=" + arch, "-O3", "-o", out, "-s", rel, rel], cwd=src_top,
                        capture_output=True, text=True)
     if p.returncode != 0:
         raise BenchError("mpy-cross failed on %s:\n%s" % (rel, p.stderr or p.stdout))

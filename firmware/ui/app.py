@@ -68,6 +68,7 @@ class App:
         self.toast_until = 0
         self.dimmed = False
         self.dirty = True
+        self.version = 0  # bumped by every confirmed change: screens rebuild cached rows then
         self._boot(defaults or {})
         if hasattr(board, "app"):
             board.app = self
@@ -76,9 +77,11 @@ class App:
     def _boot(self, defaults):
         st = self.journal.load()
         self.settings = dict(st.get("settings") or {})
-        # a lazy view: each finished game is read from flash only when shown
-        self.archive = st.get("archive") or ()
-        self.T = _lang(self.settings.get("lang", "fr"))
+        # a lazy view: each finished game is read from flash only when shown.
+        # Kept even when empty (an empty view is falsy): it follows later "new" actions.
+        arc = st.get("archive")
+        self.archive = arc if arc is not None else ()
+        self.set_language(self.settings.get("lang", "fr"))
         notice = st.get("notice")
         g = st.get("game")
         game = None
@@ -123,7 +126,15 @@ class App:
         self.dirty = True
 
     def seat_label(self):
-        return self.T["seat_" + self.game.dealer()]
+        return self.seats[self.game.dealer()]
+
+    def set_language(self, code):
+        self.T = _lang(code)
+        # home draws these every time: look them up once, so a redraw allocates nothing
+        self.seats = {s: self.T["seat_" + s] for s in ("N", "W", "S", "E")}
+        from ui.text import prepare_table
+        prepare_table(self.T)
+        self.version += 1
 
     def dealer_team(self):
         d = self.game.dealer()
@@ -163,6 +174,7 @@ class App:
         """Write an action; False (and a message) if the flash refused it."""
         try:
             self.journal.record(action)
+            self.version += 1
             return True
         except OSError as e:
             self.flash(self.T["e_full"] if e.args and e.args[0] == 28 else self.T["e_store"], 3000)
@@ -267,7 +279,7 @@ class App:
             return
         self.settings[k] = v
         if k == "lang":
-            self.T = _lang(v)
+            self.set_language(v)
         elif k == "contrast":
             self.apply_contrast()
         msg = self.T["saved"]

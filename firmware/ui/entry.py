@@ -23,6 +23,8 @@ DEF_ALL = "def_all"  # the defence won all tricks
 SOLO = "solo"        # the bidder alone won all tricks (generale)
 
 MELD_ITEMS = _melds.CODES + ("clear",)
+_UNITS = tuple(range(10))
+_UNITS_162 = (0, 1, 2)  # 160, 161, 162
 
 
 def belote_options(rules, kind, taker):
@@ -64,6 +66,10 @@ class Draft:
         self.melds = {"NS": [], "EW": []}
         self.melds_to = "auto"   # auto (engine decides), NS, EW or None (nobody)
         self.meld_item = 0
+        self._bids = None
+        self._tens = {}
+        self._bel = None
+        self._bel_for = None
         bid = 80
         if prev and prev.get("bid") not in (None, "pass"):
             bid = prev["bid"]
@@ -105,19 +111,26 @@ class Draft:
             self.melds_to = rec["melds_to"]
 
     # -- choices --------------------------------------------------------
+    # The choice lists are built once per draft: a key press only moves in them.
     def bid_items(self):
-        return ["pass"] + self.rules.bids()
+        if self._bids is None:
+            self._bids = ["pass"] + self.rules.bids()
+        return self._bids
 
     def tens_items(self):
-        specials_hi = [ALL] + ([SOLO] if self.rules["generale"] else [])
-        nums = list(range(17))
-        if self.pile == "T":
-            return [DEF_ALL] + nums + specials_hi
-        specials_hi.reverse()
-        return specials_hi + nums + [DEF_ALL]
+        lists = self._tens
+        if self.pile not in lists:
+            specials_hi = [ALL] + ([SOLO] if self.rules["generale"] else [])
+            nums = list(range(17))
+            if self.pile == "T":
+                lists["T"] = [DEF_ALL] + nums + specials_hi
+            else:
+                specials_hi.reverse()
+                lists["D"] = specials_hi + nums + [DEF_ALL]
+        return lists[self.pile]
 
     def units_items(self):
-        return list(range(3 if self.tens == 16 else 10))
+        return _UNITS_162 if self.tens == 16 else _UNITS
 
     def default_tens(self):
         if self.bid == "capot":
@@ -141,7 +154,10 @@ class Draft:
         return ("suit",) if self.rules["contracts"] == "suits" else ("suit", "NT", "AT")
 
     def belote_items(self):
-        return belote_options(self.rules, self.kind, self.taker)
+        if self._bel is None or self._bel_for[0] != self.kind or self._bel_for[1] != self.taker:
+            self._bel = belote_options(self.rules, self.kind, self.taker)
+            self._bel_for = (self.kind, self.taker)
+        return self._bel
 
     def coinche_items(self):
         return coinche_options(self.rules, self.bid)

@@ -69,6 +69,16 @@ class ListScreen(Screen):
         Screen.__init__(self, app)
         self.sel = sel
         self.top = 0
+        self._rows = None
+        self._ver = -1
+
+    def cached_rows(self):
+        """rows(), rebuilt only after a confirmed change (app.version): moving in a list allocates nothing."""
+        v = self.app.version
+        if self._rows is None or self._ver != v:
+            self._rows = self.rows()
+            self._ver = v
+        return self._rows
 
     def rows(self):
         return []
@@ -89,7 +99,7 @@ class ListScreen(Screen):
         self.app.home()
 
     def key(self, ev):
-        n = len(self.rows())
+        n = len(self.cached_rows())
         if self.sel >= n:  # the list shrank (a deal was deleted)
             self.sel = max(0, n - 1)
         d = -_step(ev)  # UP moves the highlight up the list
@@ -104,7 +114,7 @@ class ListScreen(Screen):
             self.back()
 
     def draw(self, L):
-        rows = self.rows()
+        rows = self.cached_rows()
         if self.sel >= len(rows):
             self.sel = max(0, len(rows) - 1)
         if self.sel < self.top:
@@ -263,7 +273,19 @@ class DealMenu(ListScreen):
 
 # -- deal entry ----------------------------------------------------------------
 
-KIND_LABEL = {"suit": "suit", "NT": "NT", "AT": "AT"}
+_COINCHE_KEYS = ("c0", "c1", "c2")
+
+
+def _belote_label(T, b):
+    """'Belote: NS', 'Belote: NSx2 EW' ... for (NS, EW) counts."""
+    if b == (0, 0):
+        return T["belote"] + ": " + T["none"]
+    s = T["belote"] + ":"
+    if b[0]:
+        s += " " + T["NS"] + (("x%d" % b[0]) if b[0] > 1 else "")
+    if b[1]:
+        s += " " + T["EW"] + (("x%d" % b[1]) if b[1] > 1 else "")
+    return s
 
 
 class Entry(Screen):
@@ -278,13 +300,24 @@ class Entry(Screen):
         self.meld_team = None  # set while the meld picker is open
         self.error = None
         self._result = None
+        self._ctx = None  # texts derived from the draft, rebuilt only after a key changes it
+        self._stepno_s = None
+        self._extras = None
+        self._melds = None
+        self._confirm = None
+        self._meld_rows = None
 
     @property
     def name(self):
         return "entry-" + (("meld" if self.meld_team else self.step))
 
     # -- navigation
+    def _touch(self):
+        """Forget the texts derived from the draft (they are rebuilt at the next draw)."""
+        self._ctx = self._stepno_s = self._extras = self._melds = self._confirm = None
+
     def advance(self):
+        self._touch()
         steps = self.d.steps()
         i = steps.index(self.step)
         self.step = steps[min(i + 1, len(steps) - 1)]
@@ -292,6 +325,7 @@ class Entry(Screen):
             self._evaluate()
 
     def retreat(self):
+        self._touch()
         steps = self.d.steps()
         i = steps.index(self.step) if self.step in steps else 0
         if i == 0:
@@ -326,6 +360,7 @@ class Entry(Screen):
             return
         s = _step(ev)
         if st == E.S_TAKER:
+            self._ctx = None
             if _is(ev, UP):
                 d.taker = "NS"
                 self.advance()
@@ -338,7 +373,10 @@ class Entry(Screen):
             if s:
                 items = d.bid_items()
                 i = items.index(d.bid) if d.bid in items else 1
+                was_pass = d.bid == "pass"
                 d.bid = items[(i + s) % len(items)]
+                if was_pass != (d.bid == "pass"):
+                    self._stepno_s = None
                 d.tens = d.default_tens()
                 d.units = 0
             elif _is(ev, OK):
@@ -347,6 +385,7 @@ class Entry(Screen):
                 kinds = d.kinds()
                 if len(kinds) > 1:  # the contract type is part of the contract: 100, 100 NT, 100 AT
                     d.kind = kinds[(kinds.index(d.kind) + 1) % len(kinds)]
+                    self._ctx = None
         elif st == E.S_TENS:
             if s:
                 items = d.tens_items()
@@ -355,7 +394,10 @@ class Entry(Screen):
                     i = (i + s) % len(items)
                 else:  # held: stop at the ends instead of spinning round
                     i = min(len(items) - 1, max(0, i + s))
+                was_num = isinstance(d.tens, int)
                 d.tens = items[i]
+                if was_num != isinstance(d.tens, int):
+                    self._stepno_s = None
                 if d.tens == 16 and d.units > 2:
                     d.units = 2
             elif _is(ev, OK):
@@ -400,6 +442,7 @@ class Entry(Screen):
             elif _is(ev, OK, LONG):
                 if d.melds_to == "auto":
                     d.melds_to = None
+                self._touch()
                 self.step = E.S_MELDS_TO
         elif st == E.S_MELDS_TO:
             if _is(ev, UP):
@@ -435,33 +478,41 @@ class Entry(Screen):
             else:
                 lst.append(code)
             self.meld_team = None
+            self._melds = self._stepno_s = None
         elif _is(ev, BACK):
             self.meld_team = None
 
     # -- drawing
     def _stepno(self):
-        steps = self.d.steps()
-        i = steps.index(self.step) if self.step in steps else 0
-        return "%d/%d" % (i + 1, len(steps))
+        if self._stepno_s is None:
+            steps = self.d.steps()
+            i = steps.index(self.step) if self.step in steps else 0
+            self._stepno_s = "%d/%d" % (i + 1, len(steps))
+        return self._stepno_s
 
     def context(self):
         """The contract so far, e.g. 'NS 100 SA'."""
-        d = self.d
-        T = self.app.T
-        b = d.bid
-        s = T[d.taker] + " " + (str(b) if isinstance(b, int) else T[b])
-        if d.kind != "suit":
-            s += " " + T["k_" + d.kind]
-        return s
+        if self._ctx is None:
+            d = self.d
+            T = self.app.T
+            b = d.bid
+            s = T[d.taker] + " " + (str(b) if isinstance(b, int) else T[b])
+            if d.kind != "suit":
+                s += " " + T["k_" + d.kind]
+            self._ctx = s
+        return self._ctx
 
     def draw(self, L):
         d = self.d
         T = self.app.T
         st = self.step
         if self.meld_team is not None:
-            rows = [T[c] for c in E.MELD_ITEMS]
-            rows[-1] = "- " + T["clear"]
-            L.listing(T["t_pick_meld"] + " " + T[self.meld_team], rows, d.meld_item,
+            if self._meld_rows is None:
+                rows = [T[c] for c in E.MELD_ITEMS]
+                rows[-1] = "- " + T["clear"]
+                self._meld_rows = (rows, T["t_pick_meld"] + " " + T["NS"], T["t_pick_meld"] + " " + T["EW"])
+            rows, t_ns, t_ew = self._meld_rows
+            L.listing(t_ns if self.meld_team == "NS" else t_ew, rows, d.meld_item,
                       max(0, min(d.meld_item - 2, len(rows) - L.ROWS)))
             return
         if st == E.S_TAKER:
@@ -470,9 +521,12 @@ class Entry(Screen):
         elif st == E.S_BID:
             b = d.bid
             many = len(d.kinds()) > 1
-            ctx = T[d.taker] + " " + T["took"]
-            if many:
-                ctx += " " + (T["k_" + d.kind] if d.kind != "suit" else T["suit"])
+            if self._ctx is None:
+                ctx = T[d.taker] + " " + T["took"]
+                if many:
+                    ctx += " " + (T["k_" + d.kind] if d.kind != "suit" else T["suit"])
+                self._ctx = ctx
+            ctx = self._ctx
             hint = T["hold_ok_kind"] if many else "^v  OK >"
             if isinstance(b, int):
                 lab = T["k_" + d.kind] if d.kind != "suit" else None
@@ -490,20 +544,19 @@ class Entry(Screen):
                 lab = {E.ALL: T["all_tricks"], E.DEF_ALL: T["def_all"], E.SOLO: T["solo"]}[d.tens]
                 L.picker(title, self._stepno(), None, lab, self.context(), "^v  OK >")
         elif st == E.S_EXTRAS:
-            c = T["c%d" % d.coinche]
+            if self._extras is None:
+                # every belote label of this step at once: a key press then only picks one
+                opts = d.belote_items()
+                self._extras = (opts, [_belote_label(T, b) for b in opts],
+                                self.context() + " : " + str(d.takers_points()))
+            opts, labels, ctx = self._extras
             b = d.belote
-            if b == (0, 0):
-                bel = T["belote"] + ": " + T["none"]
-            else:
-                bel = T["belote"] + ":"
-                if b[0]:
-                    bel += " " + T["NS"] + (("x%d" % b[0]) if b[0] > 1 else "")
-                if b[1]:
-                    bel += " " + T["EW"] + (("x%d" % b[1]) if b[1] > 1 else "")
-            L.extras(T["t_extras"], self._stepno(), c, bel, self.context() + " : " + str(d.takers_points()), "OK >")
+            bel = labels[opts.index(b)] if b in opts else _belote_label(T, b)
+            L.extras(T["t_extras"], self._stepno(), T[_COINCHE_KEYS[d.coinche]], bel, ctx, "OK >")
         elif st == E.S_MELDS:
-            L.melds(T["t_melds"], self._stepno(), T["NS"], [T[c] for c in d.melds["NS"]] or ["-"],
-                    T["EW"], [T[c] for c in d.melds["EW"]] or ["-"], T["done"])
+            if self._melds is None:
+                self._melds = ([T[c] for c in d.melds["NS"]] or ["-"], [T[c] for c in d.melds["EW"]] or ["-"])
+            L.melds(T["t_melds"], self._stepno(), T["NS"], self._melds[0], T["EW"], self._melds[1], T["done"])
         elif st == E.S_MELDS_TO:
             cur = d.melds_to if d.melds_to != "auto" else None
             L.choice3(T["t_melds_to"], self._stepno(), (T["NS"], "NS"), (T["nobody"], None), (T["EW"], "EW"),
@@ -513,11 +566,13 @@ class Entry(Screen):
 
     def _draw_confirm(self, L):
         T = self.app.T
-        rec = self.d.record()
-        title = T["t_confirm"] + (" " + str(self.index + 1) if self.index is not None else "")
+        if self._confirm is None:
+            title = T["t_confirm"] + (" " + str(self.index + 1) if self.index is not None else "")
+            self._confirm = (title, contract_text(T, self.d.record()))
+        title, contract = self._confirm
         if self.error is not None:
             e = self.error
-            L.confirm(title, contract_text(T, rec), "", "", 0, "", 0, 0, 0, "<",
+            L.confirm(title, contract, "", "", 0, "", 0, 0, 0, "<",
                       (T["e_field"], T.get("f_" + e.field, e.field)))
             return
         r, tot = self._result
@@ -525,7 +580,7 @@ class Entry(Screen):
             verdict = T["passed"]
         else:
             verdict = T["made"] if r.made else T["failed"]
-        L.confirm(title, contract_text(T, rec), verdict, T["NS"], r.score["NS"], T["EW"], r.score["EW"],
+        L.confirm(title, contract, verdict, T["NS"], r.score["NS"], T["EW"], r.score["EW"],
                   tot["NS"], tot["EW"], T["save"], None, r.made)
 
 

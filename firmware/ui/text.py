@@ -27,29 +27,47 @@ _MARKS = (
     ((3, 7), (4, 7)),                           # cedilla
 )
 
-_cache = {}
+_cache = {}  # strings built at run time (rows, contexts): bounded
+_table = {}  # the language table's strings: prepared once when the language loads
+
+
+def prepare_table(T):
+    """Prepare every string of a language table, so drawing them never allocates."""
+    _table.clear()
+    _cache.clear()
+    for k in T:
+        v = T[k]
+        _table[v] = _split(v)
 
 
 def _prepare(s):
+    p = _table.get(s)
+    if p is not None:
+        return p
     p = _cache.get(s)
     if p is None:
-        base = []
-        marks = []
-        plain = True
-        for i, ch in enumerate(s):
-            if ord(ch) < 128:
-                base.append(ch)
-                continue
-            plain = False
-            b, m = _ACC.get(ch, ("?", 0))
-            base.append(b)
-            if m:
-                marks.append((i, m, "A" <= b <= "Z"))
-        p = (s, None) if plain else ("".join(base), tuple(marks))
-        if len(_cache) > 200:  # bounded: strings come from the language table
+        p = _split(s)
+        if len(_cache) >= 32:  # run-time strings: a small working set is enough
             _cache.clear()
         _cache[s] = p
     return p
+
+
+def _split(s):
+    """(ASCII base, accent marks or None) of s."""
+    base = []
+    marks = []
+    plain = True
+    for i, ch in enumerate(s):
+        if ord(ch) < 128:
+            base.append(ch)
+            continue
+        plain = False
+        b, m = _ACC.get(ch, ("?", 0))
+        base.append(b)
+        if m:
+            marks.append((i, m, "A" <= b <= "Z"))
+    return (s, None) if plain else ("".join(base), tuple(marks))
 
 
 def text(fb, s, x, y, c=1):
