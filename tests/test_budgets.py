@@ -133,7 +133,9 @@ def test_code_size_per_board(sizes, board):
     assert b["mpy"] > 0
     files = deploy.firmware_files(*deploy.board_settings(board)[:2])
     largest = sorted(((mods[f], f) for f in files if f in mods), reverse=True)[:4]
-    assert b["total"] <= B.SIZE_BUDGET, (
-        "%s needs %d B of code on flash (.mpy %d + main.py %d + board file %d), %d B over %d; largest: %s"
-        % (board, b["total"], b["mpy"], b["main"], b["board"], b["total"] - B.SIZE_BUDGET, B.SIZE_BUDGET,
+    # The budget is the firmware as .mpy; main.py and the board file (source,
+    # the one file a builder edits) are reported beside it by make bench.
+    assert b["mpy"] <= B.SIZE_BUDGET, (
+        "%s needs %d B of .mpy (+ main.py %d + board file %d), %d B over %d; largest: %s"
+        % (board, b["mpy"], b["main"], b["board"], b["mpy"] - B.SIZE_BUDGET, B.SIZE_BUDGET,
            ", ".join("%s %d B" % (f, n) for n, f in largest)))
