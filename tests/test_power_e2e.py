@@ -1,0 +1,269 @@
+"""Power cuts with the firmware booting ("never lose a game", end to end).
+
+A whole game is pressed on the real App through its button path (key planner
+scripts, the real debouncer) on the MicroPython unix port, on a littlefs that
+records every program and erase (host_tools/mp/cutdev.py). Then, in the same
+micropython process, for every operation k of that log, stopped and torn, the
+medium a power cut at k leaves is mounted and a new App boots on it
+(tests/mp/power_e2e.py): it must open on the home screen (or game over) with the
+state after the last confirmed action or the one before it, and, for a sample
+of k, one more deal entered with the same presses must give the same screens,
+frames and result as on a device that never stopped. When a boot itself
+writes (it finishes the clean-up a cut left), each of those writes is cut too.
+
+The game: 22+ deals of federation (corpus records from tests/ui_corpus.py),
+a language change, a first-dealer change for the next game, an undo (home
+BACK, OK) and an undo declined, an edit and a delete via History, the game
+played to its end, a new game from the game-over screen, two more deals.
+"""
+import json
+import os
+import random
+
+import pytest
+
+import ui_corpus as C
+from coinche.game import Game
+from coinche.record import validate
+from coinche.rules import Rules
+from conftest import ROOT, run_mp
+from host_tools import keys as K
+from ui import entry as E
+
+SCRIPT = os.path.join(ROOT, "tests", "mp", "power_e2e.py")
+MENU = ("m_pass", "m_history", "m_undo", "m_settings", "m_new", "m_games")  # ui/screens.py Menu.ITEMS
+SETTINGS = ("s_preset", "s_target", "s_options", "s_first", "s_lang", "s_contrast", "s_dim")
+
+
+def menu_to(item):
+    """From home: the menu, then down to item (the list starts on its first row)."""
+    return ["ok"] + ["down"] * MENU.index(item) + ["ok"]
+
+
+def settings_to(key):
+    return menu_to("m_settings") + ["down"] * SETTINGS.index(key) + ["ok"]
+
+
+def history_to(n_deals, i):
+    """From home: History (opens on the last deal), up to deal i, its menu."""
+    return menu_to("m_history") + K.moves("up", n_deals - 1 - i) + ["ok"]
+
+
+def plan_points_edit(rules, old):
+    """Keys from the deal menu (on Edit) that add 10 card points for the takers,
+    keeping everything else; and the record that results. Walks the firmware's
+    own Draft steps, so a new step shows up as a key planned for it."""
+    d = E.Draft(rules, record=validate(rules, old))
+    ev = ["ok"]  # Edit
+    for step in d.steps():
+        if step == E.S_TENS:
+            ev += ["up", "ok"]
+            d.tens += 1
+        elif step in (E.S_TAKER, E.S_BID, E.S_UNITS, E.S_EXTRAS, E.S_MELDS, E.S_CONFIRM):
+            ev.append("ok")
+        else:
+            raise AssertionError("no key planned for step %r" % step)
+    return ev, validate(rules, d.record())
+
+
+def build_game(preset, seed, deals_before_end=22):
+    """(script lines, what the script does) for the scenario in the module docstring."""
+    rules = Rules(preset)
+    rnd = random.Random("power-e2e/%d" % seed)
+    game = Game(rules)
+    lines = []
+    done = []
+
+    def add(rec):
+        lines.extend(K.plan_deal(rules, game, rec))
+        game.add(rec)
+
+    def fresh_deal(may_end):
+        while True:
+            rec = C.gen_deal(rules, rnd)
+            trial = Game(rules, list(game.deals) + [rec])
+            if may_end or not trial.over:
+                return rec
+
+    for _ in range(8):
+        add(fresh_deal(False))
+    # the language: menu > settings > language > UP (fr -> en) > OK, then BACK home
+    lines += settings_to("s_lang") + ["up", "ok", "back"]
+    done.append("lang")
+    for _ in range(6):
+        add(fresh_deal(False))
+    # the first dealer of the next game (this one has deals: only the setting is written)
+    lines += settings_to("s_first") + ["up", "ok", "back"]
+    done.append("dealer W next game")
+    # undo on home: BACK, OK; then BACK, BACK (asked, declined: nothing written)
+    last = game.deals[-1]
+    lines += ["back", "ok", "back", "back"]
+    game = Game(rules, game.deals[:-1])
+    done.append("undo")
+    add(last)  # the player enters it again
+    # edit a past deal via History: 10 more card points for the takers
+    stored = [canonical(rules, d) for d in game.deals]  # what the device holds
+    n = len(stored)
+    i = next(j for j in range(n - 2, -1, -1)
+             if isinstance(stored[j]["bid"], int) and 20 <= stored[j]["points"] <= 140
+             and "melds" not in stored[j] and "melds_to" not in stored[j]
+             and not Game(rules, stored[:j] + [plan_points_edit(rules, stored[j])[1]] + stored[j + 1:]).over)
+    keys, new = plan_points_edit(rules, stored[i])
+    lines += history_to(n, i) + keys
+    deals = list(game.deals)
+    deals[i] = new
+    game = Game(rules, deals)
+    done.append("edit %d" % i)
+    # delete a past deal via History: its menu, Delete, OK; BACK from History to home
+    j = 2
+    lines += history_to(len(game.deals), j) + ["down", "ok", "ok", "back"]
+    deals = list(game.deals)
+    del deals[j]
+    game = Game(rules, deals)
+    done.append("delete %d" % j)
+    while len(game.deals) < deals_before_end:
+        add(fresh_deal(False))
+    while not game.over:
+        add(fresh_deal(True))
+    first_game = list(game.deals)
+    # game over: OK starts a new game with the same rules, West deals first
+    lines += ["ok"]
+    game = Game(rules, (), "W")
+    for _ in range(2):
+        add(fresh_deal(False))
+    return lines, {"done": done, "first_game": first_game, "second_game": list(game.deals), "rules": rules}
+
+
+def probe_for(preset):
+    """One more deal, the same presses on a booted and on an uncut device: EW took,
+    the contract two above the default (the previous contract), 10 more card
+    points than the default (the contract), 3 fewer units, coinched."""
+    lines = ["down", "hold up %d" % K.hold_for(2), "ok", "up", "ok", "hold down %d" % K.hold_for(3), "ok",
+             "up", "ok"]
+    if Rules(preset).has_melds():
+        lines.append("ok")
+    return lines + ["ok"]
+
+
+def run_e2e(tmp_path, preset, lines, blocks=352, probe_every=1):
+    cfg = {"defaults": {"rules": preset}, "script": lines, "probe": probe_for(preset), "probe_every": probe_every,
+           "blocks": blocks}
+    path = tmp_path / "e2e.json"
+    path.write_text(json.dumps(cfg))
+    proc = run_mp(script=SCRIPT, args=[str(path)], heapsize="64M")
+    out = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    assert out, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return json.loads(out[-1])
+
+
+def canonical(rules, rec):
+    """What the device stores for a corpus record (see tests/test_ui_games.py)."""
+    r = validate(rules, rec)
+    if r["bid"] == "pass":
+        return r
+    if r["trump"] not in ("NT", "AT"):
+        r["trump"] = "suit"
+    if r.get("tricks") not in (None, 0, 8):
+        del r["tricks"]
+    if "melds_to" in r and not r.get("melds"):
+        del r["melds_to"]
+    return r
+
+
+def same_deals(rules, stored, records):
+    if len(stored) != len(records):
+        return False
+    for s, rec in zip(stored, records):
+        want = canonical(rules, rec)
+        a, b = dict(s), dict(want)
+        a.pop("melds_to", None)
+        b.pop("melds_to", None)
+        if a != b:
+            return False
+    return True
+
+
+# (preset, seed, blocks): 352 blocks is the Pico; on 40 littlefs reuses blocks sooner
+CASES = [("federation", 11, 352), ("federation", 12, 40), ("classic2000", 13, 352)]
+
+
+@pytest.fixture(scope="module", params=CASES, ids=["%s-%d-%dblocks" % c for c in CASES])
+def e2e(request, tmp_path_factory):
+    preset, seed, blocks = request.param
+    lines, info = build_game(preset, seed)
+    r = run_e2e(tmp_path_factory.mktemp("e2e"), preset, lines, blocks)
+    return lines, info, r
+
+
+def test_every_cut_boots_the_last_confirmed_state(e2e):
+    _lines, _info, r = e2e
+    assert r["failures"] == 0, "\n".join(r["first"])
+    # every k, stopped and torn, plus the uncut end, each booted a new App
+    assert r["boots"] == 2 * r["ops"] + 1
+    # some boots wrote (finishing the clean-up of a cut "new"); each of those writes was cut too
+    assert r["boot_writes"] > 0 and r["nested"] > 0
+    # the cuts hit both sides of the commit points, and littlefs erased blocks during the game
+    assert r["got_before"] > 20 and r["got_after"] > 10
+    assert r["erases"] > 0
+
+
+def test_the_recorded_run_is_the_game_the_scenario_describes(e2e):
+    lines, info, r = e2e
+    rules = info["rules"]
+    states = r["states"]
+    kinds = []
+    for prev, st in zip(states, states[1:]):
+        pd, d = prev["deals"], st["deals"]
+        if st["settings"] != prev["settings"]:
+            kinds.append("set")
+        elif st["archive"] != prev["archive"] or (not d and pd):
+            kinds.append("new")
+        elif len(d) == len(pd) + 1:
+            kinds.append("add")
+        elif len(d) == len(pd) - 1:
+            kinds.append("del")
+        elif len(d) == len(pd):
+            kinds.append("edit")
+    assert len(kinds) == len(states) - 1
+    assert kinds.count("set") == 2 and kinds.count("new") == 1 and kinds.count("edit") == 1, kinds
+    assert kinds.count("del") == 2, kinds  # the undo and the delete via History
+    # every state scores as the core says
+    for st in states:
+        g = Game(Rules.from_spec(st["rules"]), st["deals"], st["dealer"])
+        assert st["total"] == g.total and st["over"] == g.over and st["winner"] == g.winner
+    # the first game: 20+ deals, to its end, archived with its totals
+    archived = states[-1]["archive"]
+    assert len(archived) == 1 and archived[0]["n"] == len(info["first_game"]) >= 20
+    over = [st for st in states if st["over"]]
+    assert over and same_deals(rules, over[-1]["deals"], info["first_game"])
+    assert archived[0]["result"]["NS"] == over[-1]["total"]["NS"]
+    assert archived[0]["result"]["EW"] == over[-1]["total"]["EW"]
+    # English from the 2nd action on; the new game is dealt first by West
+    final = states[-1]
+    assert final["settings"]["lang"] == "en" and final["settings"]["dealer"] == "W" and final["dealer"] == "W"
+    assert same_deals(rules, final["deals"], info["second_game"])
+    assert r["final_screen"] == "home"
+
+
+def test_a_booted_device_behaves_as_if_it_never_stopped(e2e):
+    _lines, _info, r = e2e
+    assert r["failures"] == 0, "\n".join(r["first"])
+    assert r["probes"] == r["boots"]
+    # the probe is a real deal (game-over states save none) ...
+    assert r["probes_saved"] > r["probes"] // 2
+    # ... and sees the state: most states give their own screens
+    assert r["distinct_traces"] > r["references"] // 2
+
+
+@pytest.mark.xfail(strict=True, reason="firmware: a rules/first-dealer change on a game without deals is two "
+                   "journal writes (set, then new); a cut between them boots a mix (see the report)")
+def test_first_dealer_change_on_a_new_game_is_all_or_nothing(tmp_path):
+    """A fresh game, no deal yet: settings > first dealer > West, OK (the change
+    applies to this game at once), then one deal. Every cut: before or after."""
+    preset = "federation"
+    rules = Rules(preset)
+    lines = settings_to("s_first") + ["up", "ok", "back"]
+    lines += K.plan_deal(rules, Game(rules), {"taker": "NS", "bid": 100, "trump": "H", "points": 110})
+    r = run_e2e(tmp_path, preset, lines)
+    assert r["actions"] == 3
+    assert r["failures"] == 0, "\n".join(r["first"])
