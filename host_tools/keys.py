@@ -24,7 +24,8 @@ if os.path.join(_ROOT, "firmware") not in sys.path:
 from coinche import melds as M  # noqa: E402
 from coinche.game import Game, GameError  # noqa: E402
 from coinche.record import RecordError, validate  # noqa: E402
-from coinche.rules import Rules, RulesError, parse_value  # noqa: E402
+from coinche.rules import Rules, RulesError  # noqa: E402
+from host_tools.rules_help import parse_value  # noqa: E402
 from ui import entry as E  # noqa: E402
 from ui.timing import LONG_MS, POLL_MS, repeat_at  # noqa: E402
 

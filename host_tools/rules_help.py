@@ -21,3 +21,25 @@ HELP = {
     "tie": 'equal totals at the end: the winner of that deal wins, or one more deal',
     "bonus_rule": 'a side does not win on the melds/belote it scored in the final deal',
 }
+
+
+def parse_value(name, text):
+    """Turn the text of `--set NAME=VALUE` into the option's type (host tools only:
+    the device picks values from lists and never parses them)."""
+    from coinche.rules import OPTIONS, RulesError, _unknown
+    if name not in OPTIONS:
+        raise _unknown(name)
+    allowed = OPTIONS[name]
+    if name == "target" or (allowed and isinstance(allowed[0], int) and not isinstance(allowed[0], bool)):
+        try:
+            return int(text)
+        except ValueError:
+            raise RulesError(name, "must be a whole number, got %r" % text)
+    if allowed and isinstance(allowed[0], bool):
+        low = text.lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise RulesError(name, "must be true or false, got %r" % text)
+    return text

@@ -22,8 +22,8 @@ import json  # noqa: E402
 
 from coinche.game import Game, GameError  # noqa: E402
 from coinche.record import RecordError  # noqa: E402
-from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesError, parse_value  # noqa: E402
-from rules_help import HELP  # noqa: E402
+from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesError  # noqa: E402
+from rules_help import HELP, parse_value  # noqa: E402
 
 USAGE = "usage: score.py --rules PRESET [--target N] [--set OPTION=VALUE ...] [FILE]"
 

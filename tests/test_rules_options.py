@@ -1,7 +1,8 @@
 """Options, presets and overrides (coinche.rules)."""
 import pytest
 
-from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesError, check_option, parse_value
+from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesError, check_option
+from host_tools.rules_help import parse_value
 from vectors import deal, result
 
 

@@ -88,26 +88,6 @@ def _unknown(name):
         " - did you mean %r?" % hint if hint else "", ", ".join(ORDER)))
 
 
-def parse_value(name, text):
-    """Turn the text of `--set NAME=VALUE` (or a settings menu) into the option's type."""
-    if name not in OPTIONS:
-        raise _unknown(name)
-    allowed = OPTIONS[name]
-    if name == "target" or (allowed and isinstance(allowed[0], int) and not isinstance(allowed[0], bool)):
-        try:
-            return int(text)
-        except ValueError:
-            raise RulesError(name, "must be a whole number, got %r" % text)
-    if allowed and isinstance(allowed[0], bool):
-        low = text.lower()
-        if low in ("1", "true", "yes", "on"):
-            return True
-        if low in ("0", "false", "no", "off"):
-            return False
-        raise RulesError(name, "must be true or false, got %r" % text)
-    return text
-
-
 def check_option(name, value):
     if name not in OPTIONS:
         raise _unknown(name)

@@ -242,14 +242,6 @@ class Layout:
         else:
             self.put("OK", x, y, c, _S2C)
 
-    def big_text(self, s, y, x=None):
-        """Text at twice the 8x8 size, centred unless x is given (the 128x64 layout's helper)."""
-        if x is None:
-            self.center_fit(s, y)
-        else:
-            self.put(s, x, y, _FG, self.fit(s, W - x))
-
-    # -- home ------------------------------------------------------------
     def home(self, a):
         """a: the App (reads a.T, a.game, a.dealer_team()). Allocates nothing."""
         fb = self.fb
