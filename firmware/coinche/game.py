@@ -30,32 +30,39 @@ class Game:
         self.first_dealer = dealer
         self.deals = []
         self.results = []
-        self._recompute([validate(rules, d) for d in deals])
+        self.commit(self._score([validate(rules, d) for d in deals], 0))
 
     # -- derived state ---------------------------------------------------
-    def _recompute(self, deals):
-        """Score `deals` in order; refuse (GameError) if the game would end
-        before the last of them, so no deal is ever silently ignored."""
-        results = []
-        tot = {"NS": 0, "EW": 0}
-        over = False
-        winner = None
-        end_at = None
-        for i, rec in enumerate(deals):
+    def _score(self, deals, start):
+        """(deals, results, total, over, winner) of `deals`, whose first `start`
+        records are this game's: their results are kept, deals[start:] are scored.
+        GameError if the game would end before the last deal, so no deal is ever
+        silently ignored. (This game never ends before its own last deal.)"""
+        results = self.results[:start]
+        ns = ew = 0
+        for r in results:
+            ns += r.score["NS"]
+            ew += r.score["EW"]
+        tot = {"NS": ns, "EW": ew}
+        over, winner, end_at = False, None, start
+        if start and start == len(self.deals):
+            over, winner = self.over, self.winner
+        for i in range(start, len(deals)):
             if over:
                 raise GameError("deal", "the game would already be over after deal %d, before deal %d" % (end_at, i + 1))
-            r = scoring.score(self.rules, rec)
+            r = scoring.score(self.rules, deals[i])
             results.append(r)
             tot["NS"] += r.score["NS"]
             tot["EW"] += r.score["EW"]
             over, winner = self._end(tot, r)
-            if over:
-                end_at = i + 1
-        self.deals = deals
-        self.results = results
-        self.total = tot
-        self.over = over
-        self.winner = winner
+            end_at = i + 1
+        return deals, results, tot, over, winner
+
+    def commit(self, plan):
+        """Apply what _score() or a plan_*() call returned (the game must not have
+        changed since); returns the game."""
+        self.deals, self.results, self.total, self.over, self.winner = plan
+        return self
 
     def _end(self, tot, r):
         """(over, winner) after a deal with result r and the new totals."""
@@ -77,26 +84,42 @@ class Game:
         return False, None  # exact tie: one more deal
 
     # -- actions ---------------------------------------------------------
+    # plan_*() compute the game after an action without changing it (GameError,
+    # RecordError when it cannot be taken); commit() applies a plan. Only the
+    # deals from the changed one on are scored again.
+    def _plan(self, i, rec):
+        deals = list(self.deals)
+        if rec is None:
+            del deals[i]
+        elif i == len(deals):
+            deals.append(rec)
+        else:
+            deals[i] = rec
+        return self._score(deals, i)
+
+    def plan_add(self, rec):
+        return self._plan(len(self.deals), validate(self.rules, rec))
+
+    def plan_replace(self, i, rec):
+        self._index(i)
+        return self._plan(i, validate(self.rules, rec))
+
+    def plan_remove(self, i):
+        self._index(i)
+        return self._plan(i, None)
+
     def add(self, rec):
         """Validate, score and append a deal; returns its DealResult."""
         if self.over:
             raise GameError("deal", "the game is over (%s won)" % self.winner)
-        rec = validate(self.rules, rec)
-        self._recompute(self.deals + [rec])
+        self.commit(self.plan_add(rec))
         return self.results[-1]
 
     def replace(self, i, rec):
-        self._index(i)
-        rec = validate(self.rules, rec)
-        deals = list(self.deals)
-        deals[i] = rec
-        self._recompute(deals)
+        self.commit(self.plan_replace(i, rec))
 
     def remove(self, i):
-        self._index(i)
-        deals = list(self.deals)
-        del deals[i]
-        self._recompute(deals)
+        self.commit(self.plan_remove(i))
 
     def undo(self):
         if not self.deals:

@@ -158,17 +158,15 @@ class App:
     def trial(self, rec, index):
         """(DealResult, totals) the game would have with rec added (or replacing deal index)."""
         g = self.game
-        deals = list(g.deals)
         if index is None:
             if g.over:
                 raise GameError("deal", "the game is over")
-            deals.append(rec)
-            i = len(deals) - 1
+            plan = g.plan_add(rec)
+            i = len(g.deals)
         else:
-            deals[index] = rec
+            plan = g.plan_replace(index, rec)
             i = index
-        t = Game(g.rules, deals, g.first_dealer)
-        return t.results[i], t.total
+        return plan[1][i], plan[2]
 
     def _record(self, action):
         """Write an action; False (and a message) if the flash refused it."""
@@ -191,35 +189,35 @@ class App:
         g = self.game
         try:
             rec = validate(g.rules, rec)
-            deals = list(g.deals)
             if index is None:
                 if g.over:
                     raise GameError("deal", "the game is over")
-                deals.append(rec)
+                plan = g.plan_add(rec)
             else:
-                deals[index] = rec
-            new = Game(g.rules, deals, g.first_dealer)
+                plan = g.plan_replace(index, rec)
         except (RecordError, GameError) as e:
             self.flash(self.T["e_end_before"] if isinstance(e, GameError) else self.T["e_field"])
             return
+        rec = plan[0][-1 if index is None else index]  # the validated record: the journal shares it
         action = {"op": "add", "deal": rec} if index is None else {"op": "edit", "i": index, "deal": rec}
         if not self._record(action):
             return
-        self.game = new
+        # a new Game object per change, as always, but only the changed deals were scored
+        self.game = Game(g.rules, (), g.first_dealer).commit(plan)
+        plan = None
         self._after_change(self.T["saved"])
 
     def delete_deal(self, index, back_to=None):
         g = self.game
-        deals = list(g.deals)
-        del deals[index]
         try:
-            new = Game(g.rules, deals, g.first_dealer)
+            plan = g.plan_remove(index)
         except GameError:
             self.flash(self.T["e_end_before"])
             return
         if not self._record({"op": "del", "i": index}):
             return
-        self.game = new
+        self.game = new = Game(g.rules, (), g.first_dealer).commit(plan)
+        plan = None
         if back_to is not None and new.deals:
             self.go(back_to)
             self.flash(self.T["deleted"])
@@ -308,6 +306,10 @@ class App:
 
     def state_json(self):
         return json.dumps(self.state())
+
+    def write_state(self, stream):
+        """state_json() written to stream piece by piece: the document is never whole in RAM."""
+        json.dump(self.state(), stream)
 
     def screen_name(self):
         return self.view.name

@@ -20,12 +20,25 @@ def load(code):
     """The table of language `code` (French when it is unknown), as a dict."""
     if code not in LANGS:
         code = "fr"
+    # The file is read whole (3 KB) and cut up in place: per line only the
+    # value string is allocated (keys are the interned names the code uses), so
+    # the table's strings lie side by side instead of between freed lines.
+    with open(_dir() + code + ".txt", "rb") as f:
+        data = f.read()
+    mv = memoryview(data)
     table = {}
-    with open(_dir() + code + ".txt") as f:
-        for line in f:
-            if line.startswith("#"):
-                continue
-            k, sep, v = line.partition(" = ")
-            if sep:
-                table[k.strip()] = v.rstrip("\r\n")
+    n = len(data)
+    i = 0
+    while i < n:
+        j = data.find(b"\n", i)
+        if j < 0:
+            j = n
+        if data[i] != 0x23:  # a "#" line is a comment
+            s = data.find(b" = ", i, j)
+            if s >= 0:
+                e = j
+                while e > s + 3 and data[e - 1] == 0x0D:  # "\r" of a CRLF file
+                    e -= 1
+                table[str(mv[i:s], "utf-8").strip()] = str(mv[s + 3:e], "utf-8")
+        i = j + 1
     return table

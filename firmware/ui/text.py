@@ -55,6 +55,11 @@ def _prepare(s):
 
 def _split(s):
     """(ASCII base, accent marks or None) of s."""
+    for ch in s:
+        if ord(ch) >= 128:
+            break
+    else:
+        return (s, None)  # plain ASCII: nothing built (no garbage between the kept tuples)
     base = []
     marks = []
     plain = True

@@ -94,6 +94,9 @@ class BenchApp(_app.App):
         self.report()
         return _app.App.state_json(self)
 
+    # the launcher then asks state_json(), so the report line comes before the "J" line
+    write_state = None
+
 
 def run(board, defaults=None):
     app = BenchApp(board, defaults)

@@ -125,8 +125,17 @@ class Runtime:
                 self.out.write("S %s\n" % arg)
             elif cmd == "state":
                 app = self.board.app
-                doc = app.state_json() if app is not None and hasattr(app, "state_json") else "null"
-                self.out.write("J %s\n" % doc)
+                out = self.out
+                write = getattr(app, "write_state", None) if app is not None else None
+                if write is not None:
+                    out.write("J ")  # streamed: the document is never whole in RAM
+                    write(out)
+                else:
+                    doc = app.state_json() if app is not None and hasattr(app, "state_json") else "null"
+                    out.write("J ")  # in pieces: "J %s" % doc would copy it
+                    out.write(doc)
+                    doc = None
+                out.write("\n")
             elif cmd == "quit":
                 sys.exit(0)
             elif cmd:
