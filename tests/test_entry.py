@@ -123,9 +123,9 @@ def test_tens_items_per_pile():
     assert d.tens_items() == [E.DEF_ALL] + list(range(17)) + [E.ALL]
     assert d.bid_items() == ["pass", 80, 90, 100, 110, 120, 130, 140, 150, 160, "capot"]
     d.tens = 16
-    assert d.units_items() == [0, 1, 2]  # 162 at most
+    assert list(d.units_items()) == [0, 1, 2]  # 162 at most
     d.tens = 15
-    assert d.units_items() == list(range(10))
+    assert list(d.units_items()) == list(range(10))
 
 
 # ------------------------------------------------------------------ piles

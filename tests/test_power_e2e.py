@@ -255,8 +255,6 @@ def test_a_booted_device_behaves_as_if_it_never_stopped(e2e):
     assert r["distinct_traces"] > r["references"] // 2
 
 
-@pytest.mark.xfail(strict=True, reason="firmware: a rules/first-dealer change on a game without deals is two "
-                   "journal writes (set, then new); a cut between them boots a mix (see the report)")
 def test_first_dealer_change_on_a_new_game_is_all_or_nothing(tmp_path):
     """A fresh game, no deal yet: settings > first dealer > West, OK (the change
     applies to this game at once), then one deal. Every cut: before or after."""

@@ -85,10 +85,14 @@ class App:
         notice = st.get("notice")
         g = st.get("game")
         game = None
+        self._jgame = None  # rules spec (with dealer) of the game the journal holds
         if g is not None:
             try:
                 game = Game(Rules.from_spec(g["rules"]), g.get("deals", ()), g["rules"].get("dealer", "N"))
-            except (RulesError, RecordError, GameError, KeyError, TypeError) as e:
+                self._jgame = g["rules"]
+                if not game.deals:
+                    game = self._empty_game()
+            except (RulesError, RecordError, GameError, KeyError, TypeError, AttributeError) as e:
                 notice = "%s: %s" % (self.T["recovered"], e)
                 game = None
         if game is None:
@@ -168,11 +172,35 @@ class App:
             i = index
         return plan[1][i], plan[2]
 
+    def _empty_game(self):
+        """A game with no deal yet always follows the settings (rules, first dealer).
+
+        So a rules change before the first deal is one write (the setting), the
+        same after a reboot; the journal gets its "new" with the first deal."""
+        jg = self._jgame or {}
+        spec = self.settings.get("rules") or jg
+        try:
+            rules = Rules.from_spec(spec)
+        except RulesError:
+            rules = Rules.from_spec(jg)
+        return Game(rules, (), self.settings.get("dealer", jg.get("dealer", "N")))
+
+    def _journal_matches(self, game):
+        """Does the journal's current game have this game's rules and first dealer?"""
+        jg = self._jgame
+        if not jg:
+            return False
+        spec = game.rules.spec()
+        return jg.get("preset") == spec["preset"] and (jg.get("options") or {}) == spec["options"] \
+            and jg.get("dealer", "N") == game.first_dealer
+
     def _record(self, action):
         """Write an action; False (and a message) if the flash refused it."""
         try:
             self.journal.record(action)
             self.version += 1
+            if action["op"] == "new":
+                self._jgame = action["rules"]
             return True
         except OSError as e:
             self.flash(self.T["e_full"] if e.args and e.args[0] == 28 else self.T["e_store"], 3000)
@@ -200,6 +228,11 @@ class App:
             return
         rec = plan[0][-1 if index is None else index]  # the validated record: the journal shares it
         action = {"op": "add", "deal": rec} if index is None else {"op": "edit", "i": index, "deal": rec}
+        if not g.deals and not self._journal_matches(g):
+            # first deal of a game whose rules changed while it was empty: the journal
+            # starts that game now (a cut right after it boots to the same empty game)
+            if not self._record(_new(g.rules, g.first_dealer)):
+                return
         if not self._record(action):
             return
         # a new Game object per change, as always, but only the changed deals were scored
@@ -218,6 +251,8 @@ class App:
             return
         self.game = new = Game(g.rules, (), g.first_dealer).commit(plan)
         plan = None
+        if not new.deals:
+            self.game = new = self._empty_game()  # as after a reboot
         if back_to is not None and new.deals:
             self.go(back_to)
             self.flash(self.T["deleted"])
@@ -283,11 +318,8 @@ class App:
         msg = self.T["saved"]
         if k in ("rules", "dealer"):
             if not self.game.deals:
-                rules = Rules.from_spec(self.next_rules())
-                dealer = self.settings.get("dealer", "N")
-                if self._record(_new(rules, dealer)):
-                    self.game = Game(rules, (), dealer)
-                    msg = self.T["applied"]
+                self.game = self._empty_game()  # one write: the setting (see _empty_game)
+                msg = self.T["applied"]
             else:
                 msg = self.T["next_game"]
         self.flash(msg)
