@@ -288,9 +288,8 @@ def test_dealer_bad_seat():
     assert e.value.field == "dealer"
 
 
-def test_state():
+def test_game_fields():
     g = Game(Rules("federation", {"target": 700}), [deal(bid=100, points=110)], dealer="E")
-    s = g.state()
-    assert s["rules"] == {"preset": "federation", "options": {"target": 700}}
-    assert s["dealer"] == "E" and s["total"] == {"NS": 210, "EW": 52}
-    assert s["over"] is False and s["winner"] is None and len(s["deals"]) == 1
+    assert g.rules.spec() == {"preset": "federation", "options": {"target": 700}}
+    assert g.first_dealer == "E" and g.total == {"NS": 210, "EW": 52}
+    assert g.over is False and g.winner is None and len(g.deals) == 1

@@ -145,10 +145,5 @@ class Game:
             ew += r.score["EW"]
         return {"NS": ns, "EW": ew}
 
-    def state(self):
-        """The JSON-able summary used by the simulator and exports."""
-        return {"rules": self.rules.spec(), "dealer": self.first_dealer, "deals": list(self.deals),
-                "total": dict(self.total), "over": self.over, "winner": self.winner}
-
 
 __all__ = ("Game", "GameError", "RecordError", "SEATS", "SEAT_TEAM")

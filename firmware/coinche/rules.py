@@ -181,5 +181,3 @@ class Rules:
     def __eq__(self, other):
         return isinstance(other, Rules) and self.preset == other.preset and self.opt == other.opt
 
-    def __repr__(self):
-        return "Rules(%r, %r)" % (self.preset, self.overrides)

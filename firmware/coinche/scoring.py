@@ -32,9 +32,6 @@ class DealResult:
         self.winner = winner
         self.bonus = bonus
 
-    def __repr__(self):
-        return "DealResult(made=%r, score=%r)" % (self.made, self.score)
-
 
 def is_made(rules, rec, mt=0, md=0):
     """Contract test. Rounding never decides it; melds only where the preset says."""

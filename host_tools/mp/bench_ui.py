@@ -30,7 +30,6 @@ import json
 import os
 import sys
 
-import framebuf
 
 _ROOT = sys.path[0] + "/../.."  # the unix port puts the script's folder first
 sys.path.insert(0, _ROOT + "/firmware")
@@ -41,48 +40,13 @@ PRESS_MS = 40
 GAP_MS = 60
 
 
-class Display(framebuf.FrameBuffer):
+from fakeboard import Board as _FakeBoard  # noqa: E402
+
+
+class Board(_FakeBoard):
     def __init__(self):
-        self.buffer = bytearray(128 * 64 // 8)
-        super().__init__(self.buffer, 128, 64, framebuf.MONO_VLSB)
-        self.width = 128
-        self.height = 64
-        self.shows = 0
-
-    def show(self):
-        self.shows += 1
-
-    def contrast(self, v):
-        pass
-
-    def poweroff(self):
-        pass
-
-    def poweron(self):
-        pass
-
-
-class Board:
-    NAME = "bench"
-    LAYOUT = "128x64"
-    STORAGE = "/flash/data"
-
-    def __init__(self):
-        self.display = Display()
-        self.level = bytearray(4)
-        lv = self.level
-        self.buttons = (lambda: lv[0] != 0, lambda: lv[1] != 0, lambda: lv[2] != 0, lambda: lv[3] != 0)
-        self.now = 1000
-        self.app = None
-
-    def ticks_ms(self):
-        return self.now
-
-    def sleep_ms(self, ms):
-        self.now += ms
-
-    def click(self):
-        pass
+        super().__init__()
+        self.level = self.pressed  # the driver below sets button levels
 
 
 class Driver:

@@ -8,7 +8,6 @@ Prints one line `fuzz ok EVENTS DEALS_SAVED GAMES SCREENS` at the end.
 """
 import sys
 import random
-import framebuf
 
 _ROOT = sys.path[0] + "/../.."  # the unix port puts the script's folder first
 sys.path.insert(0, _ROOT + "/firmware")
@@ -18,38 +17,7 @@ from blockdev import RAMBlockDev, mount  # noqa: E402
 from coinche.game import Game  # noqa: E402
 from coinche.record import validate  # noqa: E402
 from ui.app import App  # noqa: E402
-
-
-class Display(framebuf.FrameBuffer):
-    def __init__(self):
-        self.buf = bytearray(128 * 64 // 8)
-        super().__init__(self.buf, 128, 64, framebuf.MONO_VLSB)
-        self.width = 128
-        self.height = 64
-        self.shows = 0
-
-    def show(self):
-        self.shows += 1
-
-    def contrast(self, v):
-        pass
-
-
-class Board:
-    NAME = "fuzz"
-    LAYOUT = "128x64"
-    STORAGE = "/flash/data"
-
-    def __init__(self):
-        self.display = Display()
-        self.buttons = (lambda: False,) * 4
-        self.now = 1000
-
-    def ticks_ms(self):
-        return self.now
-
-    def sleep_ms(self, ms):
-        self.now += ms
+from fakeboard import Board  # noqa: E402
 
 
 def check(app):

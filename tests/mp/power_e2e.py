@@ -49,7 +49,6 @@ for _p in (_ROOT + "/host_tools/mp", _ROOT + "/firmware"):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-import framebuf  # noqa: E402
 
 BUTTONS = {"up": 0, "down": 1, "ok": 2, "back": 3}
 PRESS_MS = 40  # as host_tools/sim.py presses a key
@@ -59,38 +58,7 @@ POLL_MS = 10
 
 # ------------------------------------------------------------------ the fake board
 
-class Display(framebuf.FrameBuffer):
-    def __init__(self):
-        self.buf = bytearray(128 * 64 // 8)
-        super().__init__(self.buf, 128, 64, framebuf.MONO_VLSB)
-        self.width = 128
-        self.height = 64
-        self.shows = 0
-
-    def show(self):
-        self.shows += 1
-
-    def contrast(self, v):
-        pass
-
-
-class Board:
-    NAME = "e2e"
-    LAYOUT = "128x64"
-
-    def __init__(self, storage):
-        self.STORAGE = storage
-        self.display = Display()
-        self.pressed = bytearray(4)
-        p = self.pressed
-        self.buttons = (lambda: p[0] != 0, lambda: p[1] != 0, lambda: p[2] != 0, lambda: p[3] != 0)
-        self.now = 1000
-
-    def ticks_ms(self):
-        return self.now
-
-    def sleep_ms(self, ms):
-        self.now += ms
+from fakeboard import Board  # noqa: E402
 
 
 def advance(app, board, ms):

@@ -1,0 +1,53 @@
+"""A board for driving the real App inside one MicroPython process (fuzz, power
+cuts, bench): a plain 128x64 framebuffer, buttons read from a byte array, and a
+clock that only moves when told. The simulator's board (boards/sim.py) is the
+same idea talking to a host process; this one is for tests that stay in-process.
+"""
+import framebuf
+
+
+class Display(framebuf.FrameBuffer):
+    def __init__(self):
+        self.buf = bytearray(128 * 64 // 8)
+        self.buffer = self.buf
+        super().__init__(self.buf, 128, 64, framebuf.MONO_VLSB)
+        self.width = 128
+        self.height = 64
+        self.shows = 0
+
+    def show(self):
+        self.shows += 1
+
+    def contrast(self, v):
+        pass
+
+    def poweroff(self):
+        pass
+
+    def poweron(self):
+        pass
+
+
+class Board:
+    """pressed[i] != 0 while button i (UP, DOWN, OK, BACK) is down; now is the clock."""
+
+    NAME = "fake"
+    LAYOUT = "128x64"
+
+    def __init__(self, storage="/flash/data", now=1000):
+        self.STORAGE = storage
+        self.display = Display()
+        self.pressed = bytearray(4)
+        p = self.pressed
+        self.buttons = (lambda: p[0] != 0, lambda: p[1] != 0, lambda: p[2] != 0, lambda: p[3] != 0)
+        self.now = now
+        self.app = None
+
+    def ticks_ms(self):
+        return self.now
+
+    def sleep_ms(self, ms):
+        self.now += ms
+
+    def click(self):
+        pass
