@@ -286,14 +286,8 @@ class App:
         """Apply and journal one setting. Rules changes apply to the current game only while it has no deal."""
         spec = self.next_rules()
         spec = {"preset": spec["preset"], "options": dict(spec.get("options") or {})}
-        if key == "s_lang":
-            k, v = "lang", value
-        elif key == "s_contrast":
-            k, v = "contrast", value
-        elif key == "s_dim":
-            k, v = "dim", value
-        elif key == "s_first":
-            k, v = "dealer", value
+        if key in S.SETTINGS:
+            k, v = S.SETTINGS[key][0], value
         else:
             if key == "s_preset":
                 spec = {"preset": value, "options": {}}

@@ -174,33 +174,20 @@ class Ask(Screen):
         L.ask(self.q, self.detail, "OK / <")
 
 
-def contract_text(T, rec):
-    """'NS 100 SA x2' — a deal's contract in a few characters."""
+def contract_text(T, rec, short=False):
+    """'NS 100 SA x2' — a deal's contract in a few characters; short: 'EO 100SAx2'
+    for a history row (the deal number is in the title)."""
     if rec["bid"] == "pass":
         return T["passed"]
     b = rec["bid"]
-    s = T[rec["taker"]] + " " + (str(b) if isinstance(b, int) else T[b])
+    sep = "" if short else " "
+    s = T[rec["taker"]] + " " + (str(b) if isinstance(b, int) else T[b][:3] if short else T[b])
     t = rec.get("trump")
     if t in ("NT", "AT"):
-        s += " " + T["k_" + t]
+        s += sep + T["k_" + t]
     c = rec.get("coinche", 0)
     if c:
-        s += " x" + str(2 * c)
-    return s
-
-
-def contract_short(T, rec):
-    """'EO 100SA x2' — a history row's contract: the deal number is in the title."""
-    if rec["bid"] == "pass":
-        return T["passed"]
-    b = rec["bid"]
-    s = T[rec["taker"]] + " " + (str(b) if isinstance(b, int) else T[b][:3])
-    t = rec.get("trump")
-    if t in ("NT", "AT"):
-        s += T["k_" + t]
-    c = rec.get("coinche", 0)
-    if c:
-        s += "x" + str(2 * c)
+        s += sep + "x" + str(2 * c)
     return s
 
 
@@ -227,7 +214,7 @@ class History(ListScreen):
         out = []
         for i in range(len(g.deals)):
             r = g.results[i]
-            out.append((contract_short(T, g.deals[i]), "%d-%d" % (r.score["NS"], r.score["EW"])))
+            out.append((contract_text(T, g.deals[i], True), "%d-%d" % (r.score["NS"], r.score["EW"])))
         return out
 
     def pick(self, i):
@@ -386,6 +373,9 @@ class Entry(Screen):
                 if len(kinds) > 1:  # the contract type is part of the contract: 100, 100 NT, 100 AT
                     d.kind = kinds[(kinds.index(d.kind) + 1) % len(kinds)]
                     self._ctx = None
+        elif (st == E.S_TENS or st == E.S_UNITS) and _is(ev, OK, LONG):
+            d.set_pile("D" if d.pile == "T" else "T")  # count the other pile, same total
+            a.flash(T["defence"] if d.pile == "D" else T["takers"])
         elif st == E.S_TENS:
             if s:
                 items = d.tens_items()
@@ -402,18 +392,11 @@ class Entry(Screen):
                     d.units = 2
             elif _is(ev, OK):
                 self.advance()
-            elif _is(ev, OK, LONG):
-                d.set_pile("D" if d.pile == "T" else "T")
-                a.flash(T["defence"] if d.pile == "D" else T["takers"])
         elif st == E.S_UNITS:
             if s:
-                items = d.units_items()
-                d.units = (d.units + s) % len(items)
+                d.units = (d.units + s) % len(d.units_items())
             elif _is(ev, OK):
                 self.advance()
-            elif _is(ev, OK, LONG):
-                d.set_pile("D" if d.pile == "T" else "T")
-                a.flash(T["defence"] if d.pile == "D" else T["takers"])
         elif st == E.S_EXTRAS:
             if _is(ev, UP) or _is(ev, UP, REPEAT):
                 opts = d.coinche_items()
@@ -611,6 +594,9 @@ class GameOver(Screen):
 # -- settings ------------------------------------------------------------------------
 
 LANGS = ("fr", "en", "de", "it")
+# settings screen key -> (journal setting, default)
+SETTINGS = {"s_first": ("dealer", "N"), "s_lang": ("lang", "fr"), "s_contrast": ("contrast", 255),
+            "s_dim": ("dim", 120)}
 # short names that fit a list row next to their label
 PRESET_SHORT = {"classic2000": "cl.2000", "federation": "féd.", "coinche1000": "c.1000", "coinche1001": "c.1001"}
 DIMS = (30, 60, 120, 300, 0)
@@ -671,22 +657,14 @@ class ValuePicker(Screen):
         self.key_ = key
         self.back_to = back_to
         self.option = option
-        a = app
-        spec = a.next_rules()
-        if key == "s_preset":
+        spec = app.next_rules()
+        if key in SETTINGS:
+            k, default = SETTINGS[key]
+            self.value = app.settings.get(k, default)
+        elif key == "s_preset":
             self.value = spec["preset"]
-        elif key == "s_target":
-            self.value = Rules.from_spec(spec)["target"]
-        elif key == "s_first":
-            self.value = a.settings.get("dealer", "N")
-        elif key == "s_lang":
-            self.value = a.settings.get("lang", "fr")
-        elif key == "s_contrast":
-            self.value = a.settings.get("contrast", 255)
-        elif key == "s_dim":
-            self.value = a.settings.get("dim", 120)
         else:
-            self.value = Rules.from_spec(spec)[option]
+            self.value = Rules.from_spec(spec)["target" if key == "s_target" else option]
 
     def choices(self):
         k = self.key_
