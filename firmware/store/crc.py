@@ -39,9 +39,6 @@ except Exception:  # a port without the native emitter fails to compile it
     crc32_native = None
 
 try:
-    from binascii import crc32 as _c
-
-    def crc32(data):
-        return _c(data) & 0xFFFFFFFF
+    from binascii import crc32  # unsigned, as zlib's, on MicroPython and CPython 3
 except ImportError:
     crc32 = crc32_native or crc32_py

@@ -13,9 +13,8 @@ from micropython import const
 
 from store.crc import crc32
 
-MAX_LINE = const(2048)  # longer than any record; a guard against garbage files
+_MAX_LINE = const(2048)  # longer than any record; a guard against garbage files
 _CHUNK = const(256)
-_HEX = b"0123456789abcdef"
 
 
 # The names of the deal record (shared/RULES.md) and of the journal's own
@@ -31,27 +30,28 @@ _INTERNED = (
 )
 
 
-def checksum(data):
-    return crc32(data)
+checksum = crc32
 
 
-def _dumps(obj):
-    try:
-        return json.dumps(obj, separators=(",", ":"))
-    except TypeError:  # a port built without the separators argument
-        return json.dumps(obj)
+def _field(body):
+    """The checksum field of a line: the CRC-32 as eight lowercase hex digits."""
+    return ("%08x" % crc32(body)).encode()
 
 
 def encode(obj):
     """The bytes of one line for a JSON-able object."""
-    body = _dumps(obj).encode()
-    if len(body) > MAX_LINE - 10:
-        raise ValueError("record too long")
+    try:
+        body = json.dumps(obj, separators=(",", ":"))
+    except TypeError:  # a port built without the separators argument
+        body = json.dumps(obj)
+    body = body.encode()
+    if len(body) > _MAX_LINE - 10:
+        raise ValueError("too long")
     try:
         json.loads(body)  # MicroPython writes repr() for what JSON cannot hold
     except ValueError:
-        raise ValueError("record is not plain JSON data")
-    return ("%08x " % checksum(body)).encode() + body + b"\n"
+        raise ValueError("not JSON")
+    return _field(body) + b" " + body + b"\n"
 
 
 class LineError(ValueError):
@@ -59,16 +59,12 @@ class LineError(ValueError):
 
 
 def check(line):
-    """The JSON bytes of one line (without its newline), if its checksum holds; else LineError."""
-    if len(line) < 11 or line[8] != 0x20:
-        raise LineError("bad line")
+    """The JSON bytes of one line (without its newline), if its checksum holds; else LineError.
+
+    The field must be exactly the lowercase hex of the CRC: "A" for "a" is caught."""
     body = line[9:]
-    field = line[:8]
-    for c in field:  # lowercase only: int() would also take "A" for "a"
-        if c not in _HEX:
-            raise LineError("bad checksum field")
-    if int(field, 16) != checksum(body):
-        raise LineError("checksum mismatch")
+    if len(line) < 11 or line[8] != 0x20 or line[:8] != _field(body):
+        raise LineError
     return body
 
 
@@ -78,9 +74,9 @@ def decode(line):
     try:
         obj = json.loads(body)
     except (ValueError, TypeError):  # UnicodeError is a ValueError
-        raise LineError("bad json")
+        raise LineError
     if not isinstance(obj, dict):
-        raise LineError("not an object")
+        raise LineError
     return obj
 
 
@@ -89,13 +85,13 @@ class Lines:
 
     A game file never sits whole in RAM. After iteration, `tail` holds bytes
     after the last newline (a truncated last line); `too_long` is set when a
-    line passed MAX_LINE and reading stopped there."""
+    line passed _MAX_LINE and reading stopped there."""
 
     def __init__(self, f):
         self._f = f
-        self._buf = b""
-        self._pos = 0
-        self._eof = False
+        self._b = b""  # buffer
+        self._p = 0  # position in it
+        self._e = False  # end of file seen
         self.tail = b""
         self.too_long = False
 
@@ -104,22 +100,18 @@ class Lines:
 
     def __next__(self):
         while True:
-            i = self._buf.find(b"\n", self._pos)
+            b = self._b
+            i = b.find(b"\n", self._p)
             if i >= 0:
-                line = self._buf[self._pos:i]
-                self._pos = i + 1
+                line = b[self._p:i]
+                self._p = i + 1
                 return line
-            rest = self._buf[self._pos:]
-            if self._eof:
+            rest = b[self._p:]
+            if self._e or len(rest) > _MAX_LINE:
+                self.too_long = not self._e
                 self.tail = rest
                 raise StopIteration
-            if len(rest) > MAX_LINE:
-                self.too_long = True
-                self.tail = rest
-                raise StopIteration
-            chunk = self._f.read(_CHUNK)
-            if not chunk:
-                self._eof = True
-                chunk = b""
-            self._buf = rest + chunk
-            self._pos = 0
+            chunk = self._f.read(_CHUNK) or b""
+            self._e = not chunk
+            self._b = rest + chunk
+            self._p = 0
