@@ -131,10 +131,7 @@ def sizes():
     return B.firmware_sizes()
 
 
-@pytest.mark.parametrize("board", [
-    pytest.param(b, marks=pytest.mark.xfail(strict=True, reason="known gap: the colour layout makes the Display "
-                                            "Pack's .mpy ~2.7 KB larger than the 48 KB budget (make bench)"))
-    if b == "pico_display_pack" else b for b in _hardware_boards()])
+@pytest.mark.parametrize("board", _hardware_boards())
 def test_code_size_per_board(sizes, board):
     mods, _, boards = sizes
     b = boards[board]
