@@ -1,5 +1,6 @@
 """The simulator: block devices, the device launcher and the host front end."""
 import os
+import signal
 
 from conftest import ROOT, run_mp
 
@@ -570,7 +571,22 @@ def test_interactive_mode_in_a_pty():
         os.write(fd, b"q")
         assert wait_for(b"\x1b[?1049l"), seen[-500:]  # alternate screen left
     finally:
-        _, status = os.waitpid(pid, 0)
+        # keep reading while the child finishes: a full pty buffer would block its last
+        # writes and it would never exit; never wait forever either
+        status = None
+        deadline = time.monotonic() + 15
+        while status is None and time.monotonic() < deadline:
+            done, st = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status = st
+            elif select.select([fd], [], [], 0.1)[0]:
+                try:
+                    os.read(fd, 65536)
+                except OSError:
+                    pass
+        if status is None:
+            os.kill(pid, signal.SIGKILL)
+            _, status = os.waitpid(pid, 0)
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 0
 

@@ -218,9 +218,12 @@ def plan_edit(rules, old, new):
     mv = K.wrap_moves(items.index(d.bid), items.index(new["bid"]), len(items))
     if mv:
         ev += mv
+        was = d.bid
         d.bid = new["bid"]
-        d.tens = d.default_tens()
-        d.units = 0
+        # an edited deal keeps its card points across numeric bids (the device does too)
+        if not isinstance(was, int) or not isinstance(d.bid, int):
+            d.tens = d.default_tens()
+            d.units = 0
     if new["bid"] == "pass":
         return ev + ["ok", "ok"]
     # held OK on the contract cycles its type from the one loaded
@@ -261,7 +264,10 @@ def plan_edit(rules, old, new):
             # the device cannot go back to "the engine decides": pick whom it would pick
             trump = "NT" if d.kind == "NT" else ("AT" if d.kind == "AT" else "S")
             to = new.get("melds_to", M.winner(d.melds, trump, rules["carre_nt"]))
-            ev.append({"NS": "up", "EW": "down"}.get(to, "ok"))
+            if to is None and d.melds_to in ("NS", "EW"):
+                ev.append("hold ok 700")  # OK would keep the team loaded: held OK is nobody
+            else:
+                ev.append({"NS": "up", "EW": "down"}.get(to, "ok"))
     ev.append("ok")  # confirm: save
     return ev
 

@@ -290,6 +290,8 @@ class App:
             k, v = S.SETTINGS[key][0], value
         else:
             if key == "s_preset":
+                if value == spec["preset"]:
+                    return  # the same preset: its options (target...) stay
                 spec = {"preset": value, "options": {}}
             else:
                 name = "target" if key == "s_target" else option

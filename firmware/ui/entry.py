@@ -66,6 +66,8 @@ class Draft:
         self.melds = {"NS": [], "EW": []}
         self.melds_to = "auto"   # auto (engine decides), NS, EW or None (nobody)
         self.meld_item = 0
+        self.touched = record is not None  # card points entered (or loaded): a bid change keeps them
+        self.ask_melds_to = False  # held OK on the melds step: the table says whose melds are best
         self._bids = None
         self._tens = {}
         self._bel = None
@@ -184,7 +186,7 @@ class Draft:
 
     def needs_melds_to(self):
         """Ask who has the best melds only when the codes cannot tell (or the table overrode it)."""
-        if self.melds_to != "auto":
+        if self.melds_to != "auto" or self.ask_melds_to:
             return True
         if not (self.melds["NS"] and self.melds["EW"]):
             return False

@@ -315,6 +315,8 @@ class Entry(Screen):
         self._touch()
         steps = self.d.steps()
         i = steps.index(self.step) if self.step in steps else 0
+        if self.step == E.S_MELDS_TO and self.d.melds_to == "auto":
+            self.d.ask_melds_to = False  # opened with a held OK, left without a choice
         if i == 0:
             if self.back_to is not None:
                 self.app.go(self.back_to)
@@ -360,12 +362,16 @@ class Entry(Screen):
             if s:
                 items = d.bid_items()
                 i = items.index(d.bid) if d.bid in items else 1
-                was_pass = d.bid == "pass"
+                was = d.bid
                 d.bid = items[(i + s) % len(items)]
-                if was_pass != (d.bid == "pass"):
+                if (was == "pass") != (d.bid == "pass"):
                     self._stepno_s = None
-                d.tens = d.default_tens()
-                d.units = 0
+                # points follow the bid until the player sets them; a capot or
+                # generale bid (or leaving one) brings its own default
+                if not d.touched or not isinstance(was, int) or not isinstance(d.bid, int):
+                    d.tens = d.default_tens()
+                    d.units = 0
+                    d.touched = False  # a default again: it follows the bid
             elif _is(ev, OK):
                 self.advance()
             elif _is(ev, OK, LONG):
@@ -374,10 +380,12 @@ class Entry(Screen):
                     d.kind = kinds[(kinds.index(d.kind) + 1) % len(kinds)]
                     self._ctx = None
         elif (st == E.S_TENS or st == E.S_UNITS) and _is(ev, OK, LONG):
+            d.touched = True
             d.set_pile("D" if d.pile == "T" else "T")  # count the other pile, same total
             a.flash(T["defence"] if d.pile == "D" else T["takers"])
         elif st == E.S_TENS:
             if s:
+                d.touched = True
                 items = d.tens_items()
                 i = items.index(d.tens) if d.tens in items else 0
                 if ev >> 2 == PRESS:
@@ -394,6 +402,7 @@ class Entry(Screen):
                 self.advance()
         elif st == E.S_UNITS:
             if s:
+                d.touched = True
                 d.units = (d.units + s) % len(d.units_items())
             elif _is(ev, OK):
                 self.advance()
@@ -423,8 +432,7 @@ class Entry(Screen):
             elif _is(ev, OK):
                 self.advance()
             elif _is(ev, OK, LONG):
-                if d.melds_to == "auto":
-                    d.melds_to = None
+                d.ask_melds_to = True
                 self._touch()
                 self.step = E.S_MELDS_TO
         elif st == E.S_MELDS_TO:
@@ -435,7 +443,11 @@ class Entry(Screen):
                 d.melds_to = "EW"
                 self.advance()
             elif _is(ev, OK):
-                d.melds_to = None
+                if d.melds_to == "auto":  # nothing chosen yet: OK means nobody
+                    d.melds_to = None
+                self.advance()  # else OK keeps the team already chosen
+            elif _is(ev, OK, LONG):
+                d.melds_to = None  # nobody, even after a team was chosen
                 self.advance()
         elif st == E.S_CONFIRM:
             if _is(ev, OK):
@@ -542,8 +554,12 @@ class Entry(Screen):
             L.melds(T["t_melds"], self._stepno(), T["NS"], self._melds[0], T["EW"], self._melds[1], T["done"])
         elif st == E.S_MELDS_TO:
             cur = d.melds_to if d.melds_to != "auto" else None
-            L.choice3(T["t_melds_to"], self._stepno(), (T["NS"], "NS"), (T["nobody"], None), (T["EW"], "EW"),
-                      cur, None)
+            if cur is None:
+                L.choice3(T["t_melds_to"], self._stepno(), (T["NS"], "NS"), (T["nobody"], None), (T["EW"], "EW"),
+                          cur, None)
+            else:  # OK keeps the team chosen; held OK: nobody
+                L.choice3(T["t_melds_to"], self._stepno(), (T["NS"], "NS"), (T["keep"], None), (T["EW"], "EW"),
+                          cur, T["hold_ok_nobody"])
         elif st == E.S_CONFIRM:
             self._draw_confirm(L)
 
@@ -561,8 +577,8 @@ class Entry(Screen):
         r, tot = self._result
         if r.made is None:
             verdict = T["passed"]
-        else:
-            verdict = T["made"] if r.made else T["failed"]
+        else:  # with the takers' card points, so a changed entry shows before it is saved
+            verdict = (T["made"] if r.made else T["failed"]) + " (" + str(self.d.takers_points()) + ")"
         L.confirm(title, contract, verdict, T["NS"], r.score["NS"], T["EW"], r.score["EW"],
                   tot["NS"], tot["EW"], T["save"], None, r.made)
 
@@ -691,6 +707,7 @@ class ValuePicker(Screen):
                 self.app.board.display.contrast(self.value)  # preview
         elif _is(ev, OK):
             self.app.change_setting(self.key_, self.value, self.option)
+            self.app.apply_contrast()  # the saved value, also when the write failed
             self.app.go(self.back_to)
         elif _is(ev, BACK):
             if self.key_ == "s_contrast":
