@@ -404,6 +404,9 @@ class Journal:
                     continue
                 # copy the damaged file aside, then rewrite it with its valid deals
                 head, deals, why = self._ra(g)
+                if head is None:  # unreadable on the second pass too: set it aside
+                    lost(_an(g), why, "archived game %d set aside" % g)
+                    continue
                 try:
                     self._cpa(_an(g), arcs[g])
                     self._wa(g, head["rules"], deals, head.get("r"))
