@@ -567,18 +567,21 @@ class Entry(Screen):
         T = self.app.T
         if self._confirm is None:
             title = T["t_confirm"] + (" " + str(self.index + 1) if self.index is not None else "")
-            self._confirm = (title, contract_text(T, self.d.record()))
-        title, contract = self._confirm
+            verdict = ""
+            if self.error is None:
+                made = self._result[0].made
+                if made is None:
+                    verdict = T["passed"]
+                else:  # with the takers' card points, so a changed entry shows before it is saved
+                    verdict = (T["made"] if made else T["failed"]) + " (" + str(self.d.takers_points()) + ")"
+            self._confirm = (title, contract_text(T, self.d.record()), verdict)
+        title, contract, verdict = self._confirm
         if self.error is not None:
             e = self.error
             L.confirm(title, contract, "", "", 0, "", 0, 0, 0, "<",
                       (T["e_field"], T.get("f_" + e.field, e.field)))
             return
         r, tot = self._result
-        if r.made is None:
-            verdict = T["passed"]
-        else:  # with the takers' card points, so a changed entry shows before it is saved
-            verdict = (T["made"] if r.made else T["failed"]) + " (" + str(self.d.takers_points()) + ")"
         L.confirm(title, contract, verdict, T["NS"], r.score["NS"], T["EW"], r.score["EW"],
                   tot["NS"], tot["EW"], T["save"], None, r.made)
 
