@@ -49,6 +49,7 @@ for _p in (FIRMWARE, ROOT):
 
 from coinche.rules import Rules  # noqa: E402
 from host_tools import deploy, keys  # noqa: E402
+from host_tools.tools import find_tool  # noqa: E402
 from host_tools import sim as simmod  # noqa: E402
 
 # -- budgets -----------------------------------------------------------------
@@ -78,10 +79,7 @@ class BenchError(RuntimeError):
 
 
 def _exe(name):
-    cand = os.path.join(os.path.dirname(sys.executable), name)
-    if os.path.exists(cand):
-        return cand
-    found = shutil.which(name)
+    found = find_tool(name)
     if not found:
         raise BenchError("%s not found: run `make venv`" % name)
     return found

@@ -23,6 +23,8 @@ import shutil
 import subprocess
 import sys
 
+from host_tools.tools import find_tool
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 BOARDS = os.path.join(ROOT, "boards")
@@ -34,10 +36,7 @@ class DeployError(Exception):
 
 
 def _tool(name):
-    cand = os.path.join(os.path.dirname(sys.executable), name)
-    if os.path.exists(cand):
-        return cand
-    found = shutil.which(name)
+    found = find_tool(name)
     if not found:
         raise DeployError("%s not found: run `make venv`" % name)
     return found

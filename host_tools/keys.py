@@ -119,6 +119,22 @@ def _points_events(d, rec):
     return ev
 
 
+def canonical(rules, rec):
+    """What the device stores for rec: the validated record with what the UI does not
+    enter dropped (the trump colour, trick counts other than 0 and 8, a melds_to with
+    no melds); none of it ever changes a score."""
+    r = validate(rules, rec)
+    if r["bid"] == "pass":
+        return r
+    if r["trump"] not in ("NT", "AT"):
+        r["trump"] = "suit"
+    if r.get("tricks") not in (None, 0, 8):
+        del r["tricks"]
+    if "melds_to" in r and not r.get("melds"):
+        del r["melds_to"]
+    return r
+
+
 def plan_deal(rules, game, rec):
     """Events (from the home screen) that enter and save rec; rec must be valid."""
     rec = validate(rules, rec)

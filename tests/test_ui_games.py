@@ -30,18 +30,7 @@ PRESSES = {}  # label -> [presses per deal], filled by the corpus tests
 
 
 def canonical(rules, rec):
-    """What the device must store for rec: the validated record, trump colour and
-    intermediate trick counts dropped (they never change a score)."""
-    r = validate(rules, rec)
-    if r["bid"] == "pass":
-        return r
-    if r["trump"] not in ("NT", "AT"):
-        r["trump"] = "suit"
-    if r.get("tricks") not in (None, 0, 8):
-        del r["tricks"]
-    if "melds_to" in r and not r.get("melds"):
-        del r["melds_to"]
-    return r
+    return K.canonical(rules, rec)
 
 
 def same_melds_outcome(a, b):
