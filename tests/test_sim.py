@@ -565,6 +565,7 @@ def test_interactive_mode_in_a_pty():
 
     try:
         assert wait_for("screen: home".encode()), seen[-500:]
+        wait_for(b"Enter")  # the legend may still be on its way (one read can stop mid-line)
         assert "┌".encode() in seen and b"Enter" in seen  # the box and the key legend
         os.write(fd, b"\x1b")  # Esc = BACK: the demo goes to its menu
         assert wait_for(b"screen: menu"), seen[-500:]
