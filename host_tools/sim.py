@@ -87,7 +87,7 @@ def parse_script(lines):
             elif op == "shot" and len(words) == 2 and _NAME_RE.match(words[1]):
                 steps.append((n, "shot", words[1]))
             else:
-                raise ValueError("expected up|down|ok|back, hold BUTTON MS, wait MS or shot NAME")
+                raise ValueError("expected up|down|ok|back, hold BUTTON MS, wait MS or shot NAME (see --help)")
         except ValueError as e:
             raise ScriptError("line %d: %s: %r" % (n, e, raw.rstrip("\n"))) from None
     return steps
@@ -457,84 +457,232 @@ def _is_steps(lines):
 _HALF = (" ", "\u2580", "\u2584", "\u2588")  # (top, bottom) bits: none, top, bottom, both
 # 2x2 pixels per cell, index = tl | tr << 1 | bl << 2 | br << 3
 _QUAD = " \u2598\u259d\u2580\u2596\u258c\u259e\u259b\u2597\u259a\u2590\u259c\u2584\u2599\u259f\u2588"
+# 2x4 pixels per cell: Unicode braille, dot bit of the pixel at (column, row) in the cell
+_BRAILLE_BASE = 0x2800
+_BRAILLE_BIT = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))  # [row][column]
+
+# Renderings, least dense first: (name, pixels per cell across, down). The
+# terminal shows the first that fits; all three show every pixel (in colour a
+# braille cell has one colour for its lit dots). When even braille does not fit,
+# each braille dot stands for a step x step block of pixels (lit if any is).
+HALF_BLOCKS = ("half blocks", 1, 2)
+QUADRANTS = ("quadrants", 2, 2)
+BRAILLE = ("braille", 2, 4)
+STATUS_LINES = 2  # under the picture: the status line and the key legend
+
+
+def box_size(w, h, mode, step=1):
+    """Terminal columns and rows a w x h frame needs in `mode`, box and status lines included."""
+    _, across, down = mode
+    return -(-w // (across * step)) + 2, -(-h // (down * step)) + 2 + STATUS_LINES
+
+
+def choose_rendering(w, h, fmt, cols=None, rows=None):
+    """(mode, step) for a frame in a cols x rows terminal: the biggest picture that fits.
+
+    Mono frames try half blocks, quadrants, then braille; colour frames half
+    blocks (two colours per cell), then braille (every pixel's place, one
+    colour per cell). step > 1 only when even that does not fit."""
+    modes = (HALF_BLOCKS, QUADRANTS, BRAILLE) if fmt == "mono" else (HALF_BLOCKS, BRAILLE)
+    if cols is None or rows is None:
+        return modes[0], 1
+    for mode in modes:
+        need_cols, need_rows = box_size(w, h, mode)
+        if need_cols <= cols and need_rows <= rows:
+            return mode, 1
+    step = 2
+    while True:
+        need_cols, need_rows = box_size(w, h, BRAILLE, step)
+        if (need_cols <= cols and need_rows <= rows) or step >= max(w, h):
+            return BRAILLE, step
+        step += 1
+
+
+def full_size(w, h):
+    """The smallest terminal (columns, rows) that shows every pixel in half blocks."""
+    return box_size(w, h, HALF_BLOCKS)
 
 
 def _mono_bit(data, w, x, y):
     return (data[(y >> 3) * w + x] >> (y & 7)) & 1
 
 
+def _mono_grid(frame, step):
+    """Rows of 0/1 pixels; with step > 1 one per step x step block, lit if any pixel is."""
+    w, h, data = frame.w, frame.h, frame.data
+    if step == 1:
+        px = _pixels_mono(frame)
+        return [px[y * w:(y + 1) * w] for y in range(h)], w, h
+    gw, gh = -(-w // step), -(-h // step)
+    grid = [bytearray(gw) for _ in range(gh)]
+    for y in range(h):
+        row = grid[y // step]
+        for x in range(w):
+            if _mono_bit(data, w, x, y):
+                row[x // step] = 1
+    return grid, gw, gh
+
+
+def _cell_bits(grid, gw, gh, x0, y0, across, down):
+    """The lit pixels of one cell as a list of (column, row) inside the cell."""
+    out = []
+    for dy in range(down):
+        y = y0 + dy
+        if y >= gh:
+            break
+        row = grid[y]
+        for dx in range(across):
+            x = x0 + dx
+            if x < gw and row[x]:
+                out.append((dx, dy))
+    return out
+
+
+def _mono_lines(grid, gw, gh, mode):
+    name, across, down = mode
+    lines = []
+    for y0 in range(0, gh, down):
+        cells = []
+        for x0 in range(0, gw, across):
+            lit = _cell_bits(grid, gw, gh, x0, y0, across, down)
+            if name == "braille":
+                code = 0
+                for dx, dy in lit:
+                    code |= _BRAILLE_BIT[dy][dx]
+                cells.append(chr(_BRAILLE_BASE + code) if code else " ")
+            elif name == "quadrants":
+                i = 0
+                for dx, dy in lit:
+                    i |= 1 << (dx + 2 * dy)
+                cells.append(_QUAD[i])
+            else:
+                i = 0
+                for _, dy in lit:
+                    i |= 1 << dy
+                cells.append(_HALF[i])
+        lines.append("".join(cells))
+    return lines
+
+
 def render_frame(frame, cols=None, rows=None, level=255, on=True, colour=True):
     """The frame inside a box, as terminal lines (pure: no I/O).
 
-    One cell holds two vertical pixels (half blocks). If the box does not
-    fit in cols x rows, a mono frame falls back to 2x2 pixels per cell
-    (quadrant blocks) and a colour frame to every other pixel."""
+    cols x rows is the whole terminal (the box plus STATUS_LINES lines under
+    it); choose_rendering() picks how many pixels share a character cell."""
     w, h, data = frame.w, frame.h, frame.data
-    step = 1
-    if cols is not None and rows is not None and (w + 2 > cols or (h + 1) // 2 + 2 > rows):
-        step = 2
+    mode, step = choose_rendering(w, h, frame.fmt, cols, rows)
     dim = colour and on and level < 255
-    body = []
     if frame.fmt == "mono":
-        if step == 1:
-            for y in range(0, h, 2):
-                shift = y & 7
-                row = data[(y >> 3) * w:(y >> 3) * w + w]
-                if on:
-                    body.append("".join(_HALF[(b >> shift) & 3] for b in row))
-                else:
-                    body.append(" " * w)
+        if not on:
+            need_cols, need_rows = box_size(w, h, mode, step)
+            body = [" " * (need_cols - 2)] * (need_rows - 2 - STATUS_LINES)
         else:
-            for y in range(0, h, 4):
-                cells = []
-                for x in range(0, w, 2):
-                    i = 0
-                    for k, (dx, dy) in enumerate(((0, 0), (1, 0), (0, 2), (1, 2))):
-                        for sub in (0, 1):  # a cell pixel is lit if either of its 2 rows is
-                            yy = y + dy + sub
-                            if x + dx < w and yy < h and _mono_bit(data, w, x + dx, yy):
-                                i |= 1 << k
-                                break
-                    cells.append(_QUAD[i] if on else " ")
-                body.append("".join(cells))
+            body = _mono_lines(*_mono_grid(frame, step), mode)
         if dim:
             g = _brightness(level, on)
             body = ["\x1b[38;2;%d;%d;%dm%s\x1b[39m" % (g, g, g, line) for line in body]
     elif frame.fmt == "rgb565":
         bright = _brightness(level, on)
-        for y in range(0, h, 2 * step):
-            out = []
-            prev = None
-            for x in range(0, w, step):
-                top = _rgb_at(data, w, h, x, y, step, bright)
-                bot = _rgb_at(data, w, h, x, y + step, step, bright) if y + step < h else (0, 0, 0)
-                if (top, bot) != prev:
-                    out.append("\x1b[38;2;%d;%d;%dm\x1b[48;2;%d;%d;%dm" % (top + bot))
-                    prev = (top, bot)
-                out.append("\u2580")
-            out.append("\x1b[0m")
-            body.append("".join(out))
+        if mode is HALF_BLOCKS:
+            body = _rgb_half_lines(data, w, h, bright)
+        else:
+            body = _rgb_braille_lines(data, w, h, step, bright)
     else:
         raise ValueError("unknown frame format %r" % frame.fmt)
-    inner = (w + step - 1) // step
+    inner = box_size(w, h, mode, step)[0] - 2
     top = "\u250c" + "\u2500" * inner + "\u2510"
     bottom = "\u2514" + "\u2500" * inner + "\u2518"
     return [top] + ["\u2502" + line + "\u2502" for line in body] + [bottom]
 
 
-def _rgb_at(data, w, h, x, y, step, bright):
-    """Colour of the step x step block at x, y: its brightest pixel, so thin lines survive."""
-    best = None
-    for yy in range(y, min(y + step, h)):
-        for xx in range(x, min(x + step, w)):
-            i = (yy * w + xx) * 2
-            c = _rgb565(data[i], data[i + 1])
-            if best is None or sum(c) > sum(best):
-                best = c
-    r, g, b = best
+def _scaled(c, bright):
+    r, g, b = c
     if bright != 255:
         r, g, b = r * bright // 255, g * bright // 255, b * bright // 255
     return r, g, b
+
+
+def _rgb_half_lines(data, w, h, bright):
+    body = []
+    for y in range(0, h, 2):
+        out = []
+        prev = None
+        for x in range(w):
+            i = (y * w + x) * 2
+            top = _scaled(_rgb565(data[i], data[i + 1]), bright)
+            if y + 1 < h:
+                i += w * 2
+                bot = _scaled(_rgb565(data[i], data[i + 1]), bright)
+            else:
+                bot = (0, 0, 0)
+            if (top, bot) != prev:
+                out.append("\x1b[38;2;%d;%d;%dm\x1b[48;2;%d;%d;%dm" % (top + bot))
+                prev = (top, bot)
+            out.append("\u2580")
+        out.append("\x1b[0m")
+        body.append("".join(out))
+    return body
+
+
+def _rgb_braille_lines(data, w, h, step, bright):
+    """Braille cells in colour: a cell's background is the frame's background
+    colour if the cell shows any of it (else the cell's most common colour); its
+    dots are the other pixels, drawn in their most common colour. With step > 1
+    a dot stands for a step x step block, taking the block's first pixel that
+    is not the frame's background (so thin lines and text survive)."""
+    values = [(data[i] << 8) | data[i + 1] for i in range(0, w * h * 2, 2)]
+    counts = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    background = max(counts, key=counts.get)
+    gw, gh = -(-w // step), -(-h // step)
+    if step == 1:
+        grid = [values[y * w:(y + 1) * w] for y in range(h)]
+    else:
+        grid = []
+        for gy in range(gh):
+            row = []
+            for gx in range(gw):
+                v = background
+                for y in range(gy * step, min(h, (gy + 1) * step)):
+                    for x in range(gx * step, min(w, (gx + 1) * step)):
+                        if values[y * w + x] != background:
+                            v = values[y * w + x]
+                            break
+                    if v != background:
+                        break
+                row.append(v)
+            grid.append(row)
+    body = []
+    for y0 in range(0, gh, 4):
+        out = []
+        prev = None
+        for x0 in range(0, gw, 2):
+            cell = {}
+            for dy in range(4):
+                if y0 + dy < gh:
+                    row = grid[y0 + dy]
+                    for dx in range(2):
+                        if x0 + dx < gw:
+                            cell[(dx, dy)] = row[x0 + dx]
+            tally = {}
+            for v in cell.values():
+                tally[v] = tally.get(v, 0) + 1
+            back = background if background in tally else max(tally, key=tally.get)
+            others = {v: n for v, n in tally.items() if v != back}
+            fore = max(others, key=others.get) if others else back
+            code = 0
+            for (dx, dy), v in cell.items():
+                if v != back:
+                    code |= _BRAILLE_BIT[dy][dx]
+            colours = _scaled(_rgb565(fore >> 8, fore & 255), bright) + _scaled(_rgb565(back >> 8, back & 255), bright)
+            if colours != prev:
+                out.append("\x1b[38;2;%d;%d;%dm\x1b[48;2;%d;%d;%dm" % colours)
+                prev = colours
+            out.append(chr(_BRAILLE_BASE + code) if code else " ")
+        out.append("\x1b[0m")
+        body.append("".join(out))
+    return body
 
 
 _KEYS_CSI = {ord("A"): "UP", ord("B"): "DOWN", ord("C"): "OK", ord("D"): "BACK"}
@@ -626,6 +774,10 @@ class KeyTracker:
             return self._finish()
         return []
 
+    def finish(self):
+        """Commands that end whatever is pending (a tap, a probe, a hold), as at quit."""
+        return self._finish()
+
     def _finish(self):
         """Release whatever is down; a probe that was not confirmed was two taps."""
         s, b = self.state, self.btn
@@ -633,12 +785,29 @@ class KeyTracker:
         self.btn = None
         if s == self.IDLE:
             return []
+        # GAP_MS after every release: a release and the next key's press at
+        # the same instant would reach the app in button order, not typing
+        # order (the firmware polls UP, DOWN, OK, BACK in turn, and UP/DOWN
+        # act on the press, OK/BACK on the release)
         if s == self.PROBE:
-            return ["u " + b, "t %d" % GAP_MS, "d " + b, "t %d" % PRESS_MS, "u " + b]
-        return ["u " + b]
+            return ["u " + b, "t %d" % GAP_MS, "d " + b, "t %d" % PRESS_MS, "u " + b, "t %d" % GAP_MS]
+        return ["u " + b, "t %d" % GAP_MS]
 
 
 LEGEND = "\u2191/\u2193 UP/DOWN   Enter/\u2192 OK   Bksp/Esc/\u2190 BACK   q quit"
+
+
+def size_note(frame, cols, rows):
+    """What the status line says about the rendering in a cols x rows terminal."""
+    (name, across, down), step = choose_rendering(frame.w, frame.h, frame.fmt, cols, rows)
+    full_cols, full_rows = full_size(frame.w, frame.h)
+    if step == 1 and across == 1:
+        return ""
+    if step == 1:
+        shown = "%s %dx%d px/char" % (name, across, down)
+    else:
+        shown = "%s, %dx%d px merged per dot" % (name, step, step)
+    return "  [%s; %dx%d or more: every pixel]" % (shown, full_cols, full_rows)
 
 
 def _screen_lines(sim, cols, rows, tracker):
@@ -647,17 +816,20 @@ def _screen_lines(sim, cols, rows, tracker):
     if fr is None:
         lines = ["(waiting for the first frame)"]
     else:
-        lines = render_frame(fr, cols, rows - 2, level, on)
+        lines = render_frame(fr, cols, rows, level, on)
     screen = fr.screen if fr else "-"
     held = tracker.held
     status = "screen: %s" % screen
+    if fr is not None:
+        status += size_note(fr, cols, rows)
     if not on:
         status += "   (display off)"
     elif level < 255:
         status += "   (contrast %d)" % level
     if held:
         status += "   [%s]" % held
-    return lines + [status, LEGEND]
+    # a line wider than the terminal would wrap and push the picture up
+    return lines + [status[:cols], LEGEND[:cols]]
 
 
 def interactive(sim, out=None, tick_ms=20):
@@ -692,10 +864,15 @@ def interactive(sim, out=None, tick_ms=20):
                 if not data:  # the terminal went away
                     break
                 keys = parse_keys(data)
-                if "QUIT" in keys:
-                    break
-                for k in keys:
+                quit_now = "QUIT" in keys
+                for k in keys[:keys.index("QUIT")] if quit_now else keys:
                     cmds += tracker.key(k, now)
+                if quit_now:
+                    # the keys typed before q still reach the device, in order
+                    cmds += tracker.finish()
+                    sim.send(*cmds)
+                    sim.sync()
+                    break
                 dirty = True
             released = tracker.tick(now)
             if released:
@@ -733,11 +910,48 @@ def interactive(sim, out=None, tick_ms=20):
 
 # ------------------------------------------------------------------ command line
 
+SCRIPT_HELP = """\
+script language (--script FILE, or a script on stdin), one event per line:
+  up | down | ok | back   a short press: the button down %(press)d ms, then up %(gap)d ms
+  hold KEY MS             KEY (up, down, ok, back) held down MS ms, then up %(gap)d ms,
+                          e.g. "hold ok 1200" (a long OK) or "hold up 2000" (repeat)
+  wait MS                 MS ms pass with no button down (e.g. "wait 130000")
+  shot NAME               save the current picture as NAME.png in --screenshot-dir
+                          (NAME: letters, digits, _ . -)
+  # text                  a comment, alone or after an event; blank lines are skipped
+Names are case-insensitive; MS is a whole number of milliseconds. Virtual time
+only moves with these events, so a script gives the same pictures every run.
+A bad line stops the run before it starts, naming the line.
+
+interactive keys (a terminal, no --script): arrow up/down = UP/DOWN,
+Enter or arrow right = OK, Backspace, Esc or arrow left = BACK, q quits.
+A terminal reports no key release: to hold a button, hold its key down until
+the terminal auto-repeats; the button is released %(release)d ms after the last
+repeat. A single keystroke is an exact %(press)d ms press; keys always reach the
+device in the order they were typed.
+
+terminal size: the %(oled)s OLED shows every pixel as blocks in a %(oled_size)s
+terminal, the %(pack)s Display Pack in %(pack_size)s; smaller terminals get 2x2
+pixels (quadrants) or 2x4 pixels (braille) per character: %(braille_size)s is enough to
+see every OLED pixel in braille, so 80x24 is fine; the status line says when a
+smaller rendering is in use.
+"""
+
+
+def script_help():
+    return SCRIPT_HELP % {
+        "press": PRESS_MS, "gap": GAP_MS, "release": KeyTracker().release_ms,
+        "oled": "128x64", "oled_size": "%dx%d" % full_size(128, 64),
+        "pack": "240x135", "pack_size": "%dx%d" % full_size(240, 135),
+        "braille_size": "%dx%d" % box_size(128, 64, BRAILLE)}
+
+
 def _parser():
-    p = argparse.ArgumentParser(prog="python3 -m host_tools.sim", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python3 -m host_tools.sim", description=__doc__.split("\n")[0],
+                                epilog=script_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--script", help="run this script headless ('-' = stdin)")
     p.add_argument("--screenshot-dir", help="PNG per screen change and per `shot NAME`")
-    p.add_argument("--state-out", help="write the app's state JSON here at the end")
+    p.add_argument("--state-out", help="write the app's state JSON here at the end (also after q)")
     p.add_argument("--rules", help="rules preset for a fresh device")
     p.add_argument("--target", type=int, help="target score for a fresh device")
     p.add_argument("--board", default="sim", help="board (sim, or one hwsim.py knows)")
@@ -780,11 +994,11 @@ def main(argv=None):
             interactive(sim)
         else:
             sim.run_script(steps)
-            if args.state_out:
-                doc = sim.state()
-                with open(args.state_out, "w", encoding="utf-8") as f:
-                    json.dump(doc, f, indent=2, sort_keys=True)
-                    f.write("\n")
+        if args.state_out:
+            doc = sim.state()
+            with open(args.state_out, "w", encoding="utf-8") as f:
+                json.dump(doc, f, indent=2, sort_keys=True)
+                f.write("\n")
         sim.close()
     except SimError as e:
         if sim is not None:

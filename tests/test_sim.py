@@ -188,6 +188,7 @@ def test_virtual_clock_starts_before_the_wrap():
 
 import json  # noqa: E402
 import random  # noqa: E402
+import re  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -407,12 +408,61 @@ def test_render_frame_half_blocks():
     assert dim[1] == "│\x1b[38;2;64;64;64m▀▄█ \x1b[39m│"
 
 
-def test_render_frame_quadrants_when_too_small():
-    f = _mono(4, 8, [(0, 0), (3, 2), (1, 7)])
-    # 2x4 pixels per cell, each quadrant 1x2: (0,0) top-left, (3,2) bottom-right of
-    # the right cell, (1,7) bottom-right of the lower left cell
-    assert render_frame(f, cols=5, rows=10) == ["┌──┐", "│▘▗│", "│▗ │", "└──┘"]
-    assert len(render_frame(_mono(128, 64, []), cols=80, rows=24)) == 16 + 2
+def test_render_frame_quadrants_then_braille_when_too_small():
+    f = _mono(4, 8, [(0, 0), (3, 2), (1, 7), (2, 4)])
+    # half blocks need 6x8 (box + 2 status lines); quadrants (2x2 px) 4x8; braille (2x4) 4x6
+    assert len(render_frame(f, cols=6, rows=8)) == 6
+    assert render_frame(f, cols=5, rows=8) == ["┌──┐", "│▘ │", "│ ▝│", "│ ▘│", "│▗ │", "└──┘"]
+    # braille dots: (0,0) dot 1, (3,2) dot 6 of the right cell, (2,4) dot 1 and
+    # (1,7) dot 8 of the cells below
+    assert render_frame(f, cols=4, rows=6) == ["┌──┐", "│\u2801\u2820│", "│\u2880\u2801│", "└──┘"]
+
+
+def test_render_frame_every_oled_pixel_fits_80x24_in_braille():
+    from host_tools.sim import BRAILLE, choose_rendering, full_size, size_note
+    random.seed(3)
+    pixels = [(x, y) for x in range(128) for y in range(64) if random.random() < 0.3]
+    f = _mono(128, 64, pixels)
+    assert choose_rendering(128, 64, "mono", 80, 24) == (BRAILLE, 1)
+    lines = render_frame(f, cols=80, rows=24)
+    assert len(lines) + 2 <= 24 and max(len(line) for line in lines) <= 80
+    # decode the braille back into pixels: every one is there
+    back = set()
+    for row, line in enumerate(lines[1:-1]):
+        for col, ch in enumerate(line[1:-1]):
+            code = 0 if ch == " " else ord(ch) - 0x2800
+            for dy, bits in enumerate(((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))):
+                for dx, bit in enumerate(bits):
+                    if code & bit:
+                        back.add((col * 2 + dx, row * 4 + dy))
+    assert back == set(pixels)
+    assert full_size(128, 64) == (130, 36) and full_size(240, 135) == (242, 72)
+    assert size_note(f, 130, 36) == ""
+    assert "130x36" in size_note(f, 80, 24) and "braille" in size_note(f, 80, 24)
+    # a terminal too small for braille merges 2x2 pixels per dot, and says so
+    assert choose_rendering(128, 64, "mono", 60, 20) == (BRAILLE, 2)
+    assert "merged" in size_note(f, 60, 20)
+
+
+def test_render_frame_colour_braille_in_80x24():
+    black, white, blue = b"\x00\x00", b"\xff\xff", b"\x00\x1f"
+    w, h = 240, 135
+    px = [[black] * w for _ in range(h)]
+    for x in range(w):
+        for y in range(40, 56):
+            px[y][x] = blue  # a highlighted row
+    px[44][10] = white  # a white dot on it
+    px[100][3] = white  # and one on the background
+    f = Frame("c", "rgb565", w, h, b"".join(b"".join(r) for r in px))
+    lines = render_frame(f, cols=80, rows=24)
+    assert len(lines) + 2 <= 24
+    plain = [re.sub("\x1b\\[[0-9;]*m", "", line) for line in lines]
+    assert max(len(line) for line in plain) <= 80
+    # 2x2 pixels per dot, 4x8 per character: (3,100) -> cell (0,12), dot 1 bit 0x02...
+    assert plain[1 + 100 // 8][1 + 3 // 4] != " "
+    assert plain[1 + 44 // 8][1 + 10 // 4] != " "
+    assert "\x1b[38;2;255;255;255m\x1b[48;2;0;0;255m" in lines[1 + 44 // 8]  # white on the blue row
+    assert plain[1 + 60 // 8][1 + 100 // 4] == " "
 
 
 def test_render_frame_rgb565_truecolour():
@@ -447,7 +497,7 @@ def test_key_tracker_single_keystroke_is_a_short_press():
     assert k.key("OK", 1000) == ["d OK", "t 40"]
     assert k.frozen and k.held == "OK"
     assert k.tick(1499) == []
-    assert k.tick(1500) == ["u OK"]
+    assert k.tick(1500) == ["u OK", "t 60"]
     assert not k.frozen and k.held is None and k.tick(5000) == []
 
 
@@ -461,7 +511,7 @@ def test_key_tracker_auto_repeat_is_a_hold():
     assert out == ["d UP", "t 40"] and k.held == "UP" and not k.frozen
     last = repeats[-1]
     assert k.tick(last + 150) == []
-    assert k.tick(last + 151) == ["u UP"]
+    assert k.tick(last + 151) == ["u UP", "t 60"]
     assert k.first_ms == 480 + 150  # learnt from this terminal's delay
 
 
@@ -469,17 +519,17 @@ def test_key_tracker_two_quick_taps_are_two_presses():
     k = KeyTracker(first_ms=700, confirm_ms=120)
     out = k.key("DOWN", 0) + k.tick(100) + k.key("DOWN", 300) + k.tick(400)
     assert out == ["d DOWN", "t 40"] and k.frozen
-    assert k.tick(421) == ["u DOWN", "t 60", "d DOWN", "t 40", "u DOWN"]
+    assert k.tick(421) == ["u DOWN", "t 60", "d DOWN", "t 40", "u DOWN", "t 60"]
     assert not k.frozen
 
 
 def test_key_tracker_other_key_releases_the_first():
     k = KeyTracker()
     k.key("UP", 0)
-    assert k.key("BACK", 50) == ["u UP", "d BACK", "t 40"]
+    assert k.key("BACK", 50) == ["u UP", "t 60", "d BACK", "t 40"]
     k.key("BACK", 600)
     k.key("BACK", 630)  # confirmed hold
-    assert k.key("OK", 640) == ["u BACK", "d OK", "t 40"]
+    assert k.key("OK", 640) == ["u BACK", "t 60", "d OK", "t 40"]
 
 
 def test_killing_the_host_ends_the_device_and_keeps_the_image(tmp_path):
@@ -516,10 +566,10 @@ def test_killing_the_host_ends_the_device_and_keeps_the_image(tmp_path):
 
 def test_render_frame_rgb565_small_terminal_keeps_thin_lines():
     white, black = b"\xff\xff", b"\x00\x00"
-    # 4x4, one lit pixel at (1, 1): after 2x2 reduction the top-left cell is white
+    # 4x4, one lit pixel at (1, 1): braille (2x4) shows it as dot 5 of the left cell
     data = b"".join(white if (x, y) == (1, 1) else black for y in range(4) for x in range(4))
     lines = render_frame(Frame("c", "rgb565", 4, 4, data), cols=5, rows=5)
-    assert lines[1] == "│\x1b[38;2;255;255;255m\x1b[48;2;0;0;0m▀\x1b[38;2;0;0;0m\x1b[48;2;0;0;0m▀\x1b[0m│"
+    assert lines[1] == "│\x1b[38;2;255;255;255m\x1b[48;2;0;0;0m\u2810\x1b[38;2;0;0;0m\x1b[48;2;0;0;0m \x1b[0m│"
 
 
 @pytest.mark.parametrize("board, fmt, size", [("pico_oled", "mono", (128, 64)),
@@ -600,3 +650,97 @@ def test_key_tracker_fast_tapping_is_not_taken_for_auto_repeat():
         out += k.tick(t + 90)
     out += k.tick(5000)
     assert out.count("d DOWN") == 20 and out.count("u DOWN") == 20
+
+
+def _pty_sim(args, columns, lines):
+    """The simulator's CLI on a pseudo-terminal of the given size: (pid, fd)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    pid, fd = pty.fork()
+    if pid == 0:  # child: the simulator on a terminal
+        os.chdir(ROOT)
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
+        os.environ["COLUMNS"], os.environ["LINES"] = str(columns), str(lines)
+        os.execv(sys.executable, [sys.executable, "-m", "host_tools.sim"] + args)
+    return pid, fd
+
+
+def _pty_finish(pid, fd):
+    """Read until the child exits (never forever); its exit code."""
+    import select
+
+    status = None
+    deadline = time.monotonic() + 15
+    while status is None and time.monotonic() < deadline:
+        done, st = os.waitpid(pid, os.WNOHANG)
+        if done:
+            status = st
+        elif select.select([fd], [], [], 0.1)[0]:
+            try:
+                os.read(fd, 65536)
+            except OSError:
+                pass
+    if status is None:
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status)
+
+
+def test_interactive_keys_land_in_typing_order_in_80x24(tmp_path):
+    """Keys typed fast, right after a lone keystroke whose tap/hold decision is
+    still pending, reach the app in the order they were typed (an UP typed
+    0.3 s after Enter once overtook the OK: the firmware saw UP's press and
+    OK's release at the same instant and polls UP first)."""
+    import select
+
+    state = str(tmp_path / "state.json")
+    pid, fd = _pty_sim(["--app", DEMO, "--state-out", state], 80, 24)
+    seen = b""
+
+    def wait_for(pattern):
+        nonlocal seen
+        deadline = time.monotonic() + 20
+        while pattern not in seen and time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.1)[0]:
+                try:
+                    seen += os.read(fd, 65536)
+                except OSError:
+                    break
+        return pattern in seen
+
+    try:
+        assert wait_for(b"130x36 or more"), seen[-500:]  # says which size shows every pixel
+        assert wait_for(b"quit"), seen[-500:]
+        text = seen.decode("utf-8", "replace")
+        assert any(0x2800 < ord(c) <= 0x28FF for c in text)  # braille: the OLED fits 80x24
+        typed = [(b"\r", "OK", 0.3), (b"\x1b[A", "UP", 0.05), (b"\x1b[B", "DOWN", 0.0),
+                 (b"\x7f", "BACK", 0.12), (b"\x1b[A", "UP", 0.01), (b"\r", "OK", 0.0)]
+        for keys, _, pause in typed:
+            os.write(fd, keys)
+            time.sleep(pause)
+        time.sleep(0.2)
+        os.write(fd, b"\x1b[B\x1b[A\rq")  # three more and q in one read
+    finally:
+        code = _pty_finish(pid, fd)
+    assert code == 0
+    with open(state) as f:
+        events = json.load(f)["events"]
+    names = [name for _, name, _ in typed] + ["DOWN", "UP", "OK"]
+    assert events == [e for name in names for e in (name + "+", name + "-")]
+
+
+def test_help_documents_the_script_language_and_terminal():
+    p = subprocess.run([sys.executable, "-m", "host_tools.sim", "--help"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0
+    text = p.stdout
+    for form in ("up | down | ok | back", "hold KEY MS", "wait MS", "shot NAME", "# text",
+                 "auto-repeat", "130x36", "242x72", "80x24"):
+        assert form in text, form
+    # the examples the help gives are valid script lines
+    for example in re.findall(r'"((?:hold|wait)[^"]*)"', text):
+        assert parse_script([example])

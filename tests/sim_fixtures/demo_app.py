@@ -27,6 +27,7 @@ class App:
         self.last_input = board.ticks_ms()
         self.dirty = True
         self.lit = True
+        self.events = []  # "UP+" (down) / "UP-" (up) in the order this app saw them
         self.path = board.STORAGE + "/count.json"
         try:
             os.mkdir(board.STORAGE)
@@ -53,10 +54,12 @@ class App:
             pressed = b.buttons[i]()
             t0 = self.down_at[i]
             if pressed and t0 is None:
+                self.log_event(_NAMES[i] + "+")
                 self.down_at[i] = now
                 self.last_input = now
                 self.dirty = True
             elif not pressed and t0 is not None:
+                self.log_event(_NAMES[i] + "-")
                 self.down_at[i] = None
                 self.release(i, time.ticks_diff(now, t0))
                 self.last_input = now
@@ -72,6 +75,11 @@ class App:
             b.display.poweron()
         if self.dirty:
             self.draw()
+
+    def log_event(self, name):
+        if len(self.events) >= 64:  # the latest ones only: the heap is small
+            self.events.pop(0)
+        self.events.append(name)
 
     def release(self, i, held):
         if i == 2:
@@ -104,7 +112,7 @@ class App:
 
     def state_json(self):
         return json.dumps({"screen": self.screen, "count": self.count, "sel": self.sel,
-                           "defaults": self.defaults, "ticks": self.board.ticks_ms(),
+                           "defaults": self.defaults, "events": self.events, "ticks": self.board.ticks_ms(),
                            "held": [_NAMES[i] for i in range(4) if self.down_at[i] is not None]})
 
 
