@@ -1,44 +1,37 @@
-"""CRC-32 (the one of zlib and binascii) on any port, as fast as the port allows.
+"""CRC-32 (the one of zlib and binascii) on any port.
 
-The stock rp2 firmware has no binascii.crc32, and a byte loop on 32-bit
-MicroPython would allocate a big int per byte (CRC values pass 2**30). So:
-binascii where present, else a viper loop (native code, the Pico has the
-emitter), else a loop on two 16-bit halves that stays in small ints.
+MicroPython v1.28 has binascii.crc32 on the unix port and in the stock rp2
+build (MICROPY_PY_BINASCII_CRC32 with MICROPY_PY_DEFLATE, both on at the rp2
+port's "extra features" level). A port without it gets a plain bytecode loop
+on two 16-bit halves, which stays in small ints (CRC values pass 2**30, and a
+big int per byte would be slow and allocate on 32-bit MicroPython).
 """
 import array
 
-_T = array.array("I", [0] * 256)
-for _n in range(256):
-    _c = _n
+_TABLE = array.array("I", [0] * 256)
+for _index in range(256):
+    _value = _index
     for _ in range(8):
-        _c = (_c >> 1) ^ 0xEDB88320 if _c & 1 else _c >> 1
-    _T[_n] = _c
-_LO = array.array("H", [x & 0xFFFF for x in _T])
-_HI = array.array("H", [x >> 16 for x in _T])
+        _value = (_value >> 1) ^ 0xEDB88320 if _value & 1 else _value >> 1
+    _TABLE[_index] = _value
+_TABLE_LOW = array.array("H", [x & 0xFFFF for x in _TABLE])
+_TABLE_HIGH = array.array("H", [x >> 16 for x in _TABLE])
 
 
 def crc32_py(data):
     """Plain bytecode, small ints only."""
-    lo = 0xFFFF
-    hi = 0xFFFF
-    tl = _LO
-    th = _HI
-    for b in data:
-        i = (lo ^ b) & 0xFF
-        lo = ((lo >> 8) | ((hi & 0xFF) << 8)) ^ tl[i]
-        hi = (hi >> 8) ^ th[i]
-    return ((hi << 16) | lo) ^ 0xFFFFFFFF
+    low = 0xFFFF
+    high = 0xFFFF
+    table_low = _TABLE_LOW
+    table_high = _TABLE_HIGH
+    for byte in data:
+        index = (low ^ byte) & 0xFF
+        low = ((low >> 8) | ((high & 0xFF) << 8)) ^ table_low[index]
+        high = (high >> 8) ^ table_high[index]
+    return ((high << 16) | low) ^ 0xFFFFFFFF
 
-
-try:
-    from store.crc_native import crc32 as _native
-
-    def crc32_native(data):
-        return _native(data, _T) & 0xFFFFFFFF
-except Exception:  # a port without the native emitter fails to compile it
-    crc32_native = None
 
 try:
     from binascii import crc32  # unsigned, as zlib's, on MicroPython and CPython 3
 except ImportError:
-    crc32 = crc32_native or crc32_py
+    crc32 = crc32_py

@@ -12,9 +12,9 @@ docs/storage.md. In short, under `root`:
 Segments stay under littlefs' inline limit, so an append is one small metadata
 commit instead of a copy of the file's last data block.
 
-The private names are short on purpose: every identifier is stored in the
-.mpy, and the firmware has a size budget. Their meaning is given where the
-Journal's state is set (Journal._z).
+The journal is generic about game actions: GAME_ACTIONS maps each "op" to the
+function that applies it and the fields stored for it, so a new kind of
+action is one function and one table entry.
 """
 import os
 
@@ -22,89 +22,109 @@ from micropython import const
 
 from store.lines import LineError, Lines, check, decode, encode
 
-_V = const(1)  # the format version
-_COPY = const(256)
+FORMAT_VERSION = const(1)
+_COPY_CHUNK = const(256)
 _ENOENT = const(2)
 _EEXIST = const(17)
 _S_IFREG = const(0x8000)
-_SET = "settings.log"
+SETTINGS_FILE = "settings.log"
 
 
-def _num(t):
+def _canonical_number(text):
     """A canonical decimal (no sign, no leading zero) as int, else -1."""
-    if not t or not t.isdigit() or (len(t) > 1 and t[0] == "0"):
+    if not text or not text.isdigit() or (len(text) > 1 and text[0] == "0"):
         return -1
-    return int(t)
+    return int(text)
 
 
-def _parse(name):
+def _classify_name(name):
     """('set'|'seg'|'arc'|'dmg', G, S) for a journal file name, None for anything else."""
-    if name == _SET:
+    if name == SETTINGS_FILE:
         return ("set", 0, 0)
     if name.startswith("damaged-") and name.endswith(".bin"):
-        n = _num(name[8:-4])
-        return ("dmg", n, 0) if n >= 0 else None
+        number = _canonical_number(name[8:-4])
+        return ("dmg", number, 0) if number >= 0 else None
     if len(name) < 6 or not name.endswith(".log"):
         return None
     stem = name[1:-4]
     if name[0] == "a":
-        g = _num(stem)
-        return ("arc", g, 0) if g > 0 else None
+        game = _canonical_number(stem)
+        return ("arc", game, 0) if game > 0 else None
     if name[0] == "g":
-        i = stem.find(".")
-        if i > 0:
-            g, s = _num(stem[:i]), _num(stem[i + 1:])
-            if g > 0 and s >= 0:
-                return ("seg", g, s)
+        dot = stem.find(".")
+        if dot > 0:
+            game, segment = _canonical_number(stem[:dot]), _canonical_number(stem[dot + 1:])
+            if game > 0 and segment >= 0:
+                return ("seg", game, segment)
     return None
 
 
-def _sn(g, s):
-    """The name of segment s of game g."""
-    return "g%d.%d.log" % (g, s)
+def segment_name(game, segment):
+    """The file name of segment `segment` of game `game`."""
+    return "g%d.%d.log" % (game, segment)
 
 
-def _an(g):
-    """The name of the archive file of game g."""
-    return "a%d.log" % g
+def archive_name(game):
+    """The file name of the archive of game `game`."""
+    return "a%d.log" % game
 
 
-class _Bad(ValueError):
+class Unreadable(ValueError):
     """A file stopped being readable: no args when damaged, (1,) for a newer format.
 
     A ValueError, so record() raises it as is for an action that does not fit."""
 
 
-def _ver(head):
-    v = head.get("v")
-    if type(v) is not int or v < _V:
-        raise _Bad
-    if v > _V:
-        raise _Bad(1)
+def _check_version(header):
+    version = header.get("v")
+    if type(version) is not int or version < FORMAT_VERSION:
+        raise Unreadable
+    if version > FORMAT_VERSION:
+        raise Unreadable(1)
 
 
-def _apply(deals, act):
-    """One action on the deal list; _Bad when it cannot apply (never half)."""
-    op = act.get("op")
-    d = act.get("deal")
-    if op == "add":
-        if not isinstance(d, dict):
-            raise _Bad
-        deals.append(d)
-        return
-    i = act.get("i")
-    if type(i) is not int or not 0 <= i < len(deals):
-        raise _Bad
-    if op == "edit":
-        if not isinstance(d, dict):
-            raise _Bad
-        deals[i] = d
-    elif op == "del":
-        deals.pop(i)
-    elif isinstance(op, str):
-        raise _Bad(1)
-    else:
-        raise _Bad
+def _deal_of(action):
+    deal = action.get("deal")
+    if not isinstance(deal, dict):
+        raise Unreadable
+    return deal
+
+
+def _index_of(action, deals):
+    index = action.get("i")
+    if type(index) is not int or not 0 <= index < len(deals):
+        raise Unreadable
+    return index
+
+
+def _apply_add(deals, action):
+    deals.append(_deal_of(action))
+
+
+def _apply_edit(deals, action):
+    deals[_index_of(action, deals)] = _deal_of(action)
+
+
+def _apply_delete(deals, action):
+    deals.pop(_index_of(action, deals))
+
+
+# op -> (apply(deals, action): raises Unreadable before changing anything when the
+# action does not fit; the fields of the action that are stored with its "op")
+GAME_ACTIONS = {
+    "add": (_apply_add, ("deal",)),
+    "edit": (_apply_edit, ("i", "deal")),
+    "del": (_apply_delete, ("i",)),
+}
+
+
+def apply_action(deals, action):
+    """One game action on the deal list; Unreadable when it cannot apply (never half)."""
+    op = action.get("op")
+    entry = GAME_ACTIONS.get(op) if isinstance(op, str) else None
+    if entry is None:
+        raise Unreadable(1) if isinstance(op, str) else Unreadable
+    entry[0](deals, action)
 
 
 class Archive:
@@ -114,167 +134,167 @@ class Archive:
     forty deals as dicts would take about 200 KB, more than the Pico's heap."""
 
     def __init__(self, journal):
-        self._j = journal
-        self._ids = journal._kp
+        self._journal = journal
+        self._game_numbers = journal._archive_kept
 
     def __len__(self):
-        return len(self._ids)
+        return len(self._game_numbers)
 
-    def _game(self, g):
-        head, deals, _ = self._j._ra(g)
-        out = {"rules": head and head["rules"], "deals": deals}
-        if head and "r" in head:
-            out["result"] = head["r"]
+    def _read_game(self, game):
+        header, deals, _ = self._journal._read_archive(game)
+        out = {"rules": header and header["rules"], "deals": deals}
+        if header and "r" in header:
+            out["result"] = header["r"]
         return out
 
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return list(map(self._game, self._ids[i]))
-        return self._game(self._ids[i])
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return list(map(self._read_game, self._game_numbers[index]))
+        return self._read_game(self._game_numbers[index])
 
     def __iter__(self):
-        return map(self._game, list(self._ids))
+        return map(self._read_game, list(self._game_numbers))
 
     def __eq__(self, other):
         return list(self) == list(other)
 
     def numbers(self):
         """The game numbers (a<G>.log), oldest first."""
-        return list(self._ids)
+        return list(self._game_numbers)
 
-    def summary(self, i):
-        """{"rules", "result", "n"} of game i from its first line only: cheap for a list screen.
+    def summary(self, index):
+        """{"rules", "result", "n"} of game `index` from its first line only: cheap for a list screen.
 
         "result" is what the app passed with the "new" that closed the game (None if nothing)."""
-        head = self._j._hd(_an(self._ids[i])) or {}
-        return {"rules": head.get("rules"), "result": head.get("r"), "n": head.get("n", 0)}
+        header = self._journal._read_header(archive_name(self._game_numbers[index])) or {}
+        return {"rules": header.get("rules"), "result": header.get("r"), "n": header.get("n", 0)}
 
 
 class Journal:
     """See the module docstring; load() first, then record() each confirmed action."""
 
-    def __init__(self, root, seg_max=512, max_segs=32, keep=20):
-        # seg_max: littlefs stores files up to block_size/8 inline in the directory;
-        # max_segs: segments before a game is compacted into a new base;
+    def __init__(self, root, segment_bytes=512, max_segments=32, keep=20):
+        # segment_bytes: littlefs stores files up to block_size/8 inline in the directory;
+        # max_segments: segments before a game is compacted into a new base;
         # keep: finished games kept in the archive
         self.root = root.rstrip("/") or "/"
-        self._pre = root.rstrip("/") + "/"  # a file's path is _pre + name
-        self.seg_max = seg_max
-        self.max_segs = max_segs
+        self._prefix = root.rstrip("/") + "/"  # a file's path is _prefix + name
+        self.segment_bytes = segment_bytes
+        self.max_segments = max_segments
         self.keep = keep
-        self._ok = False  # load() has run
-        self._z()
+        self._loaded = False  # load() has run
+        self._reset_state()
 
     # ------------------------------------------------------------------ state
 
-    def _z(self):
+    def _reset_state(self):
         """The state before load()."""
-        self._rok = True  # the root directory exists
-        self._set = {}  # the settings
-        self._r = None  # rules of the current game self._g, None: no game
-        self._d = None  # its deals (a list when there is a game)
-        self._g = 0  # current game number, 0: none
-        self._gx = 0  # highest game number in any file name
-        self._b = 0  # segment number of the current base
-        self._s = 0  # segment that takes appends
-        self._sz = 0  # its size
-        self._sx = 0  # highest segment number of the current game on disk
-        self._ns = 0  # segments since the base, base included
-        self._n = 0  # actions since the base: the next segment's "p"
-        self._nb = False  # the log on disk cannot take appends: write a base
-        self._sg = []  # (g, s, name) of the segment files on disk
-        self._ar = []  # game numbers of archive files on disk
-        self._kp = []  # game numbers of the archive load() returned, oldest first
-        self._as = []  # names to move aside; never deleted
-        self._dm = []  # (name, size) of damaged-N.bin files
-        self._dn = 0  # highest N of damaged-N.bin
+        self._root_exists = True  # the root directory exists
+        self._settings = {}  # the settings
+        self._rules = None  # rules of the current game, None: no game
+        self._deals = None  # its deals (a list when there is a game)
+        self._game_number = 0  # current game number, 0: none
+        self._highest_game_number = 0  # highest game number in any file name
+        self._base_segment = 0  # segment number of the current base
+        self._append_segment = 0  # segment that takes appends
+        self._append_segment_size = 0  # its size
+        self._highest_segment = 0  # highest segment number of the current game on disk
+        self._segments_since_base = 0  # segments since the base, base included
+        self._actions_since_base = 0  # actions since the base: the next segment's "p"
+        self._needs_base = False  # the log on disk cannot take appends: write a base
+        self._segment_files = []  # (game, segment, name) of the segment files on disk
+        self._archive_files = []  # game numbers of archive files on disk
+        self._archive_kept = []  # game numbers of the archive load() returned, oldest first
+        self._to_set_aside = []  # names to move aside; never deleted
+        self._damaged_files = []  # (name, size) of damaged-N.bin files
+        self._highest_damaged_number = 0  # highest N of damaged-N.bin
 
     # ---------------------------------------------------------------- reading
 
-    def _rd(self, name, visit, cf=1 << 30):
-        """Feed each line of a file to visit(obj, index); _Bad on the first problem.
+    def _read_lines(self, name, visit, checksum_only_from=1 << 30):
+        """Feed each line of a file to visit(obj, index); Unreadable on the first problem.
 
-        Lines from index cf on are only checksummed; visit gets None for them."""
-        n = 0
+        Lines from index checksum_only_from on are only checksummed; visit gets None for them."""
+        count = 0
         try:
-            with open(self._pre + name, "rb") as f:
-                it = Lines(f)
-                for line in it:
+            with open(self._prefix + name, "rb") as file:
+                lines = Lines(file)
+                for line in lines:
                     obj = None
                     try:
-                        if n < cf:
+                        if count < checksum_only_from:
                             obj = decode(line)
                         else:
                             check(line)
                     except LineError:
-                        raise _Bad
-                    visit(obj, n)
-                    n += 1
-                if it.tail or it.too_long:
-                    raise _Bad
+                        raise Unreadable
+                    visit(obj, count)
+                    count += 1
+                if lines.tail or lines.too_long:
+                    raise Unreadable
         except OSError:
-            raise _Bad
-        if n == 0:
-            raise _Bad
+            raise Unreadable
+        if count == 0:
+            raise Unreadable
 
-    def _hd(self, name):
+    def _read_header(self, name):
         """The first line of a file as an object, or None."""
         try:
-            with open(self._pre + name, "rb") as f:
-                for line in Lines(f):
+            with open(self._prefix + name, "rb") as file:
+                for line in Lines(file):
                     return decode(line)
         except (OSError, LineError):
             pass
         return None
 
-    def _ra(self, g, parse=True):
-        """Read archive g: (header, deals, problem); problem None, or the args of a _Bad.
+    def _read_archive(self, game, parse=True):
+        """Read the archive of a game: (header, deals, problem); problem None, or the args of an Unreadable.
 
         deals is the valid prefix; parse=False only checks the deal lines: deals is
         then their count."""
-        head = None
+        header = None
         deals = []
-        n = 0
+        expected = 0
 
-        def visit(obj, i):
-            nonlocal head, n
-            if i == 0:
-                _ver(obj)
-                k = obj.get("n")
-                if obj.get("t") != "arc" or obj.get("g") != g or type(k) is not int or "rules" not in obj:
-                    raise _Bad
-                head, n = obj, k
+        def visit(obj, index):
+            nonlocal header, expected
+            if index == 0:
+                _check_version(obj)
+                count = obj.get("n")
+                if obj.get("t") != "arc" or obj.get("g") != game or type(count) is not int or "rules" not in obj:
+                    raise Unreadable
+                header, expected = obj, count
                 return
-            if i > n:
-                raise _Bad
+            if index > expected:
+                raise Unreadable
             deals.append(obj)
 
-        why = None
+        problem = None
         try:
-            self._rd(_an(g), visit, 1 << 30 if parse else 1)
-        except _Bad as e:
-            why = e.args
-        if why is None and len(deals) != n:
-            why = ()
-        return head, deals if parse else len(deals), why
+            self._read_lines(archive_name(game), visit, 1 << 30 if parse else 1)
+        except Unreadable as error:
+            problem = error.args
+        if problem is None and len(deals) != expected:
+            problem = ()
+        return header, deals if parse else len(deals), problem
 
     # ------------------------------------------------------------------- load
 
     def load(self):
         """Rebuild settings, current game and archive from the files; never raises on bad data."""
-        self._z()
-        self._ok = True
+        self._reset_state()
+        self._loaded = True
         notes = []
         newer = False
-        aside = self._as
+        to_set_aside = self._to_set_aside
 
-        def lost(name, why, note=None):
-            # why: the args of a _Bad, true for a newer format
+        def set_aside(name, why, note=None):
+            # why: the args of an Unreadable, true for a newer format
             nonlocal newer
             if why:
                 newer = True
-            if name not in aside:
-                aside.append(name)
+            if name not in to_set_aside:
+                to_set_aside.append(name)
             if note and note not in notes:
                 notes.append(note)
 
@@ -282,147 +302,150 @@ class Journal:
             listing = list(os.ilistdir(self.root))
         except OSError:
             listing = []
-            self._rok = False
-        segs = {}  # g -> [(s, name, size)]
-        arcs = {}  # g -> size
-        snames = []  # names of the segment files
-        set_size = 0
-        for e in listing:
-            name = e[0]
-            if e[1] != _S_IFREG:
+            self._root_exists = False
+        segments_by_game = {}  # game -> [(segment, name, size)]
+        archive_sizes = {}  # game -> size
+        segment_names = []
+        settings_size = 0
+        for entry in listing:
+            name = entry[0]
+            if entry[1] != _S_IFREG:
                 continue
-            kind = _parse(name)
+            kind = _classify_name(name)
             if kind is None:
                 continue  # not ours: left alone
-            size = e[3] if len(e) > 3 else os.stat(self._pre + name)[6]
-            k, g, s = kind
-            if k == "set":
-                set_size = size
-            elif k == "dmg":
-                self._dm.append((name, size))
-                self._dn = max(self._dn, g)
+            size = entry[3] if len(entry) > 3 else os.stat(self._prefix + name)[6]
+            kind, game, segment = kind
+            if kind == "set":
+                settings_size = size
+            elif kind == "dmg":
+                self._damaged_files.append((name, size))
+                self._highest_damaged_number = max(self._highest_damaged_number, game)
             else:
-                self._gx = max(self._gx, g)
-                if k == "seg":
-                    segs.setdefault(g, []).append((s, name, size))
-                    self._sg.append((g, s, name))
-                    snames.append(name)
+                self._highest_game_number = max(self._highest_game_number, game)
+                if kind == "seg":
+                    segments_by_game.setdefault(game, []).append((segment, name, size))
+                    self._segment_files.append((game, segment, name))
+                    segment_names.append(name)
                 else:
-                    arcs[g] = size
-                    self._ar.append(g)
+                    archive_sizes[game] = size
+                    self._archive_files.append(game)
 
         # settings: all or nothing
-        if set_size:
-            got = None
+        if settings_size:
+            settings = None
 
-            def visit(obj, i):
-                nonlocal got
-                _ver(obj)
-                s = obj.get("s")
-                if i > 0 or obj.get("t") != "set" or not isinstance(s, dict):
-                    raise _Bad
-                got = s
+            def visit_settings(obj, index):
+                nonlocal settings
+                _check_version(obj)
+                values = obj.get("s")
+                if index > 0 or obj.get("t") != "set" or not isinstance(values, dict):
+                    raise Unreadable
+                settings = values
 
             try:
-                self._rd(_SET, visit)
-                self._set = got
-            except _Bad as e:
-                lost(_SET, e.args, "settings reset")
+                self._read_lines(SETTINGS_FILE, visit_settings)
+                self._settings = settings
+            except Unreadable as error:
+                set_aside(SETTINGS_FILE, error.args, "settings reset")
 
         # the current game: the highest game with a readable base
-        head = None
-        for g in sorted(segs, reverse=True):
-            files = sorted(f for f in segs[g] if f[2] > 0)
-            todo = []  # the base and the segments after it
-            for f in reversed(files):
-                todo.insert(0, f)
-                h = self._hd(f[1])
-                if (h is not None and h.get("v") == _V and h.get("t") == "log" and h.get("g") == g
-                        and h.get("s") == f[0] and h.get("p") == 0
-                        and isinstance(h.get("rules"), dict) and type(h.get("n")) is int):
-                    head = h
-                    for old in h.get("aside") or ():
-                        if old in snames:
-                            lost(old, 0)
+        base_header = None
+        game = 0
+        to_replay = []  # the base and the segments after it
+        for game in sorted(segments_by_game, reverse=True):
+            files = sorted(f for f in segments_by_game[game] if f[2] > 0)
+            to_replay = []
+            for file in reversed(files):
+                to_replay.insert(0, file)
+                header = self._read_header(file[1])
+                if (header is not None and header.get("v") == FORMAT_VERSION and header.get("t") == "log"
+                        and header.get("g") == game and header.get("s") == file[0] and header.get("p") == 0
+                        and isinstance(header.get("rules"), dict) and type(header.get("n")) is int):
+                    base_header = header
+                    for old in header.get("aside") or ():
+                        if old in segment_names:
+                            set_aside(old, 0)
                     break
-                if h is not None and type(h.get("v")) is int and h["v"] > _V:
+                if header is not None and type(header.get("v")) is int and header["v"] > FORMAT_VERSION:
                     newer = True
-            if head:
+            if base_header:
                 break
-            for f in files:
-                lost(f[1], 0, "unreadable game set aside")
+            for file in files:
+                set_aside(file[1], 0, "unreadable game set aside")
 
-        if head:
-            # replay game g from its base; on a problem keep the valid part, plan a repair
+        if base_header:
+            # replay the game from its base; on a problem keep the valid part, plan a repair
             deals = []
-            count = 0
-            nsegs = 0
-            s = 0
+            actions = 0
+            segments_read = 0
+            segment = 0
 
-            def visit(obj, i):
-                nonlocal count
-                if i == 0:
-                    _ver(obj)
-                    # "p" is 0 in the base, where count is 0 too
-                    if obj.get("t") != "log" or obj.get("g") != g or obj.get("s") != s or obj.get("p") != count:
-                        raise _Bad
+            def visit_segment(obj, index):
+                nonlocal actions
+                if index == 0:
+                    _check_version(obj)
+                    # "p" is 0 in the base, where actions is 0 too
+                    if (obj.get("t") != "log" or obj.get("g") != game or obj.get("s") != segment
+                            or obj.get("p") != actions):
+                        raise Unreadable
                     return
-                _apply(deals, obj)
-                count += 1
+                apply_action(deals, obj)
+                actions += 1
 
-            for s, name, size in todo:
+            for segment, name, size in to_replay:
                 try:
-                    self._rd(name, visit)
-                    if not nsegs and count < head["n"]:
-                        raise _Bad  # the snapshot lost lines
-                except _Bad as e:
-                    for bad in todo[nsegs:]:
-                        lost(bad[1], e.args)
-                    self._nb = True
+                    self._read_lines(name, visit_segment)
+                    if not segments_read and actions < base_header["n"]:
+                        raise Unreadable  # the snapshot lost lines
+                except Unreadable as error:
+                    for bad in to_replay[segments_read:]:
+                        set_aside(bad[1], error.args)
+                    self._needs_base = True
                     notes.append("game kept to deal %d" % len(deals))
                     break
-                self._s, self._sz = s, size
-                nsegs += 1
-            self._g = g
-            self._r = head["rules"]
-            self._d = deals
-            self._b = todo[0][0]
-            self._sx = max(f[0] for f in segs[g])
-            self._n = count
-            self._ns = nsegs
+                self._append_segment, self._append_segment_size = segment, size
+                segments_read += 1
+            self._game_number = game
+            self._rules = base_header["rules"]
+            self._deals = deals
+            self._base_segment = to_replay[0][0]
+            self._highest_segment = max(f[0] for f in segments_by_game[game])
+            self._actions_since_base = actions
+            self._segments_since_base = segments_read
 
         # the archive: the newest readable finished games, checked, not kept in RAM
-        for g in sorted(arcs, reverse=True):
-            if len(self._kp) >= self.keep:
+        for game in sorted(archive_sizes, reverse=True):
+            if len(self._archive_kept) >= self.keep:
                 break
-            if arcs[g] == 0 or (self._g and g >= self._g):
+            if archive_sizes[game] == 0 or (self._game_number and game >= self._game_number):
                 continue  # empty, or written by a "new" that did not complete
-            head, n, why = self._ra(g, False)
-            if why is not None:
-                if head is None or not n:
-                    lost(_an(g), why, "archived game %d set aside" % g)
+            header, count, problem = self._read_archive(game, False)
+            if problem is not None:
+                if header is None or not count:
+                    set_aside(archive_name(game), problem, "archived game %d set aside" % game)
                     continue
                 # copy the damaged file aside, then rewrite it with its valid deals
-                head, deals, why = self._ra(g)
-                if head is None:  # unreadable on the second pass too: set it aside
-                    lost(_an(g), why, "archived game %d set aside" % g)
+                header, deals, problem = self._read_archive(game)
+                if header is None:  # unreadable on the second pass too: set it aside
+                    set_aside(archive_name(game), problem, "archived game %d set aside" % game)
                     continue
                 try:
-                    self._cpa(_an(g), arcs[g])
-                    self._wa(g, head["rules"], deals, head.get("r"))
+                    self._copy_aside(archive_name(game), archive_sizes[game])
+                    self._write_archive(game, header["rules"], deals, header.get("r"))
                 except OSError:
-                    notes.append("archived game %d not repaired" % g)
-                notes.append("archived game %d: %d deals kept" % (g, len(deals)))
+                    notes.append("archived game %d not repaired" % game)
+                notes.append("archived game %d: %d deals kept" % (game, len(deals)))
                 deals = None
-            self._kp.append(g)
-        self._kp.reverse()
+            self._archive_kept.append(game)
+        self._archive_kept.reverse()
 
         # repairs and leftovers of interrupted work
-        if aside:
+        if to_set_aside:
             notes.append("damaged data kept aside")
         try:
-            if self._nb:
-                self._cp(self._g, self._sx + 1, self._r, self._d)
+            if self._needs_base:
+                self._write_base(self._game_number, self._highest_segment + 1, self._rules, self._deals)
             self._settle()
         except (OSError, ValueError):
             notes.append("repair not saved yet")
@@ -432,9 +455,9 @@ class Journal:
             if newer:
                 notice += " (newer format)"
         game = None
-        if self._r is not None:
-            game = {"rules": self._r, "deals": list(self._d)}
-        return {"settings": dict(self._set), "game": game, "archive": Archive(self), "notice": notice}
+        if self._rules is not None:
+            game = {"rules": self._rules, "deals": list(self._deals)}
+        return {"settings": dict(self._settings), "game": game, "archive": Archive(self), "notice": notice}
 
     def archive(self):
         """The archive as it stands now (it follows later "new" actions)."""
@@ -442,54 +465,55 @@ class Journal:
 
     # ---------------------------------------------------------------- writing
 
-    def _w(self, name, first, items=(), add=False):
-        """Write a whole file: the line first, then each item encoded (as an "add" if add).
+    def _write_file(self, name, first, items=(), as_adds=False):
+        """Write a whole file: the line first, then each item encoded (as an "add" if as_adds).
 
         littlefs makes it visible only at close (or not at all). The items must
         encode once the file is open: close would commit what was written so
         far. Callers encode headers (the only lines that can still be rejected)
         before calling. Returns the size."""
-        with open(self._pre + name, "wb") as f:
-            size = f.write(first)
-            for d in items:
-                size += f.write(encode({"op": "add", "deal": d} if add else d))
+        with open(self._prefix + name, "wb") as file:
+            size = file.write(first)
+            for item in items:
+                size += file.write(encode({"op": "add", "deal": item} if as_adds else item))
         return size
 
-    def _wa(self, g, rules, deals, result):
-        """Write the archive file of game g."""
-        head = {"v": _V, "t": "arc", "g": g, "n": len(deals), "rules": rules}
+    def _write_archive(self, game, rules, deals, result):
+        """Write the archive file of a game."""
+        header = {"v": FORMAT_VERSION, "t": "arc", "g": game, "n": len(deals), "rules": rules}
         if result is not None:
-            head["r"] = result
-        self._w(_an(g), encode(head), deals)  # ValueError from the header before the file is touched
-        if g not in self._ar:
-            self._ar.append(g)
+            header["r"] = result
+        # a ValueError from the header comes before the file is touched
+        self._write_file(archive_name(game), encode(header), deals)
+        if game not in self._archive_files:
+            self._archive_files.append(game)
 
-    def _cp(self, g, s, rules, deals):
-        """A new base s of game g (the snapshot of deals); the caller then settles.
+    def _write_base(self, game, segment, rules, deals):
+        """A new base segment of a game (the snapshot of deals); the caller then settles.
 
         The base lists the damaged segments it makes obsolete: those are the
         files a clean-up would delete once the base exists; the base tells the
         next load() to move them aside instead. Other damaged files stay damaged
         on disk and are found again. (At most 64 names: a header line has a
         length limit.)"""
-        head = {"v": _V, "t": "log", "g": g, "s": s, "p": 0, "n": len(deals), "rules": rules}
-        mine = [n for n in self._as if n[0] == "g"][:64]
-        if mine:
-            head["aside"] = mine
-        first = encode(head)
-        name = _sn(g, s)
-        self._sg.append((g, s, name))  # before the write: an empty leftover is ours
-        size = self._w(name, first, deals, True)
-        self._g = g
-        self._r = rules
-        self._d = deals
-        self._b = self._s = self._sx = s
-        self._sz = size
-        self._ns = 1
-        self._n = len(deals)
-        self._nb = False
+        header = {"v": FORMAT_VERSION, "t": "log", "g": game, "s": segment, "p": 0, "n": len(deals), "rules": rules}
+        obsolete = [name for name in self._to_set_aside if name[0] == "g"][:64]
+        if obsolete:
+            header["aside"] = obsolete
+        first = encode(header)
+        name = segment_name(game, segment)
+        self._segment_files.append((game, segment, name))  # before the write: an empty leftover is ours
+        size = self._write_file(name, first, deals, True)
+        self._game_number = game
+        self._rules = rules
+        self._deals = deals
+        self._base_segment = self._append_segment = self._highest_segment = segment
+        self._append_segment_size = size
+        self._segments_since_base = 1
+        self._actions_since_base = len(deals)
+        self._needs_base = False
 
-    def _tidy(self):
+    def _settle_quietly(self):
         """_settle after a commit: its failures never undo the action just recorded."""
         try:
             self._settle()
@@ -498,66 +522,69 @@ class Journal:
 
     def _settle(self):
         """Move pending damaged files aside, delete segments and archives nobody needs."""
-        for name in list(self._as):
-            if self._mv(name):
-                self._as.remove(name)
-        keep = []
-        for item in self._sg:
-            g, s, name = item
-            if (g == self._g and s >= self._b) or name in self._as or not self._mv(name, False):
-                keep.append(item)
-        self._sg = keep
-        if self._g:
-            for g in list(self._ar):
-                if g < self._g and g not in self._kp and _an(g) not in self._as and self._mv(_an(g), False):
-                    self._ar.remove(g)
+        for name in list(self._to_set_aside):
+            if self._move_away(name):
+                self._to_set_aside.remove(name)
+        kept = []
+        for item in self._segment_files:
+            game, segment, name = item
+            if ((game == self._game_number and segment >= self._base_segment) or name in self._to_set_aside
+                    or not self._move_away(name, False)):
+                kept.append(item)
+        self._segment_files = kept
+        if self._game_number:
+            for game in list(self._archive_files):
+                name = archive_name(game)
+                if (game < self._game_number and game not in self._archive_kept and name not in self._to_set_aside
+                        and self._move_away(name, False)):
+                    self._archive_files.remove(game)
 
-    def _mv(self, name, aside=True):
+    def _move_away(self, name, set_aside=True):
         """Move a file to the next damaged-N.bin (or remove it): done, or it was gone."""
-        dst = "damaged-%d.bin" % (self._dn + 1)
+        destination = "damaged-%d.bin" % (self._highest_damaged_number + 1)
         try:
-            if aside:
-                os.rename(self._pre + name, self._pre + dst)
+            if set_aside:
+                os.rename(self._prefix + name, self._prefix + destination)
             else:
-                os.remove(self._pre + name)
-        except OSError as e:
-            return e.errno == _ENOENT
-        if aside:
-            self._dn += 1
-            self._dm.append((dst, -1))
+                os.remove(self._prefix + name)
+        except OSError as error:
+            return error.errno == _ENOENT
+        if set_aside:
+            self._highest_damaged_number += 1
+            self._damaged_files.append((destination, -1))
         return True
 
-    def _cpa(self, name, size):
+    def _copy_aside(self, name, size):
         """Keep a byte copy as damaged-N.bin (once: an identical copy counts)."""
-        for other, osize in self._dm:
-            if osize == size:
-                with open(self._pre + name, "rb") as fa, open(self._pre + other, "rb") as fb:
+        for other, other_size in self._damaged_files:
+            if other_size == size:
+                with open(self._prefix + name, "rb") as original, open(self._prefix + other, "rb") as copy:
                     while True:
-                        x = fa.read(_COPY)
-                        if x != fb.read(_COPY):
+                        chunk = original.read(_COPY_CHUNK)
+                        if chunk != copy.read(_COPY_CHUNK):
                             break
-                        if not x:
+                        if not chunk:
                             return
-        dst = "damaged-%d.bin" % (self._dn + 1)
-        with open(self._pre + name, "rb") as f, open(self._pre + dst, "wb") as out:
+        destination = "damaged-%d.bin" % (self._highest_damaged_number + 1)
+        with open(self._prefix + name, "rb") as original, open(self._prefix + destination, "wb") as copy:
             while True:
-                b = f.read(_COPY)
-                if not b:
+                chunk = original.read(_COPY_CHUNK)
+                if not chunk:
                     break
-                out.write(b)
-        self._dn += 1
-        self._dm.append((dst, size))
+                copy.write(chunk)
+        self._highest_damaged_number += 1
+        self._damaged_files.append((destination, size))
 
     # ---------------------------------------------------------------- record
 
-    def _mkroot(self):
-        if not self._rok:
+    def _make_root(self):
+        if not self._root_exists:
             try:
                 os.mkdir(self.root)
-            except OSError as e:
-                if e.errno != _EEXIST:
+            except OSError as error:
+                if error.errno != _EEXIST:
                     raise
-            self._rok = True
+            self._root_exists = True
 
     def record(self, action):
         """Make one confirmed action durable; returns only after the file is closed.
@@ -565,81 +592,81 @@ class Journal:
         ValueError for an action that does not fit the current state (nothing is
         written); OSError (ENOSPC, EIO) from the filesystem, with the previous
         state still what load() returns."""
-        if not self._ok:
+        if not self._loaded:
             self.load()
         if not isinstance(action, dict):
             raise ValueError("not a dict")
         op = action.get("op")
-        if op in ("add", "edit", "del"):
-            if self._r is None:
+        if op in GAME_ACTIONS:
+            if self._rules is None:
                 raise ValueError("no game")
-            new = list(self._d)
-            _apply(new, action)  # a _Bad is a ValueError
+            deals = list(self._deals)
+            apply_action(deals, action)  # an Unreadable is a ValueError
             entry = {"op": op}
-            if op != "add":
-                entry["i"] = action["i"]
-            if op != "del":
-                entry["deal"] = action["deal"]
+            for field in GAME_ACTIONS[op][1]:
+                entry[field] = action[field]
             line = encode(entry)
-            fits = self._sz + len(line) <= self.seg_max
-            if self._nb or (not fits and self._ns >= self.max_segs):
-                self._cp(self._g, self._sx + 1, self._r, new)
-                self._tidy()
+            fits = self._append_segment_size + len(line) <= self.segment_bytes
+            if self._needs_base or (not fits and self._segments_since_base >= self.max_segments):
+                self._write_base(self._game_number, self._highest_segment + 1, self._rules, deals)
+                self._settle_quietly()
             elif fits:
-                with open(self._pre + _sn(self._g, self._s), "ab") as f:
-                    f.write(line)
-                self._sz += len(line)
-                self._n += 1
+                with open(self._prefix + segment_name(self._game_number, self._append_segment), "ab") as file:
+                    file.write(line)
+                self._append_segment_size += len(line)
+                self._actions_since_base += 1
             else:
-                s = self._sx + 1
-                head = encode({"v": _V, "t": "log", "g": self._g, "s": s, "p": self._n})
-                name = _sn(self._g, s)
-                self._sg.append((self._g, s, name))  # before the write: an empty leftover is ours
-                self._sx = s
-                self._sz = self._w(name, head + line)
-                self._s = s
-                self._ns += 1
-                self._n += 1
-            self._d = new
+                segment = self._highest_segment + 1
+                header = encode({"v": FORMAT_VERSION, "t": "log", "g": self._game_number, "s": segment,
+                                 "p": self._actions_since_base})
+                name = segment_name(self._game_number, segment)
+                # listed before the write: an empty leftover is ours
+                self._segment_files.append((self._game_number, segment, name))
+                self._highest_segment = segment
+                self._append_segment_size = self._write_file(name, header + line)
+                self._append_segment = segment
+                self._segments_since_base += 1
+                self._actions_since_base += 1
+            self._deals = deals
         elif op == "set":
-            k = action.get("k")
-            if not isinstance(k, str):
+            key = action.get("k")
+            if not isinstance(key, str):
                 raise ValueError("bad key")
-            v = action.get("v")
-            st = self._set
-            if k in st and st[k] == v:
+            value = action.get("v")
+            settings = self._settings
+            if key in settings and settings[key] == value:
                 return  # nothing changes: no write
-            if _SET in self._as:
-                if not self._mv(_SET):
+            if SETTINGS_FILE in self._to_set_aside:
+                if not self._move_away(SETTINGS_FILE):
                     raise OSError(5)  # the damaged file must not be overwritten
-                self._as.remove(_SET)
-            new = dict(st)
-            new[k] = v
-            self._mkroot()
-            self._w(_SET, encode({"v": _V, "t": "set", "s": new}))
-            self._set = new
+                self._to_set_aside.remove(SETTINGS_FILE)
+            settings = dict(settings)
+            settings[key] = value
+            self._make_root()
+            self._write_file(SETTINGS_FILE, encode({"v": FORMAT_VERSION, "t": "set", "s": settings}))
+            self._settings = settings
         elif op == "new":
             rules = action.get("rules")
             if not isinstance(rules, dict):
                 raise ValueError("bad rules")
-            self._mkroot()
-            old = self._g
-            archived = self._d  # a game with deals
+            self._make_root()
+            old = self._game_number
+            archived = self._deals  # a game with deals
             if archived:
-                self._wa(old, self._r, archived, action.get("result"))
-            elif old and old in self._ar:
+                self._write_archive(old, self._rules, archived, action.get("result"))
+            elif old and old in self._archive_files:
                 # a stale copy from an interrupted "new": this game ends empty
-                if not self._mv(_an(old), False):
+                if not self._move_away(archive_name(old), False):
                     raise OSError(5)
-                self._ar.remove(old)
-            g = self._gx + 1
-            self._gx = g
-            self._cp(g, 0, rules, [])
+                self._archive_files.remove(old)
+            game = self._highest_game_number + 1
+            self._highest_game_number = game
+            self._write_base(game, 0, rules, [])
             # committed: the new base exists
             if archived:
-                self._kp.append(old)  # in place: Archive views follow
-                while len(self._kp) > self.keep:
-                    self._kp.pop(0)
-            self._tidy()
+                self._archive_kept.append(old)  # in place: Archive views follow
+                while len(self._archive_kept) > self.keep:
+                    self._archive_kept.pop(0)
+            self._settle_quietly()
         else:
             raise ValueError("unknown op")

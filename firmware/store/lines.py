@@ -33,7 +33,7 @@ _INTERNED = (
 checksum = crc32
 
 
-def _field(body):
+def _checksum_field(body):
     """The checksum field of a line: the CRC-32 as eight lowercase hex digits."""
     return ("%08x" % crc32(body)).encode()
 
@@ -51,7 +51,7 @@ def encode(obj):
         json.loads(body)  # MicroPython writes repr() for what JSON cannot hold
     except ValueError:
         raise ValueError("not JSON")
-    return _field(body) + b" " + body + b"\n"
+    return _checksum_field(body) + b" " + body + b"\n"
 
 
 class LineError(ValueError):
@@ -63,7 +63,7 @@ def check(line):
 
     The field must be exactly the lowercase hex of the CRC: "A" for "a" is caught."""
     body = line[9:]
-    if len(line) < 11 or line[8] != 0x20 or line[:8] != _field(body):
+    if len(line) < 11 or line[8] != 0x20 or line[:8] != _checksum_field(body):
         raise LineError
     return body
 
@@ -87,11 +87,11 @@ class Lines:
     after the last newline (a truncated last line); `too_long` is set when a
     line passed _MAX_LINE and reading stopped there."""
 
-    def __init__(self, f):
-        self._f = f
-        self._b = b""  # buffer
-        self._p = 0  # position in it
-        self._e = False  # end of file seen
+    def __init__(self, file):
+        self._file = file
+        self._buffer = b""
+        self._position = 0  # in the buffer
+        self._at_end = False
         self.tail = b""
         self.too_long = False
 
@@ -100,18 +100,18 @@ class Lines:
 
     def __next__(self):
         while True:
-            b = self._b
-            i = b.find(b"\n", self._p)
-            if i >= 0:
-                line = b[self._p:i]
-                self._p = i + 1
+            buffer = self._buffer
+            newline = buffer.find(b"\n", self._position)
+            if newline >= 0:
+                line = buffer[self._position:newline]
+                self._position = newline + 1
                 return line
-            rest = b[self._p:]
-            if self._e or len(rest) > _MAX_LINE:
-                self.too_long = not self._e
+            rest = buffer[self._position:]
+            if self._at_end or len(rest) > _MAX_LINE:
+                self.too_long = not self._at_end
                 self.tail = rest
                 raise StopIteration
-            chunk = self._f.read(_CHUNK) or b""
-            self._e = not chunk
-            self._b = rest + chunk
-            self._p = 0
+            chunk = self._file.read(_CHUNK) or b""
+            self._at_end = not chunk
+            self._buffer = rest + chunk
+            self._position = 0

@@ -37,6 +37,6 @@ def many_games(n=23):
 SCENARIOS = {
     "main": (main_game, {}),
     # tiny limits: compaction into a new base happens every few actions
-    "checkpoints": (lambda: main_game(14), {"max_segs": 2}),
+    "checkpoints": (lambda: main_game(14), {"max_segments": 2}),
     "archive": (many_games, {}),
 }
