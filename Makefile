@@ -51,6 +51,15 @@ repl: $(STAMP)
 mount: $(STAMP)
 	$(MPREMOTE) $(CONNECT) fs cp boards/$(BOARD).py :/board.py + mount firmware + exec "import sys; sys.path.append('/'); import main"
 
+# --- export every kept game (games.json, deals.csv, report.html) into OUT (default: export/):
+#   make export FLASH=sim-flash.img      a simulator image (read from a copy)
+#   make export PORT=/dev/ttyACM0        a device over USB (mpremote; PORT=auto: the first one)
+.PHONY: export
+FLASH ?=
+OUT ?= export
+export: $(STAMP)
+	$(PY) -m host_tools.export $(if $(FLASH),--flash $(FLASH),--port $(or $(PORT),auto)) --out $(OUT)
+
 # --- static checks (tests/test_static.py runs the same two)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -184,16 +184,21 @@ def _load_board(name, rt):
     return board
 
 
+def mount_flash(path=None):
+    """Mount a flash image (None: a blank one in RAM) the way the device mounts its
+    flash, so the journal is at STORAGE. The one place that knows the image's layout:
+    the simulator and the exporter (host_tools/mp/export_dump.py) both use it.
+    Returns "mounted", "formatted" or "reformatted"."""
+    import blockdev
+
+    dev = blockdev.FileBlockDev(path) if path else blockdev.RAMBlockDev()
+    return blockdev.mount(dev, FLASH_MOUNT)
+
+
 def main(argv):
     opts = _args(argv)
     sys.path.insert(0, _ROOT + "/firmware")
-    import blockdev
-
-    if opts["flash"]:
-        dev = blockdev.FileBlockDev(opts["flash"])
-    else:
-        dev = blockdev.RAMBlockDev()
-    how = blockdev.mount(dev, FLASH_MOUNT)
+    how = mount_flash(opts["flash"])
     rt = Runtime(int(opts["wrap-in"]) if opts["wrap-in"] else _WRAP_IN)
     rt.out.write("L flash %s\n" % how)
     board = _load_board(opts["board"], rt)
@@ -209,10 +214,11 @@ def main(argv):
         rt.sleep_ms(10)
 
 
-try:
-    main(sys.argv)
-except SystemExit:
-    raise
-except BaseException as e:  # the unix port would print this on stdout, inside the protocol
-    sys.print_exception(e, sys.stderr)
-    sys.exit(1)
+if __name__ == "__main__":  # imported (by the exporter) for mount_flash only
+    try:
+        main(sys.argv)
+    except SystemExit:
+        raise
+    except BaseException as e:  # the unix port would print this on stdout, inside the protocol
+        sys.print_exception(e, sys.stderr)
+        sys.exit(1)
