@@ -318,9 +318,9 @@ def test_device_export_reads_copied_files(evening, tmp_path, monkeypatch):
     img, played = evening
     device = tmp_path / "device"
     device.mkdir()
-    run_mp("import sim_main, os\nsim_main.mount_flash(%r)\nos.mkdir(%r)\n"
-           "for n in os.listdir(sim_main.STORAGE):\n"
-           "    open(%r + '/' + n, 'wb').write(open(sim_main.STORAGE + '/' + n, 'rb').read())\n"
+    run_mp("import flash_image as F, os\nF.mount_flash(%r)\nos.mkdir(%r)\n"
+           "for n in os.listdir(F.STORAGE):\n"
+           "    open(%r + '/' + n, 'wb').write(open(F.STORAGE + '/' + n, 'rb').read())\n"
            % (shutil.copy(img, str(tmp_path / "copy.img")), str(device / "data"), str(device / "data")))
     calls = []
 

@@ -132,7 +132,7 @@ def test_board_and_launcher_compile_for_armv6m(tmp_path):
 
     from conftest import mpy_cross_path
 
-    for rel in ("boards/sim.py", "host_tools/mp/sim_main.py", "host_tools/mp/blockdev.py"):
+    for rel in ("boards/sim.py", "host_tools/mp/sim_main.py", "host_tools/mp/blockdev.py", "host_tools/mp/flash_image.py"):
         out = tmp_path / (os.path.basename(rel) + ".mpy")
         subprocess.run([mpy_cross_path(), "-march=armv6m", "-o", str(out), os.path.join(ROOT, rel)],
                        check=True, capture_output=True)

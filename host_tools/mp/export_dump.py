@@ -70,14 +70,14 @@ def main(argv):
         _fail("usage: export_dump.py --flash COPY.img | --dir DIR")
     if argv[1] == "--flash":
         sys.path.insert(0, _HERE)
-        import sim_main  # the launcher's mount: the image has the device's layout
+        import flash_image  # the launcher's mount: the image has the device's layout
 
-        how = sim_main.mount_flash(argv[2])
+        how = flash_image.mount_flash(argv[2])
         if how != "mounted":
             _line({"notice": "the image held no filesystem (%s): no games" % how})
             _line({"end": 0})
             return
-        root = sim_main.STORAGE
+        root = flash_image.STORAGE
     else:
         root = argv[2]
     _line({"end": dump(root)})

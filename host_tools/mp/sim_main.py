@@ -13,12 +13,11 @@ import sys
 import time
 
 from binascii import hexlify
+from flash_image import STORAGE, mount_flash
 from micropython import const
 
 _HERE = sys.path[0]  # the unix port puts the script's directory first
 _ROOT = _HERE[: -len("/host_tools/mp")] if _HERE.endswith("/host_tools/mp") else _HERE + "/../.."
-FLASH_MOUNT = "/flash"
-STORAGE = "/flash/data"
 _WRAP_IN = const(5000)  # ms of virtual time until ticks_ms() wraps
 _BUTTONS = {"UP": 0, "DOWN": 1, "OK": 2, "BACK": 3}
 
@@ -184,21 +183,10 @@ def _load_board(name, rt):
     return board
 
 
-def mount_flash(path=None):
-    """Mount a flash image (None: a blank one in RAM) the way the device mounts its
-    flash, so the journal is at STORAGE. The one place that knows the image's layout:
-    the simulator and the exporter (host_tools/mp/export_dump.py) both use it.
-    Returns "mounted", "formatted" or "reformatted"."""
-    import blockdev
-
-    dev = blockdev.FileBlockDev(path) if path else blockdev.RAMBlockDev()
-    return blockdev.mount(dev, FLASH_MOUNT)
-
-
 def main(argv):
     opts = _args(argv)
     sys.path.insert(0, _ROOT + "/firmware")
-    how = mount_flash(opts["flash"])
+    how = mount_flash(opts["flash"])  # flash_image.py: shared with the exporter
     rt = Runtime(int(opts["wrap-in"]) if opts["wrap-in"] else _WRAP_IN)
     rt.out.write("L flash %s\n" % how)
     board = _load_board(opts["board"], rt)
@@ -214,11 +202,10 @@ def main(argv):
         rt.sleep_ms(10)
 
 
-if __name__ == "__main__":  # imported (by the exporter) for mount_flash only
-    try:
-        main(sys.argv)
-    except SystemExit:
-        raise
-    except BaseException as e:  # the unix port would print this on stdout, inside the protocol
-        sys.print_exception(e, sys.stderr)
-        sys.exit(1)
+try:
+    main(sys.argv)
+except SystemExit:
+    raise
+except BaseException as e:  # the unix port would print this on stdout, inside the protocol
+    sys.print_exception(e, sys.stderr)
+    sys.exit(1)
