@@ -25,6 +25,10 @@ from typing import NamedTuple
 
 from host_tools.tools import find_tool
 
+FIRMWARE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
+if FIRMWARE_DIR not in sys.path:  # the scoring core, for checking --rules/--target
+    sys.path.insert(0, FIRMWARE_DIR)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIM_MAIN = os.path.join(ROOT, "host_tools", "mp", "sim_main.py")
 BUTTONS = ("UP", "DOWN", "OK", "BACK")
@@ -59,6 +63,64 @@ def micropython_path():
     if not found:
         raise SimError("micropython (unix port) not found: run `make venv`")
     return found
+
+
+# ------------------------------------------------------------------ flash image
+
+# The device's storage region (docs/storage.md): 352 blocks of 4096 bytes, one
+# littlefs today; decision D1 splits it into three littlefs partitions starting
+# at blocks 0 (user filesystem), 160 (data A) and 256 (data B).
+FLASH_BLOCK_SIZE = 4096
+FLASH_BLOCK_COUNT = 352
+PARTITION_FIRST_BLOCKS = (0, 160, 256)
+LITTLEFS_MAGIC = b"littlefs"  # at byte 8 of either superblock (the first two blocks)
+_MAGIC_OFFSET = 8
+
+
+def flash_image_problem(path):
+    """None if `path` may be used as the simulator's flash image, else why not.
+
+    A missing or empty file is fine (a new image), and so is one of the
+    device's size that holds a littlefs superblock at a partition start or is
+    still blank (all 0x00 or 0xFF, as the simulator creates it). Anything
+    else was not made by the simulator: mounting would format it."""
+    try:
+        size = os.path.getsize(path)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        return "cannot read it (%s)" % (e.strerror or e)
+    if os.path.isdir(path):
+        return "it is a directory"
+    if size == 0:
+        return None
+    expected = FLASH_BLOCK_SIZE * FLASH_BLOCK_COUNT
+    if size != expected:
+        return "it is %d bytes, a flash image is %d (%d blocks of %d)" % (
+            size, expected, FLASH_BLOCK_COUNT, FLASH_BLOCK_SIZE)
+    try:
+        with open(path, "rb") as f:
+            blank = True
+            for first in PARTITION_FIRST_BLOCKS:
+                for block in (first, first + 1):
+                    f.seek(block * FLASH_BLOCK_SIZE)
+                    data = f.read(FLASH_BLOCK_SIZE)
+                    if data[_MAGIC_OFFSET:_MAGIC_OFFSET + len(LITTLEFS_MAGIC)] == LITTLEFS_MAGIC:
+                        return None
+                    if first == 0 and data.strip(b"\x00") and data.strip(b"\xff"):
+                        blank = False
+    except OSError as e:
+        return "cannot read it (%s)" % (e.strerror or e)
+    if blank:
+        return None
+    return "it holds no littlefs superblock at block %s" % ", ".join(str(b) for b in PARTITION_FIRST_BLOCKS)
+
+
+def start_blank_image(path):
+    """Make `path` a blank image of the device's size (zeros: the device
+    formats it at its first start), whatever it held."""
+    with open(path, "wb") as f:
+        f.truncate(FLASH_BLOCK_SIZE * FLASH_BLOCK_COUNT)
 
 
 # ------------------------------------------------------------------ scripts
@@ -952,10 +1014,13 @@ def _parser():
     p.add_argument("--script", help="run this script headless ('-' = stdin)")
     p.add_argument("--screenshot-dir", help="PNG per screen change and per `shot NAME`")
     p.add_argument("--state-out", help="write the app's state JSON here at the end (also after q)")
-    p.add_argument("--rules", help="rules preset for a fresh device")
-    p.add_argument("--target", type=int, help="target score for a fresh device")
+    p.add_argument("--rules", help="rules preset for a fresh device (%s)" % ", ".join(_presets()))
+    p.add_argument("--target", help="target score for a fresh device (100..99990)")
     p.add_argument("--board", default="sim", help="board (sim, or one hwsim.py knows)")
-    p.add_argument("--flash", help="littlefs image file, kept between runs (created if missing)")
+    p.add_argument("--flash", help="flash image file, kept between runs (created if missing; "
+                   "a file that is not a flash image is refused)")
+    p.add_argument("--format", action="store_true",
+                   help="start the --flash file over as a blank image, whatever it holds (all of it is lost)")
     p.add_argument("--heapsize", help="MicroPython heap, e.g. 200000 or 192k")
     p.add_argument("--app", help="app module or .py file (default ui.app)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the device")
@@ -963,8 +1028,52 @@ def _parser():
     return p
 
 
+def _presets():
+    from coinche.rules import PRESET_NAMES
+    return PRESET_NAMES
+
+
+def check_rules(preset, target):
+    """(preset, target as int) for the device, or RulesError with a clear message."""
+    from coinche.rules import DEFAULT_PRESET, Rules, RulesError
+    from host_tools.rules_help import parse_value
+
+    options = {}
+    if target is not None:
+        options["target"] = parse_value("target", target.strip())
+    if preset is not None and preset not in _presets():
+        from coinche.record import suggest
+        hint = suggest(preset, _presets())
+        raise RulesError("rules", "unknown preset %r%s (presets: %s)" % (
+            preset, " - did you mean %r?" % hint if hint else "", ", ".join(_presets())))
+    Rules(preset or DEFAULT_PRESET, options)  # the target's range
+    return preset, options.get("target")
+
+
 def main(argv=None):
     args = _parser().parse_args(argv)
+    from coinche.rules import RulesError
+    try:
+        args.rules, args.target = check_rules(args.rules, args.target)
+    except RulesError as e:
+        print("sim: --%s" % e, file=sys.stderr)
+        return 2
+    if args.flash and args.format:
+        try:
+            start_blank_image(args.flash)
+        except OSError as e:
+            print("sim: cannot write %s: %s" % (args.flash, e.strerror or e), file=sys.stderr)
+            return 2
+    elif args.flash:
+        problem = flash_image_problem(args.flash)
+        if problem is None and os.path.isfile(args.flash) and os.path.getsize(args.flash) == 0:
+            start_blank_image(args.flash)  # an empty file holds nothing to lose
+        if problem:
+            print("sim: %s is not a flash image made by the simulator: %s.\n"
+                  "sim: it was left untouched; choose another --flash file, or add --format "
+                  "to start this one over as a blank image (all of it is lost)" % (args.flash, problem),
+                  file=sys.stderr)
+            return 2
     script = args.script
     if script is None and not sys.stdin.isatty():
         script = "-"

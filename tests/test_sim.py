@@ -744,3 +744,77 @@ def test_help_documents_the_script_language_and_terminal():
     # the examples the help gives are valid script lines
     for example in re.findall(r'"((?:hold|wait)[^"]*)"', text):
         assert parse_script([example])
+
+
+# ---------------------------------------------------------------- CLI: flash image, rules
+
+def test_flash_image_check_accepts_only_images_the_simulator_made(tmp_path):
+    from host_tools.sim import FLASH_BLOCK_COUNT, FLASH_BLOCK_SIZE, flash_image_problem
+    size = FLASH_BLOCK_COUNT * FLASH_BLOCK_SIZE
+    assert flash_image_problem(str(tmp_path / "missing.img")) is None
+    empty = tmp_path / "empty.img"
+    empty.write_bytes(b"")
+    assert flash_image_problem(str(empty)) is None
+    text = tmp_path / "notes.txt"
+    text.write_text("my shopping list\n")
+    assert "17 bytes" in flash_image_problem(str(text))
+    assert "directory" in flash_image_problem(str(tmp_path))
+    blank = tmp_path / "blank.img"
+    blank.write_bytes(b"\x00" * size)
+    assert flash_image_problem(str(blank)) is None
+    blank.write_bytes(b"\xff" * size)
+    assert flash_image_problem(str(blank)) is None
+    random.seed(7)
+    junk = bytearray(random.getrandbits(8) for _ in range(size))
+    other = tmp_path / "other.bin"
+    other.write_bytes(bytes(junk))
+    assert "no littlefs superblock" in flash_image_problem(str(other))
+    # the device's three-partition layout (D1): a superblock at block 0, 160 or 256 is ours
+    for block in (0, 1, 160, 161, 256, 257):
+        image = bytearray(junk)
+        image[block * FLASH_BLOCK_SIZE + 8:block * FLASH_BLOCK_SIZE + 16] = b"littlefs"
+        other.write_bytes(bytes(image))
+        assert flash_image_problem(str(other)) is None, block
+    image = bytearray(junk)
+    image[5 * FLASH_BLOCK_SIZE + 8:5 * FLASH_BLOCK_SIZE + 16] = b"littlefs"  # not a partition start
+    other.write_bytes(bytes(image))
+    assert flash_image_problem(str(other)) is not None
+
+
+def test_cli_refuses_to_format_a_file_it_did_not_make(tmp_path):
+    victim = tmp_path / "thesis.odt"
+    victim.write_bytes(b"PK\x03\x04 precious" * 1000)
+    before = victim.read_bytes()
+
+    def run(*extra):
+        return subprocess.run([sys.executable, "-m", "host_tools.sim", "--app", DEMO, "--flash", str(victim)]
+                              + list(extra), input="ok\n", capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+    p = run()
+    assert p.returncode == 2 and p.stdout == ""
+    assert "not a flash image" in p.stderr and "--format" in p.stderr
+    assert victim.read_bytes() == before  # untouched
+    p = run("--format")  # asked to: it starts over
+    assert p.returncode == 0, p.stderr
+    p = run("-v")  # now it is ours: used, not refused, not formatted again
+    assert p.returncode == 0, p.stderr
+    assert "flash mounted" in p.stderr
+
+
+def test_cli_rejects_invalid_rules_and_target(tmp_path):
+    def run(*extra):
+        return subprocess.run([sys.executable, "-m", "host_tools.sim", "--app", DEMO] + list(extra),
+                              input="", capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+    for args, message in ((["--rules", "federaton"], "did you mean 'federation'"),
+                          (["--rules", ""], "unknown preset"),
+                          (["--target", "abc"], "--target: must be a whole number, got 'abc'"),
+                          (["--target", "50"], "from 100 to 99990"),
+                          (["--rules", "classic2000", "--target", "1e9"], "whole number")):
+        p = run(*args)
+        assert p.returncode == 2 and message in p.stderr, (args, p.stderr)
+        assert "Traceback" not in p.stderr
+    state = tmp_path / "state.json"
+    p = run("--rules", "federation", "--target", " 700", "--state-out", str(state))
+    assert p.returncode == 0, p.stderr
+    assert json.loads(state.read_text())["defaults"] == {"rules": "federation", "target": 700}
