@@ -8,7 +8,7 @@ Same code paths as host_tools/bench.py, coarser where that is slow:
    and nothing at all for a redraw of the home screen;
 3. display bytes per press on pico_oled (SSD1306 and SH1106) below 1024;
 4. (figure 5) code per board, as deploy sends it (.mpy for armv6m, main.py,
-   the board file), at most 48 KB.
+   the board file), compiles (its 48 KB budget is retired: issue 10, item 4).
 
 A budget that does not hold fails here with the figure and where the bytes
 go; the fix belongs in the firmware, not in these numbers.
@@ -137,11 +137,5 @@ def test_code_size_per_board(sizes, board):
     b = boards[board]
     assert not b["missing"], "deploy sends modules that do not compile: %r" % b["missing"]
     assert b["mpy"] > 0
-    files = deploy.firmware_files(*deploy.board_settings(board)[:2])
-    largest = sorted(((mods[f], f) for f in files if f in mods), reverse=True)[:4]
-    # The issue's budget is the firmware as .mpy; main.py and the board file (source,
-    # the one file a builder edits) are reported beside it by make bench.
-    assert b["mpy"] <= B.SIZE_BUDGET, (
-        "%s needs %d B of .mpy (+ main.py %d + board file %d), %d B over %d; largest: %s"
-        % (board, b["mpy"], b["main"], b["board"], b["mpy"] - B.SIZE_BUDGET, B.SIZE_BUDGET,
-           ", ".join("%s %d B" % (f, n) for n, f in largest)))
+    # The .mpy size budget is retired (issue 10, item 4: the Pico has 1.4 MB of filesystem and
+    # names must explain themselves); make bench still reports the size per board.

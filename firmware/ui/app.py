@@ -24,7 +24,11 @@ except ImportError:  # CPython (unit tests)
         return a + b
 
 TOAST_MS = 1500
-DIM_LEVEL = 1
+# Dimming is off unless set (the score stays readable between deals); when set, the
+# screen dims to half its contrast, never below what can still be read (on the
+# Display Pack the contrast is the backlight: a low level is black).
+DIM_DEFAULT = 0
+DIM_FLOOR = 64
 
 
 def _layout(board):
@@ -128,6 +132,10 @@ class App:
         self.toast_msg = msg
         self.toast_until = ticks_add(self.clock(), ms)
         self.dirty = True
+
+    def team_name(self, team):
+        """How a team ("NS" or "EW") is shown everywhere: its name in the language in use."""
+        return self.T[team]
 
     def seat_label(self):
         return self.seats[self.game.dealer()]
@@ -265,7 +273,7 @@ class App:
             self.flash(self.T["e_no_undo"])
             return
         n = len(g.deals)
-        self.go(S.Ask(self, self.T["undo_q"] + " " + str(n) + "?", S.contract_text(self.T, g.deals[-1]),
+        self.go(S.Ask(self, self.T["undo_q"] + " " + str(n) + "?", S.contract_text(self, g.deals[-1]),
                       lambda: self.delete_deal(n - 1), back_to))
 
     def new_game(self):
@@ -320,6 +328,11 @@ class App:
                 msg = self.T["next_game"]
         self.flash(msg)
 
+    def dim_level(self):
+        """The contrast of a dimmed screen: half the set one, never below DIM_FLOOR."""
+        level = self.settings.get("contrast", 255) // 2
+        return level if level > DIM_FLOOR else DIM_FLOOR
+
     def apply_contrast(self):
         try:
             self.fb.contrast(self.settings.get("contrast", 255))
@@ -351,11 +364,10 @@ class App:
     def handle(self, ev):
         """One input event (also the entry point of the fuzz tests)."""
         self.inputs.last_activity = self.clock()
-        if self.dimmed:
+        if self.dimmed:  # the key wakes the screen and does what it does
             self.dimmed = False
             self.apply_contrast()
             self.dirty = True
-            return  # the key that wakes the screen does nothing else
         if self.toast_msg is not None:
             self.toast_msg = None
             self.dirty = True
@@ -373,11 +385,11 @@ class App:
         if self.toast_msg is not None and ticks_diff(now, self.toast_until) >= 0:
             self.toast_msg = None
             self.dirty = True
-        dim = self.settings.get("dim", 120)
+        dim = self.settings.get("dim", DIM_DEFAULT)
         if dim and not self.dimmed and not inp.any_down() and ticks_diff(now, inp.last_activity) >= dim * 1000:
             self.dimmed = True
             try:
-                self.fb.contrast(DIM_LEVEL)
+                self.fb.contrast(self.dim_level())
             except AttributeError:
                 pass
         if self.dirty:

@@ -2,60 +2,163 @@
 
 Screens hand over plain data; this module decides where pixels go, so a larger
 colour display gets its own layout module with the same methods.
-Home is drawn from ints and constant strings only: a redraw allocates nothing.
+
+Every string is drawn by label() into a region (a rectangle) that the layout
+names: the string is aligned in it, drawn at double size when asked and there is
+room, and never runs outside it unnoticed. When `probe` is set (the text-fit
+test, tests/test_text_fit.py), every drawing reports what it drew and its
+region, so a test can prove that nothing is cut, leaves its region or
+overlaps another text, in every language and on every screen.
+Home is drawn from ints and prepared strings only: a redraw allocates nothing.
 """
 from coinche.compat import const
 from ui import digits
-from ui.text import center, num, text, width
+from ui.text import DIG, narrow_text, ndigits, num, text, width
 
 W = const(128)
 H = const(64)
+HALF = const(64)  # the two team columns: [0, 63) and [65, 128), a line at 64 between them
+LIST_TOP = const(10)  # first list row under the title bar
+DEAL_ROW = const(18)  # history and past games: two text lines per row and an underline
 
 
 class Layout:
     ROWS = 6  # list rows under the title
+    RECORD_ROWS = 3  # history / past games rows (two lines each) under the title
 
     def __init__(self, fb):
         self.fb = fb
         self.W = W
         self.H = H
+        self.probe = None  # the text-fit test's recorder: probe(text, drawn box, region)
         import framebuf
         self._cell = bytearray(8)
         self._scratch = framebuf.FrameBuffer(self._cell, 8, 8, framebuf.MONO_VLSB)
+
+    # -- text in regions ------------------------------------------------------
+    def label(self, s, x, y, region_width, align=0, colour=1, big=False, prefix=None, narrow=False):
+        """Draw s (a string, or an int: nothing allocated) in the region of region_width
+        pixels from x on line y (16 px high if big, else 8), aligned 0 left, 1 centred, 2
+        right, at double size if big and it fits, after a one-character prefix if any;
+        narrow: an int in digits 7 px apart (columns of figures). A string wider than
+        its region is cut at the region's edge (the probe sees the whole width, so the
+        text-fit test fails). Returns the x after it."""
+        is_text = isinstance(s, str)
+        if narrow and not is_text and s >= 0:
+            n = 7 * ndigits(s) - 1
+            dx = x + (region_width - n) * align // 2
+            if self.probe is not None:
+                self.probe(s, dx, y, n, 8, x, y, region_width, 8)
+            k = ndigits(s)
+            while k:
+                k -= 1
+                self.fb.text(DIG[s % 10], dx + 7 * k - 1, y, colour)
+                s //= 10
+            return dx + n
+        n = width(s) if is_text else 8 * (ndigits(s) + (s < 0))
+        if is_text and not big and prefix is None and n > region_width and 7 * (n >> 3) - 1 <= region_width:
+            # one character in eight too long: the same font, 7 px apart
+            n = 7 * (n >> 3) - 1
+            dx = x + (region_width - n) * align // 2
+            if self.probe is not None:
+                self.probe(s, dx, y, n, 8, x, y, region_width, 8)
+            return narrow_text(self.fb, s, dx, y, colour)
+        if prefix is not None:
+            n += 8
+        height = 16 if big else 8
+        scale = 2 if big and 2 * n <= region_width else 1
+        drawn = n * scale
+        dx = x + (region_width - drawn) * align // 2
+        dy = y + (height - 8 * scale) // 2
+        if self.probe is not None:
+            self.probe(s, dx, dy, drawn, 8 * scale, x, y, region_width, height)
+        if drawn > region_width:  # too long: cut at the region's edge, never over a neighbour
+            dx = x
+            if is_text:
+                s = s[:max(0, region_width // (8 * scale) - (prefix is not None))]
+        if scale == 2:
+            self._big(prefix + s if prefix is not None else s, dx, dy, colour)
+            return dx + drawn
+        fb = self.fb
+        if prefix is not None:
+            dx = text(fb, prefix, dx, dy, colour)
+        if is_text:
+            return text(fb, s, dx, dy, colour)
+        return num(fb, s, dx, dy, colour)
+
+    def _big(self, s, x, y, colour):
+        """s at twice the 8x8 size (pixel doubling through a one-cell scratch buffer)."""
+        fb = self.fb
+        scratch = self._scratch
+        if not isinstance(s, str):
+            s = str(s)
+        for ch in s:
+            scratch.fill(0)
+            text(scratch, ch, 0, 0, 1)
+            for py in range(8):
+                for px in range(8):
+                    if scratch.pixel(px, py):
+                        fb.fill_rect(x + 2 * px, y + 2 * py, 2, 2, colour)
+            x += 16
+
+    def figures(self, n, x, y, region_width, height, digit_width, thickness, gap, align=2):
+        """Seven-segment digits of n, height px tall, in the region of region_width from x
+        (aligned as label); narrower digits when n does not fit."""
+        w = digits.width(n, digit_width, gap)
+        while w > region_width and digit_width > 2 * thickness + 2:
+            digit_width -= 1
+            w = digits.width(n, digit_width, gap)
+        dx = x + (region_width - w) * align // 2
+        if self.probe is not None:
+            self.probe(n, dx, y, w, height, x, y, region_width, height)
+        digits.number(self.fb, n, dx, y, digit_width, height, thickness, gap, 1)
+
+    def cover(self, x, y, w, h):
+        """The rectangle is painted over (a toast): what was drawn under it is hidden."""
+        if self.probe is not None:
+            self.probe(None, x, y, w, h, x, y, w, h)
+
+    def made_mark(self, made, x, y, colour=1):
+        """A tick (made) or a cross (failed), 7x7, in the 8x8 cell at (x, y)."""
+        fb = self.fb
+        if self.probe is not None:
+            self.probe("+" if made else "x", x, y, 8, 8, x, y, 8, 8)
+        if made:
+            for i in range(3):
+                fb.fill_rect(x + i, y + 3 + i, 2, 2, colour)
+            for i in range(4):
+                fb.fill_rect(x + 3 + i, y + 4 - i, 2, 2, colour)
+        else:
+            for i in range(6):
+                fb.fill_rect(x + i, y + i, 2, 1, colour)
+                fb.fill_rect(x + 5 - i, y + i, 2, 1, colour)
 
     # -- primitives ------------------------------------------------------
     def clear(self):
         self.fb.fill(0)
 
     def title(self, s, right=None):
+        """The title bar; right (a count such as '3/12') only when both fit."""
         fb = self.fb
         fb.fill_rect(0, 0, W, 9, 1)
-        text(fb, s, 1, 1, 0)
         if right is not None and width(s) + width(right) + 10 <= W:
-            text(fb, right, W - width(right) - 1, 1, 0)
+            rw = width(right)
+            self.label(right, W - 1 - rw, 1, rw, 2, 0)
+            self.label(s, 1, 1, W - 10 - rw, 0, 0)
+        else:
+            self.label(s, 0, 1, W, 0, 0)
+
+    def team_title(self, left, right):
+        """A title bar naming the two team columns (history, past games)."""
+        self.fb.fill_rect(0, 0, W, 9, 1)
+        self.label(left, 0, 1, HALF - 1, 0, 0)
+        self.label(right, HALF + 1, 1, HALF - 1, 2, 0)
 
     def hint(self, s):
         fb = self.fb
+        fb.fill_rect(0, 54, W, 10, 0)
         fb.hline(0, 54, W, 1)
-        text(fb, s, 0, 56, 1)
-
-    def big_text(self, s, y, x=None):
-        """Text at twice the 8x8 size (pixel doubling through a one-cell scratch buffer)."""
-        fb = self.fb
-        w = width(s) * 2
-        if w > W:  # too long for double size: normal size, centred
-            center(fb, s, y + 4, W)
-            return
-        x = (W - w) // 2 if x is None else x
-        sc = self._scratch
-        for ch in s:
-            sc.fill(0)
-            text(sc, ch, 0, 0, 1)
-            for py in range(8):
-                for px in range(8):
-                    if sc.pixel(px, py):
-                        fb.fill_rect(x + 2 * px, y + 2 * py, 2, 2, 1)
-            x += 16
+        self.label(s, 0, 56, W)
 
     def arrow_up(self, x, y, c=1):
         for i in range(4):
@@ -65,108 +168,155 @@ class Layout:
         for i in range(4):
             self.fb.hline(x + i, y + i, 7 - 2 * i, c)
 
-    def ok_mark(self, x, y, c=1):
-        self.fb.rect(x, y, 7, 7, c)
-        self.fb.fill_rect(x + 2, y + 2, 3, 3, c)
-
     # -- home ------------------------------------------------------------------
-    def home(self, a):
-        """a: the App (reads a.T, a.game, a.last_scores())."""
-        fb = self.fb
-        T = a.T
-        g = a.game
-        text(fb, T["NS"], 0, 0)
-        text(fb, T["EW"], W - width(T["EW"]), 0)
-        # target, centred: "to 2000"
-        tw = width(T["target"]) + 8 + 8 * _nd(g.rules["target"])
-        x = (W - tw) // 2
-        x = text(fb, T["target"], x, 0) + 8
-        num(fb, g.rules["target"], x, 0)
-        fb.vline(64, 10, 40, 1)
-        ns = g.total["NS"]
-        ew = g.total["EW"]
-        digits.number(fb, ns, 61, 11, 13, 30, 3, 2, 1, True)
-        digits.number(fb, ew, 126, 11, 13, 30, 3, 2, 1, True)
-        if g.results:
-            r = g.results[-1]
-            x = text(fb, "+", 61 - 8 - 8 * _nd(r.score["NS"]), 44)
-            num(fb, r.score["NS"], x, 44)
-            x = text(fb, "+", 126 - 8 - 8 * _nd(r.score["EW"]), 44)
-            num(fb, r.score["EW"], x, 44)
-        fb.hline(0, 54, W, 1)
-        x = text(fb, "#", 0, 56)
-        num(fb, len(g.deals) + 1, x, 56)
-        # dealer: "Dealer W", right-aligned, and a marker on the dealer's side
-        seat = a.seat_label()
-        x = W - width(seat) - 8 - width(T["dealer"])
-        x = text(fb, T["dealer"], x, 56) + 8
-        text(fb, seat, x, 56)
-        if a.dealer_team() == "NS":
-            fb.fill_rect(20, 2, 4, 4, 1)
-        else:
-            fb.fill_rect(W - 24, 2, 4, 4, 1)
+    def home(self, app, last_line):
+        """app: the App (reads app.T, app.game, app.team_name(), app.seat_label()); last_line:
+        the last deal's contract ('Nous 100 SA x2'), or the target line before the first deal.
 
-    # -- generic list (menus, settings, history) ---------------------------
+        Team names on top (an arrow: the key that enters a deal taken by that team), the
+        totals big, under each the last deal's score (a tick or a cross beside the takers'),
+        the last contract, then the keys OK and BACK and the next dealer, big."""
+        fb = self.fb
+        T = app.T
+        g = app.game
+        self.label(app.team_name("NS"), 0, 0, HALF - 1)
+        self.label(app.team_name("EW"), HALF + 1, 0, HALF - 1, 2)
+        fb.vline(HALF, 9, 29, 1)
+        self.arrow_up(1, 13)
+        self.arrow_down(HALF + 2, 13)
+        self.figures(g.total["NS"], 10, 9, HALF - 12, 20, 11, 3, 2)
+        self.figures(g.total["EW"], HALF + 12, 9, HALF - 13, 20, 11, 3, 2)
+        if g.results:
+            result = g.results[-1]
+            taker = g.deals[-1].get("taker")
+            made = result.made
+            self.label(result.score["NS"], 10, 30, HALF - 12, 2, 1, False, "+")
+            if made is not None and taker == "NS":
+                self.made_mark(made, 0, 30)
+            self.label(result.score["EW"], HALF + 12, 30, HALF - 13, 2, 1, False, "+")
+            if made is not None and taker == "EW":
+                self.made_mark(made, HALF + 2, 30)
+        fb.hline(0, 38, W, 1)
+        self.label(last_line, 0, 39, W, 1)
+        # the keys (left) and the next dealer, big (right)
+        self.label("OK", 0, 48, 16)
+        self.label(T["home_ok"], 24, 48, HALF - 24)
+        self.label("<", 0, 56, 8)
+        self.label(T["home_back"], 16, 56, HALF - 16)
+        fb.fill_rect(HALF, 48, W - HALF, 16, 1)
+        self.label(app.seat_label(), HALF + 2, 48, 16, 1, 0, True)
+        self.label(T["dealer_verb"], HALF + 20, 52, W - HALF - 20, 0, 0)
+
+    # -- generic list (menus, settings) ---------------------------------------
     def listing(self, title, rows, sel, top, right=None, hint=None):
         """rows: strings (or (left, right) pairs); sel: selected index; top: first shown."""
         fb = self.fb
         self.title(title, right)
         n = len(rows)
-        for i in range(self.ROWS):
+        shown = self.ROWS - (1 if hint else 0)
+        for i in range(shown):
             k = top + i
             if k >= n:
                 break
-            y = 10 + 8 * i
+            y = LIST_TOP + 8 * i
             row = rows[k]
             c = 1
             if k == sel:
                 fb.fill_rect(0, y, W - 3, 8, 1)
                 c = 0
-            if isinstance(row, tuple):
-                rx = W - 4 - width(row[1])
-                left = row[0]
-                if 1 + width(left) + 3 > rx:  # no room: cut the label, never overprint the value
-                    left = left[:max(0, (rx - 4) // 8)]
-                text(fb, left, 1, y, c)
-                text(fb, row[1], rx, y, c)
+            if isinstance(row, tuple):  # label and value, a character apart (7 px when narrow)
+                rw = width(row[1])
+                rx = W - 3 - rw
+                self.label(row[1], rx, y, rw, 0, c)
+                self.label(row[0], 1, y, rx - 8, 0, c)
             else:
-                text(fb, row, 1, y, c)
-        if n > self.ROWS:  # scroll bar
-            h = max(4, 48 * self.ROWS // n)
-            y = 10 + (48 - h) * top // max(1, n - self.ROWS)
+                self.label(row, 1, y, W - 3, 0, c)
+        if n > shown:  # scroll bar
+            h = max(4, 8 * shown * shown // n)
+            y = LIST_TOP + (8 * shown - h) * top // max(1, n - shown)
             fb.fill_rect(W - 2, y, 2, h, 1)
         if hint:
-            fb.fill_rect(0, 56, W, 8, 0)
-            text(fb, hint, 0, 56, 1)
+            self.hint(hint)
+
+    def records(self, left, right, rows, sel, top):
+        """History and past games: a title bar naming the team columns, then rows of two
+        lines: (number, texts, made, (left a, left b), (right a, right b), side).
+
+        Line 1: the number, a tick or a cross when made is not None, then the first of
+        texts (alternatives, longest first) that fits. Line 2, in fixed columns under each
+        team: a (a deal score; True: a tick, the winner) and b (a running total), in
+        narrow digits; the side team's (0 left, 1 right) score is underlined."""
+        fb = self.fb
+        self.team_title(left, right)
+        n = len(rows)
+        for i in range(self.RECORD_ROWS):
+            k = top + i
+            if k >= n:
+                break
+            y = LIST_TOP + DEAL_ROW * i
+            number, texts, made, cells_left, cells_right, side = rows[k]
+            c = 1
+            if k == sel:
+                fb.fill_rect(0, y - 1, W - 2, DEAL_ROW, 1)
+                c = 0
+            x = 0
+            if number is not None:
+                self.label(number, 0, y, 13, 2, c, False, None, True)
+                x = 17
+            if made is not None:
+                self.made_mark(made, x, y, c)
+                x += 10
+            s = texts[-1]
+            for t in texts:
+                if width(t) <= W - 3 - x:
+                    s = t
+                    break
+            self.label(s, x, y, W - 3 - x, 0, c)
+            for half in (0, 1):  # a constant tuple: nothing built per row
+                cells = cells_right if half else cells_left
+                x0 = (HALF + 1) * half
+                a, b = cells
+                if a is True:
+                    self.made_mark(True, x0 + 21, y + 8, c)
+                elif a is not None:
+                    self.label(a, x0, y + 8, 29, 2, c, False, None, True)
+                    if side == half:
+                        fb.hline(x0 + 29 - 7 * ndigits(a), y + 16, 7 * ndigits(a), c)
+                if b is not None:
+                    self.label(b, x0 + 33, y + 8, 29 - 2 * half, 2, c, False, None, True)
+                if a is not None and b is not None:
+                    for dy in range(0, 8, 2):
+                        fb.pixel(x0 + 31, y + 8 + dy, c)
+            fb.vline(HALF, y + 8, 8, c)
+        if n > self.RECORD_ROWS:  # scroll bar
+            h = max(4, 54 * self.RECORD_ROWS // n)
+            y = LIST_TOP + (54 - h) * top // max(1, n - self.RECORD_ROWS)
+            fb.fill_rect(W - 2, y, 2, h, 1)
 
     # -- entry steps ------------------------------------------------------
     def picker(self, title, step, value, label, context, hint):
         """A value chosen with UP/DOWN: value is an int (big digits) or None (then label)."""
-        fb = self.fb
         self.title(title, step)
         self.arrow_up(2, 20)
         self.arrow_down(2, 32)
         if value is not None:
             w = digits.width(value, 14, 3)
-            digits.number(fb, value, (W - w) // 2, 16, 14, 22, 3, 3)
             if label:
-                text(fb, label, (W + w) // 2 + 3, 30)
-        elif width(label) * 2 <= W - 24:
-            self.big_text(label, 19)
-        else:  # double size would run over the arrows
-            center(fb, label, 23, W)
+                lw = width(label)
+                self.figures(value, (W - w - lw - 3) // 2, 16, w, 22, 14, 3, 3)
+                self.label(label, (W + w - lw - 3) // 2 + 3, 30, lw)
+            else:
+                self.figures(value, 12, 16, W - 24, 22, 14, 3, 3, 1)
+        else:
+            self.label(label, 12, 19, W - 24, 1, 1, True)
         if context:
-            center(fb, context, 45, W)
+            self.label(context, 0, 45, W, 1)
         self.hint(hint)
 
     def mark_digits(self, value, units):
         """Underline the digit(s) being set under the picker's number: the units, or the tens and above."""
-        nd = 1
-        v = value
-        while v >= 10:
-            v //= 10
-            nd += 1
-        x0 = (W - digits.width(value, 14, 3)) // 2
+        nd = ndigits(value)
+        x0 = 12 + (W - 24 - digits.width(value, 14, 3)) // 2
         if units:
             self.fb.fill_rect(x0 + (nd - 1) * 17, 40, 14, 2, 1)
         elif nd >= 2:
@@ -181,117 +331,120 @@ class Layout:
             if i == 0:
                 self.arrow_up(2, y + 2)
             elif i == 1:
-                text(fb, "OK", 0, y)
+                self.label("OK", 0, y, 16)
             else:
                 self.arrow_down(2, y + 2)
+            c = 1
             if val == current:
                 fb.fill_rect(18, y - 1, W - 18, 10, 1)
-                text(fb, lab, 20, y, 0)
-            else:
-                text(fb, lab, 20, y, 1)
+                c = 0
+            self.label(lab, 20, y, W - 22, 0, c)
         if context:
             fb.hline(0, 52, W, 1)
-            center(fb, context, 55, W)
+            self.label(context, 0, 55, W, 1)
 
     def extras(self, title, step, coinche, belote, context, hint):
-        fb = self.fb
+        """The coinche line (UP) and the belote (DOWN): belote is one line, or (label, value)
+        on two lines when one does not hold both."""
         self.title(title, step)
-        self.arrow_up(2, 15)
-        text(fb, coinche, 14, 14)
-        self.arrow_down(2, 31)
-        text(fb, belote, 14, 30)
+        self.arrow_up(2, 13)
+        self.label(coinche, 12, 12, W - 12)
+        self.arrow_down(2, 25)
+        if isinstance(belote, tuple):
+            if width(belote[0]) + 8 + width(belote[1]) <= W - 12:
+                x = self.label(belote[0], 12, 24, width(belote[0]))
+                self.label(belote[1], x + 8, 24, W - x - 8)
+            else:
+                self.label(belote[0], 12, 24, W - 12)
+                self.label(belote[1], 12, 33, W - 12)
+        else:
+            self.label(belote, 12, 24, W - 12)
         if context:
-            center(fb, context, 44, W)
+            self.label(context, 0, 44, W, 1)
         self.hint(hint)
 
     def melds(self, title, step, ns_label, ns, ew_label, ew, hint):
-        fb = self.fb
+        """Each team on two lines: its name (and '+N' for the melds before the last), then
+        its last meld."""
         self.title(title, step)
-        self.arrow_up(2, 14)
-        text(fb, ns_label, 12, 12)
         y = 12
-        for s in ns:
-            text(fb, s, 40, y)
-            y += 8
-        y2 = max(y, 28) + 2
-        self.arrow_down(2, y2 + 2)
-        text(fb, ew_label, 12, y2)
-        y = y2
-        for s in ew:
-            text(fb, s, 40, y)
-            y += 8
+        for i, lab, items in ((0, ns_label, ns), (1, ew_label, ew)):
+            if i:
+                self.arrow_down(2, y + 2)
+            else:
+                self.arrow_up(2, y + 2)
+            more = len(items) - 1
+            if more > 0:
+                self.label(more, W - 24, y, 24, 2, 1, False, "+")
+            self.label(lab, 12, y, W - 12 - (28 if more > 0 else 0))
+            self.label(items[-1] if items else "-", 12, y + 9, W - 12)
+            y += 21
         self.hint(hint)
 
     def confirm(self, title, contract, verdict, ns_label, ns, ew_label, ew, tot_ns, tot_ew, hint, error,
                 made=None):
+        """The deal before it is saved: the contract, the verdict, then under each team's
+        name its deal score and its total after the deal."""
         fb = self.fb
         self.title(title)
-        center(fb, contract, 11, W)
+        self.label(contract, 0, 10, W, 1)
         if error:
-            if width(error[0]) <= W - 4 and width(error[1]) <= W - 4:
-                fb.rect(0, 21, W, 30, 1)
-            else:  # a full-width line would touch the sides of a box
-                fb.hline(0, 21, W, 1)
-                fb.hline(0, 50, W, 1)
-            center(fb, error[0], 25, W)
-            center(fb, error[1], 37, W)
+            fb.rect(0, 20, W, 32, 1)
+            self.label(error[0], 1, 25, W - 2, 1)
+            self.label(error[1], 1, 37, W - 2, 1)
         else:
-            center(fb, verdict, 21, W)
-            text(fb, ns_label, 0, 33)
-            digits.number(fb, ns, 60, 31, 8, 13, 2, 2, 1, True)
-            text(fb, ew_label, 67, 33)
-            digits.number(fb, ew, 126, 31, 8, 13, 2, 2, 1, True)
-            fb.fill_rect(0, 45, W, 9, 0)
-            x = text(fb, "=", 20, 46)
-            num(fb, tot_ns, x, 46)
-            x = text(fb, "=", 86, 46)
-            num(fb, tot_ew, x, 46)
+            self.label(verdict, 0, 19, W, 1)
+            fb.vline(HALF, 28, 26, 1)
+            self.label(ns_label, 0, 28, HALF - 1, 1)
+            self.label(ew_label, HALF + 1, 28, HALF - 1, 1)
+            self.label(ns, 0, 37, HALF - 1, 1, 1, False, "+")
+            self.label(ew, HALF + 1, 37, HALF - 1, 1, 1, False, "+")
+            self.label(tot_ns, 0, 46, HALF - 1, 1, 1, False, "=")
+            self.label(tot_ew, HALF + 1, 46, HALF - 1, 1, 1, False, "=")
         self.hint(hint)
 
     def ask(self, question, detail, hint):
         fb = self.fb
         lines = (question,)
-        if width(question) > W:  # "Annuler donne 11?": two lines rather than cut at both ends
+        if 7 * (width(question) >> 3) - 1 > W - 2:  # "Annuler donne 11?": two lines rather than cut
             i = question.rfind(" ")
             if i > 0:
                 lines = (question[:i], question[i + 1:])
-        if max(width(s) for s in lines) <= W - 4 and (not detail or width(detail) <= W - 4):
-            fb.rect(0, 0, W, 54, 1)
+        fb.rect(0, 0, W, 54, 1)
         y = 16 if len(lines) == 1 else 9
         for s in lines:
-            center(fb, s, y, W)
+            self.label(s, 1, y, W - 2, 1)
             y += 10
         if detail:
-            center(fb, detail, 30 if len(lines) == 1 else 34, W)
+            self.label(detail, 1, 30 if len(lines) == 1 else 34, W - 2, 1)
         self.hint(hint)
 
-    def game_over(self, title, winner_line, ns_label, ns, ew_label, ew, hint):
+    def game_over(self, title, winner_line, ns_label, ns, ew_label, ew, hint_lines):
+        """The final totals big (as on home), each under its team, the winner's line on
+        top; hint_lines: what each key does, two lines."""
         fb = self.fb
-        self.title(title)
-        self.big_text(winner_line, 12)
-        text(fb, ns_label, 0, 36)
-        num(fb, ns, 60, 36, 1, True)
-        text(fb, ew_label, 68, 36)
-        num(fb, ew, 127, 36, 1, True)
-        self.hint(hint)
+        self.label(winner_line, 0, 0, W, 1, 1)
+        fb.hline(0, 9, W, 1)
+        self.label(ns_label, 0, 11, HALF - 1)
+        self.label(ew_label, HALF + 1, 11, HALF - 1, 2)
+        fb.vline(HALF, 11, 34, 1)
+        self.figures(ns, 2, 21, HALF - 4, 24, 12, 3, 2, 1)
+        self.figures(ew, HALF + 2, 21, HALF - 4, 24, 12, 3, 2, 1)
+        fb.hline(0, 46, W, 1)
+        self.label(hint_lines[0], 0, 48, W)
+        self.label(hint_lines[1], 0, 56, W)
 
     def toast(self, s):
         fb = self.fb
         tw = width(s)
         if tw > W - 8:  # no room for a frame: a full-width inverted band
             fb.fill_rect(0, 22, W, 18, 1)
-            text(fb, s, (W - tw) // 2, 27, 0)
+            self.cover(0, 22, W, 18)
+            self.label(s, 0, 27, W, 1, 0)
             return
         w = tw + 8
         x = (W - w) // 2
         fb.fill_rect(x, 22, w, 18, 0)
         fb.rect(x, 22, w, 18, 1)
-        text(fb, s, x + 4, 27)
-
-
-def _nd(n):
-    k = 1
-    while n >= 10:
-        n //= 10
-        k += 1
-    return k
+        self.cover(x, 22, w, 18)
+        self.label(s, x + 4, 27, tw)

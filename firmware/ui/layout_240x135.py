@@ -2,14 +2,20 @@
 
 Same methods as ui/layout_128x64.py, drawn for a glass about 25 mm wide: a
 pixel is 0.1 mm, so the 8x8 font is drawn at twice its size (about the size
-of the 128x64 OLED's text) and the totals are seven-segment digits 56 px tall.
+of the 128x64 OLED's text) and the totals are seven-segment digits 50 px tall.
 NS is blue, EW orange, on the home screen and wherever a team is shown.
+The pack's buttons are named on screen as they are printed on it: A (UP) and
+B (DOWN) on the left edge, X (OK) and Y (BACK) on the right edge.
 
 The framebuffer holds 4-bit colour indices (GS4_HMSB); the colours below are
 put in the driver's palette once, in __init__.  Scaled text goes through one
 256x10 one-bit scratch line (320 bytes): text.text() draws the string there
 (accents included), then each row of each glyph is copied as runs of scaled
 fill_rects.  No other buffer is allocated, and home() allocates nothing.
+
+Every string is drawn by label() into a region (a rectangle) the layout names,
+at the largest size that fits it; with `probe` set (the text-fit test), every
+drawing reports what it drew and its region.
 """
 import framebuf
 import micropython
@@ -22,439 +28,570 @@ W = const(240)
 H = const(135)
 
 # colour indices (0 and 1 stay black and white: other code may draw with 1)
-_BG = const(0)
-_FG = const(1)
-_GREY = const(2)   # secondary text
-_BAR = const(3)    # hint and status bars
-_NS = const(4)
-_NS_DK = const(5)
-_NS_LT = const(6)
-_EW = const(7)
-_EW_DK = const(8)
-_EW_LT = const(9)
-_TITLE = const(10)
-_SEL = const(11)   # selection, marks, toast border
-_GOOD = const(12)  # spare: "made" in green once confirm() is told whether it was made
-_BAD = const(13)   # errors
-_MID = const(14)   # tracks, frames
-_DIM = const(15)   # quiet text on bars
+BACKGROUND = const(0)
+FOREGROUND = const(1)
+GREY = const(2)         # secondary text
+BAR = const(3)          # hint and status bars
+NS_COLOUR = const(4)    # a team's colour; its dark tint is + 1, its light tint + 2
+NS_DARK = const(5)
+NS_LIGHT = const(6)
+EW_COLOUR = const(7)
+EW_DARK = const(8)
+EW_LIGHT = const(9)
+TITLE = const(10)
+SELECTION = const(11)   # selection, marks, toast border
+GOOD = const(12)        # "made"
+BAD = const(13)         # errors, "failed"
+FRAME = const(14)       # tracks, frames
+QUIET = const(15)       # quiet text on bars
 
 # index -> 0xRRGGBB (kept as 3 bytes each in the .mpy)
 PALETTE = tuple(int.from_bytes(b"\x00\x00\x00\xff\xff\xff\xa0\xa4\xb0\x1c\x20\x28\x2f\x7d\xff\x0c\x1e\x46"
                                b"\xb4\xd0\xff\xff\x7a\x1c\x48\x20\x0a\xff\xd0\xa8\x0e\x6b\x3c\xff\xd2\x3c"
                                b"\x3c\xd2\x6e\xff\x46\x46\x3c\x42\x50\x7c\x84\x94"[i:i + 3], "big")
                 for i in range(0, 48, 3))
-TEAM = (_NS, _EW)  # the teams' colour indices (for tests and other screens)
+TEAM = (NS_COLOUR, EW_COLOUR)  # the teams' colour indices (for tests and other screens)
+TEAMS = ("NS", "EW")
 
 # text sizes: (x scale, y scale, advance per character)
-_S1 = const(0)   # the 8x8 font as it is
-_ST = const(1)   # tall: 8 px wide, 16 px high
-_S2C = const(2)  # double size, 14 px per character
-_S2 = const(3)   # double size
-_S3 = const(4)   # triple size
-_SX = b"\x01\x01\x02\x02\x03"
-_SY = b"\x01\x02\x02\x02\x03"
-_ADV = b"\x08\x08\x0e\x10\x18"
+SIZE_SMALL = const(0)      # the 8x8 font as it is
+SIZE_TALL = const(1)       # 8 px wide, 16 px high
+SIZE_CONDENSED = const(2)  # double size, 14 px per character
+SIZE_DOUBLE = const(3)     # double size
+SIZE_TRIPLE = const(4)     # triple size
+_SCALE_X = b"\x01\x01\x02\x02\x03"
+_SCALE_Y = b"\x01\x02\x02\x02\x03"
+_ADVANCE = b"\x08\x08\x0e\x10\x18"
 
-_SEAT = {"N": "seat_N", "E": "seat_E", "S": "seat_S", "W": "seat_W"}
-_K = ("NS", "EW")  # team i: colour 4 + 3i, its dark tint + 1, its light tint + 2
+BAR_TOP = const(115)  # hint bar: 115..134
+LIST_TOP = const(22)  # first list row under the title bar
+RECORD_ROW = const(32)  # history and past games: two lines of 16 px
 
-_BAR_Y = const(115)  # hint bar: 115..134
-
-# Names are short on purpose: every argument name is a string in the .mpy.
+# the keys as the pack names them, for UP, DOWN, OK, BACK
+KEY_NAMES = ("A", "B", "X", "Y")
 
 
 @micropython.viper
-def _scale(f, b: ptr8, n: int, x: int, y: int, sx: int, sy, adv: int, c):
-    """Draw n 8-px cells of the scratch line b (MONO_HLSB, 32 bytes a row, 10 rows) with
-    f = fb.fill_rect, each pixel sx by sy, cells adv apart; a run of set bits is one fill_rect.
-    Viper: about 7x faster than the same loop in Python, and it allocates nothing."""
-    if n > 32:
-        n = 32
-    r = 0
-    while r < 10:
-        yy = y + (r - 2) * int(sy)
-        i = 0
-        while i < n:
-            v = b[r * 32 + i]
-            px = x + i * adv
-            while v:
-                while not v & 0x80:
-                    v <<= 1
-                    px += sx
+def _scale(fill_rect, scratch: ptr8, cells: int, x: int, y: int, scale_x: int, scale_y, advance: int, colour):
+    """Draw cells 8-px cells of the scratch line (MONO_HLSB, 32 bytes a row, 10 rows) with
+    fill_rect, each pixel scale_x by scale_y, cells advance apart; a run of set bits is one
+    fill_rect. Viper: about 7x faster than the same loop in Python, and it allocates nothing."""
+    if cells > 32:
+        cells = 32
+    row = 0
+    while row < 10:
+        row_y = y + (row - 2) * int(scale_y)
+        cell = 0
+        while cell < cells:
+            bits = scratch[row * 32 + cell]
+            px = x + cell * advance
+            while bits:
+                while not bits & 0x80:
+                    bits <<= 1
+                    px += scale_x
                 run = px
-                while v & 0x80:
-                    v = (v << 1) & 0xFF
-                    px += sx
-                f(run, yy, px - run, sy, c)
-            i += 1
-        r += 1
+                while bits & 0x80:
+                    bits = (bits << 1) & 0xFF
+                    px += scale_x
+                fill_rect(run, row_y, px - run, scale_y, colour)
+            cell += 1
+        row += 1
 
 
-def _px(n, z):
-    """Width in pixels of n characters at size z (to the end of the last cell's ink)."""
-    return n and (n - 1) * _ADV[z] + 7 * _SX[z]
+def pixels(characters, size):
+    """Width in pixels of so many characters at a size (to the end of the last cell's ink)."""
+    return characters and (characters - 1) * _ADVANCE[size] + 7 * _SCALE_X[size]
 
 
-def _tw(s, z=_S2):
-    return _px(width(s) >> 3, z)
+def characters(s):
+    """How many character cells s (a string or an int) takes."""
+    if isinstance(s, str):
+        return width(s) >> 3
+    return ndigits(s) + (s < 0)
+
+
+def text_width(s, size=SIZE_DOUBLE):
+    return pixels(characters(s), size)
 
 
 class Layout:
     ROWS = 7  # list rows under the title (16 px each)
+    RECORD_ROWS = 3  # history / past games rows (two lines each)
 
     def __init__(self, fb):
         self.fb = fb
-        self._f = fb.fill_rect  # bound once: the text loop calls it without allocating
+        self.fill_rect = fb.fill_rect  # bound once: the text loop calls it without allocating
         self.W = W
         self.H = H
+        self.probe = None  # the text-fit test's recorder: probe(text, drawn box, region)
         # the scratch line: 32 characters of 8 px, 2 rows above the cell for capital accents
-        self._b = bytearray(320)
-        self._s = framebuf.FrameBuffer(self._b, 256, 10, framebuf.MONO_HLSB)
+        self.scratch = bytearray(320)
+        self.scratch_buffer = framebuf.FrameBuffer(self.scratch, 256, 10, framebuf.MONO_HLSB)
         if hasattr(fb, "palette"):
             for i in range(16):
                 fb.palette(i, PALETTE[i])
 
     # -- text ------------------------------------------------------------
-    def fit(self, s, w, start=_S2, stop=_ST):
-        """The largest size from start down to stop at which s fits in w pixels (else 8x8)."""
-        while start >= stop:
-            if _tw(s, start) <= w:
-                return start
-            start -= 1
-        return _S1
+    def fit(self, s, region_width, largest=SIZE_DOUBLE, smallest=SIZE_TALL):
+        """The largest size from largest down to smallest at which s fits region_width (else 8x8)."""
+        n = characters(s)
+        while largest >= smallest:
+            if pixels(n, largest) <= region_width:
+                return largest
+            largest -= 1
+        return SIZE_SMALL
 
-    def put(self, s, x, y, c=_FG, z=_S2, w=0, a=0, p=None):
-        """Draw s (a string, or an int: no allocation) at size z, after the one-character
-        prefix p if any, in [x, x + w): a = 0 left, 1 centred, 2 right (then x is the right
-        edge if w is 0); the cell's top at y.  Returns the x after it."""
-        f = self._s
-        f.fill(0)
+    def label(self, s, x, y, region_width, region_height=16, align=0, colour=FOREGROUND,
+              largest=SIZE_DOUBLE, smallest=SIZE_TALL, prefix=None):
+        """Draw s (a string, or an int: nothing allocated) in the region (x, y, region_width,
+        region_height) at the largest size from largest down to smallest that fits (else 8x8),
+        after a one-character prefix if any; aligned 0 left, 1 centred, 2 right, and centred
+        in the region's height. Returns the x after it."""
+        scratch = self.scratch_buffer
+        scratch.fill(0)
         n = 0
-        if p:
-            f.text(p, 0, 2, 1)
+        if prefix:
+            scratch.text(prefix, 0, 2, 1)
             n = 8
-        n = (text if isinstance(s, str) else num)(f, s, n, 2, 1) >> 3
-        x += (w - _px(n, z)) * a // 2
-        if z or p:
-            _scale(self._f, self._b, n, x, y, _SX[z], _SY[z], _ADV[z], c)
-        else:  # 8x8: straight on the screen (a line longer than the scratch one is cut at the glass)
-            (text if isinstance(s, str) else num)(self.fb, s, x, y, c)
-        return x + n * _ADV[z]
+        n = (text if isinstance(s, str) else num)(scratch, s, n, 2, 1) >> 3
+        size = largest
+        while size >= smallest and (pixels(n, size) > region_width or 8 * _SCALE_Y[size] > region_height):
+            size -= 1
+        if size < smallest:
+            size = SIZE_SMALL
+        drawn = pixels(n, size)
+        height = 8 * _SCALE_Y[size]
+        region_x = x
+        x += (region_width - drawn) * align // 2
+        dy = y + (region_height - height) // 2
+        if self.probe is not None:
+            self.probe(s, x, dy, drawn, height, region_x, y, region_width, region_height)
+        if size or prefix:
+            _scale(self.fill_rect, self.scratch, n, x, dy, _SCALE_X[size], _SCALE_Y[size], _ADVANCE[size], colour)
+        else:  # 8x8: straight on the screen
+            (text if isinstance(s, str) else num)(self.fb, s, x, dy, colour)
+        return x + n * _ADVANCE[size]
 
-    def fitc(self, s, y, c=_FG, x=0, w=W, start=_S2):
-        """s centred in [x, x + w) at the largest size that fits; 16 px high (or 8 when nothing else fits)."""
-        z = self.fit(s, w - 4, start)
-        if not z or z < start == _S3:
-            y += 4
-        self.put(s, x, y, c, z, w, 1)
+    def figures(self, n, x, y, region_width, height, digit_width, thickness, gap, colour=FOREGROUND, align=1):
+        """Seven-segment digits of n, height px tall, aligned in the region of region_width from
+        x; narrower digits when n does not fit."""
+        w = digits.width(n, digit_width, gap)
+        while w > region_width and digit_width > 2 * thickness + 2:
+            digit_width -= 2
+            w = digits.width(n, digit_width, gap)
+        dx = x + (region_width - w) * align // 2
+        if self.probe is not None:
+            self.probe(n, dx, y, w, height, x, y, region_width, height)
+        digits.number(self.fb, n, dx, y, digit_width, height, thickness, gap, colour)
+
+    def cover(self, x, y, w, h):
+        """The rectangle is painted over (a toast): what was drawn under it is hidden."""
+        if self.probe is not None:
+            self.probe(None, x, y, w, h, x, y, w, h)
+
+    def made_mark(self, made, x, y, colour=None):
+        """A tick (made, green) or a cross (failed, red), 14x14, at (x, y)."""
+        fill = self.fill_rect
+        if self.probe is not None:
+            self.probe("+" if made else "x", x, y, 16, 16, x, y, 16, 16)
+        if colour is None:
+            colour = GOOD if made else BAD
+        if made:
+            for i in range(5):
+                fill(x + i, y + 7 + i, 3, 3, colour)
+            for i in range(9):
+                fill(x + 5 + i, y + 11 - i, 3, 3, colour)
+        else:
+            for i in range(12):
+                fill(x + i, y + 1 + i, 3, 2, colour)
+                fill(x + 11 - i, y + 1 + i, 3, 2, colour)
+
+    def key_cap(self, key, x, y, colour=GREY, background=BAR):
+        """The name of a key as printed on the pack (0 UP = A, 1 DOWN = B, 2 OK = X, 3 BACK = Y),
+        in a 16x16 box; returns the x after it."""
+        self.fill_rect(x, y, 16, 16, colour)
+        self.label(KEY_NAMES[key], x, y, 16, 16, 1, background, SIZE_TALL)
+        return x + 20
 
     # -- primitives ------------------------------------------------------
     def clear(self):
-        self.fb.fill(_BG)
+        self.fb.fill(BACKGROUND)
 
-    def title(self, s, step=None, end=None):
-        """The title bar, end (a count) on its right; step '3/7': seven segments under it, three lit."""
-        f = self._f
-        f(0, 0, W, 20, _TITLE)
-        w = 0
-        if end:
-            a = self.fit(end, 64, _S2, _S2C)
-            w = _tw(end, a) + 8
-        z = self.fit(s, W - 8 - w)
-        if not z and w:  # the title matters more than the count
-            w = 0
-            z = self.fit(s, W - 8)
-        self.put(s, 4, 4 if z else 6, _FG, z)
-        if w:
-            self.put(end, W - w + 4, 4, _SEL, a)
+    def title(self, s, step=None, count=None):
+        """The title bar, count (e.g. '3/12') on its right; step '3/7': seven segments under it, three lit."""
+        fill = self.fill_rect
+        fill(0, 0, W, 20, TITLE)
+        count_width = 0
+        if count:
+            size = self.fit(count, 64, SIZE_DOUBLE, SIZE_CONDENSED)
+            count_width = pixels(characters(count), size) + 8
+            if self.fit(s, W - 8 - count_width) == SIZE_SMALL:  # the title matters more than the count
+                count_width = 0
+        if count_width:
+            self.label(count, W - count_width, 2, count_width - 4, 16, 2, SELECTION, SIZE_DOUBLE, SIZE_CONDENSED)
+        self.label(s, 4, 2, W - 8 - count_width)
         if step:
             i = step.find("/")
             if i < 0:
                 return
-            a = int(step[:i])
+            done = int(step[:i])
             n = int(step[i + 1:])
             if n <= 0:
                 return
             w = (W - 2 * (n - 1)) // n
             x = (W - (w * n + 2 * (n - 1))) // 2
             for i in range(n):
-                f(x, 21, w, 3, _SEL if i < a else _MID)
+                fill(x, 21, w, 3, SELECTION if i < done else FRAME)
                 x += w + 2
 
+    def team_title(self, left, right):
+        """A title bar naming the two team columns (history, past games), in their colours."""
+        fill = self.fill_rect
+        fill(0, 0, 119, 20, NS_COLOUR)
+        fill(121, 0, 119, 20, EW_COLOUR)
+        self.label(left, 4, 2, 113)
+        self.label(right, 123, 2, 113, 16, 2)
+
     def hint(self, s):
-        """The bottom bar; a leading "^v" (UP/DOWN change the value) is drawn as two arrows."""
-        self._f(0, _BAR_Y, W, H - _BAR_Y, _BAR)
+        """The bottom bar. The keys are named as on the pack: a word "OK" is drawn as the key
+        X, a leading "<" as Y, a leading "^v" (UP/DOWN change the value) as A and B."""
+        self.fill_rect(0, BAR_TOP, W, H - BAR_TOP, BAR)
         x = 4
         if s.startswith("^v"):
-            self.arrow(4, _BAR_Y + 5, 0, _GREY, 6)
-            self.arrow(18, _BAR_Y + 6, 1, _GREY, 6)
-            x = 28
-            s = s[2:]
-        z = self.fit(s, W - 4 - x)
-        self.put(s, x, _BAR_Y + (3 if z else 7), _GREY, z)
+            x = self.key_cap(0, x, BAR_TOP + 2)
+            x = self.key_cap(1, x - 2, BAR_TOP + 2)
+            s = s[2:].strip()
+        while s:
+            i = s.find(" ")
+            word = s if i < 0 else s[:i]
+            s = "" if i < 0 else s[i + 1:].strip()
+            if word == "OK":
+                x = self.key_cap(2, x, BAR_TOP + 2)
+            elif word.startswith("<"):
+                x = self.key_cap(3, x, BAR_TOP + 2)
+                if len(word) > 1:
+                    s = word[1:] + (" " + s if s else "")
+            else:
+                rest = word + (" " + s if s else "")
+                self.label(rest, x, BAR_TOP + 2, W - 4 - x, 16, 0, GREY)
+                return
 
-    def arrow(self, x, y, k=0, c=_GREY, s=9):
-        """A filled triangle, 2s-1 wide and s high, pointing up (k = 0: tip at (x + s - 1, y)) or down."""
-        for i in range(s):
-            a = s - 1 - i if k else i
-            self.fb.hline(x + s - 1 - a, y + i, 2 * a + 1, c)
+    def arrow(self, x, y, down=0, colour=GREY, size=9):
+        """A filled triangle, 2 size - 1 wide and size high, pointing up (tip at (x + size - 1, y)) or down."""
+        for i in range(size):
+            a = size - 1 - i if down else i
+            self.fb.hline(x + size - 1 - a, y + i, 2 * a + 1, colour)
 
-    def key(self, k, x, y, c=_GREY):
-        """The key that gives an answer: 0 = UP, 1 = OK, 2 = DOWN; 24 px wide, 16 high."""
-        if k == 1:
-            self.put("OK", x, y, c, _S2C)
-        else:
-            self.arrow(x + 3, y + 3 + k // 2, k, c)
+    def key(self, k, x, y, colour=GREY):
+        """The key that gives an answer: 0 = UP (A), 1 = OK (X), 2 = DOWN (B); 24 px wide, 16 high."""
+        self.fill_rect(x, y, 20, 16, colour)
+        self.label(KEY_NAMES[(0, 2, 1)[k]], x, y, 20, 16, 1, BACKGROUND)
 
-    def home(self, a):
-        """a: the App (reads a.T, a.game, a.dealer_team()). Allocates nothing."""
-        f = self._f
-        T = a.T
-        g = a.game
-        t = g.rules["target"]
+    def home(self, app, last_line):
+        """app: the App (reads app.T, app.game, app.team_name(), app.dealer_team()); last_line:
+        the last deal's contract, or the target line before the first deal. Allocates nothing.
+
+        Each team: its name in its colour with the key that enters a deal it took (A, B),
+        its total big, the last deal's score (a tick or a cross beside the takers'); then the
+        last contract, and a bar with the keys X and Y and the next dealer, big."""
+        fill = self.fill_rect
+        T = app.T
+        g = app.game
+        target = g.rules["target"]
         for i in (0, 1):
-            k = _K[i]
-            c = 4 + 3 * i
+            team = TEAMS[i]
+            colour = NS_COLOUR + 3 * i
             x = 121 * i
-            n = g.total[k]
-            # the team's box in the header
-            f(180 * i, 0, 60, 22, c)
-            self.put(T[k], 2 + 180 * i, 4, _FG, _S2, 46, 1)
-            # its panel: tinted, the total big, progress to the target
-            f(x, 22, 119, 91, c + 1)
-            w, y = (24, 5) if n < 10000 else (18, 4)
-            digits.number(self.fb, n, x + (119 - digits.width(n, w, y)) // 2, 27, w, 56, 6, y, _FG)
-            f(x + 6, 107, 107, 3, _MID)
-            if t > 0 and n > 0:
-                f(x + 6, 107, 107 if n >= t else 107 * n // t, 3, c)
+            n = g.total[team]
+            fill(x, 0, 119, 20, colour)
+            self.key_cap(i, x + 2, 2, FOREGROUND, colour)
+            self.label(app.team_name(team), x + 22, 2, 95, 16, 1)
+            fill(x, 20, 119, 73, colour + 1)
+            self.figures(n, x + 4, 24, 111, 50, 24, 6, 5)
+            fill(x + 6, 77, 107, 3, FRAME)
+            if target > 0 and n > 0:
+                fill(x + 6, 77, 107 if n >= target else 107 * n // target, 3, colour)
             if g.results:  # the last deal's score
-                self.put(g.results[-1].score[k], x + 112, 88, c + 2, _S2, 0, 2, "+")
-        s = T["target"]  # "en 2000": the word, a space, the number (condensed: room on both sides)
-        k = (width(s) >> 3) + 1 + ndigits(t)
-        z = _S2C
-        while z > _ST and _px(k, z) > 112:
-            z -= 1
-        x = self.put(s, 60 + (120 - _px(k, z)) // 2, 4, _GREY, z)
-        self.put(t, x + _ADV[z], 4, _GREY, z)
-        # status bar: deal number, dealer
-        f(0, 113, W, H - 113, _BAR)
-        self.put(len(g.deals) + 1, 4, 117, _DIM, _S2, 0, 0, "#")
-        i = a.dealer_team() == "EW"
-        k = T[_SEAT[g.dealer()]]
-        s = T["dealer"]
-        z = self.fit(s, 150, _S2, _S2C)
-        x = self.put(s, W - 4 - _tw(k) - _ADV[z] - _tw(s, z), 117, _GREY, z)
-        self.put(k, x + _ADV[z], 117, 6 + 3 * i)
-        # the dealer's team box gets a marker (a white dot in its corner)
-        x = 50 + 180 * i
-        f(x, 9, 6, 4, _FG)
-        f(x + 1, 8, 4, 6, _FG)
+                result = g.results[-1]
+                self.label(result.score[team], x + 24, 80, 91, 16, 2, colour + 2, SIZE_DOUBLE, SIZE_TALL, "+")
+                if result.made is not None and g.deals[-1].get("taker") == team:
+                    self.made_mark(result.made, x + 4, 80)
+        self.label(last_line, 0, 95, W, 18, 1, FOREGROUND)
+        # the bar: OK (X) menu, BACK (Y) undo; the next dealer, big
+        fill(0, 113, W, H - 113, BAR)
+        self.key_cap(2, 4, 116)
+        self.label(T["home_ok"], 24, 116, 36, 16, 0, GREY)
+        self.key_cap(3, 62, 116)
+        self.label(T["home_back"], 82, 116, 52, 16, 0, GREY)
+        i = app.dealer_team() == "EW"
+        fill(136, 113, W - 136, H - 113, NS_DARK + 3 * i)
+        self.label(app.seat_label(), 138, 114, 24, 21, 1, FOREGROUND, SIZE_TRIPLE, SIZE_DOUBLE)
+        self.label(T["dealer_verb"], 164, 116, W - 166, 16, 0, NS_LIGHT + 3 * i)
 
-    # -- generic list (menus, settings, history) ------------------------
-    def listing(self, title, items, index, start, end=None, hint=None):
+    # -- generic list (menus, settings) ----------------------------------------
+    def listing(self, title, items, index, start, count=None, hint=None):
         """items: the rows, strings (or (left, right) pairs); index: the selected one; start: the
-        first shown; end: a count for the title bar.
+        first shown; count: for the title bar.
 
-        A right part made of two numbers ("80 484": NS then EW, as in the
-        history) is drawn in the team colours."""
-        f = self._f
-        self.title(title, None, end)
+        A right part made of two numbers ("80 484": NS then EW) is drawn in the team colours."""
+        fill = self.fill_rect
+        self.title(title, None, count)
         n = len(items)
-        y = self.ROWS  # rows shown
+        shown = self.ROWS
         if hint:  # the hint bar takes the last row: keep the selection above it
-            y -= 1
-            if index >= start + y:
-                start = index - y + 1
-        rows = items[start:start + y]
+            shown -= 1
+            if index >= start + shown:
+                start = index - shown + 1
+        rows = items[start:start + shown]
         # one size for all the rows shown, the largest that fits the widest
-        z = _S2
+        size = SIZE_DOUBLE
         for s in rows:
-            while z > _ST:
+            while size > SIZE_TALL:
                 if isinstance(s, tuple):
-                    w = _tw(s[0], z) + 16 + _tw(s[1], z)
+                    w = text_width(s[0], size) + 16 + text_width(s[1], size)
                 else:
-                    w = _tw(s, z)
+                    w = text_width(s, size)
                 if w <= W - 14:
                     break
-                z -= 1
+                size -= 1
         k = start
         for s in rows:
-            c = 22 + 16 * (k - start)
-            a = _FG
+            y = LIST_TOP + 16 * (k - start)
+            colour = FOREGROUND
             if k == index:
-                f(0, c - 1, W - 5, 16, _SEL)
-                a = _BG
+                fill(0, y - 1, W - 5, 16, SELECTION)
+                colour = BACKGROUND
             elif k & 1:
-                f(0, c - 1, W - 5, 16, _BAR)
+                fill(0, y - 1, W - 5, 16, BAR)
             if isinstance(s, tuple):
-                p = s[1]
-                w = W - 24 - _tw(p, z)  # the left part never runs into the right
-                s = s[0]
-                if _tw(s, z) > w:
-                    s = s[:max(0, (w - 7 * _SX[z]) // _ADV[z] + 1)]
-                # the right part, right-aligned: yellow, or "NS EW" numbers in the team colours
-                i = p.find(" ")
-                if i > 0 and p[:i].isdigit() and p[i + 1:].isdigit():
-                    x = self.put(p[:i], W - 8 - _tw(p, z), c, 5 + (k != index), z)
-                    self.put(p[i + 1:], x + _ADV[z], c, 8 + (k != index), z)
+                right = s[1]
+                right_width = text_width(right, size)
+                i = right.find(" ")
+                if i > 0 and right[:i].isdigit() and right[i + 1:].isdigit():
+                    x = self.label(right[:i], W - 8 - right_width, y, right_width, 16, 0,
+                                   NS_DARK + (k != index), size, size)
+                    self.label(right[i + 1:], x + _ADVANCE[size], y, W - 8 - x - _ADVANCE[size], 16, 0,
+                               EW_DARK + (k != index), size, size)
                 else:
-                    self.put(p, W - 8, c, _SEL if k != index else _BG, z, 0, 2)
-            self.put(s, 4, c, a, z)
+                    self.label(right, W - 8 - right_width, y, right_width, 16, 2,
+                               SELECTION if k != index else BACKGROUND, size, size)
+                self.label(s[0], 4, y, W - 24 - right_width, 16, 0, colour, size, size)
+            else:
+                self.label(s, 4, y, W - 12, 16, 0, colour, size, size)
             k += 1
-        if n > self.ROWS:  # scroll bar
-            k = 16 * y
-            f(W - 3, 21, 3, k, _MID)
-            w = max(6, k * y // n)
-            f(W - 3, 21 + (k - w) * start // max(1, n - y), 3, w, _GREY)
+        if n > shown:  # scroll bar
+            k = 16 * shown
+            fill(W - 3, 21, 3, k, FRAME)
+            w = max(6, k * shown // n)
+            fill(W - 3, 21 + (k - w) * start // max(1, n - shown), 3, w, GREY)
         if hint:
             self.hint(hint)
 
+    def records(self, left, right, rows, index, start):
+        """History and past games: a title bar naming the team columns, then rows of two
+        lines: (number, texts, made, (left a, left b), (right a, right b), side); see
+        layout_128x64.records. The text is drawn in the colour of the side team."""
+        fill = self.fill_rect
+        self.team_title(left, right)
+        n = len(rows)
+        for i in range(self.RECORD_ROWS):
+            k = start + i
+            if k >= n:
+                break
+            y = LIST_TOP + RECORD_ROW * i
+            number, texts, made, cells_left, cells_right, side = rows[k]
+            selected = k == index
+            colour = FOREGROUND
+            if selected:
+                fill(0, y - 1, W - 5, RECORD_ROW, SELECTION)
+                colour = BACKGROUND
+            elif k & 1:
+                fill(0, y - 1, W - 5, RECORD_ROW, BAR)
+            x = 2
+            if number is not None:
+                self.label(number, 0, y, 28, 16, 2, GREY if not selected else BACKGROUND, SIZE_TALL, SIZE_TALL)
+                x = 34
+            if made is not None:
+                self.made_mark(made, x, y, BACKGROUND if selected else None)
+                x += 20
+            s = texts[-1]
+            for t in texts:
+                if text_width(t, SIZE_TALL) <= W - 6 - x:
+                    s = t
+                    break
+            text_colour = colour if side is None or selected else NS_LIGHT + 3 * side
+            self.label(s, x, y, W - 6 - x, 16, 0, text_colour, SIZE_TALL, SIZE_TALL)
+            for half in (0, 1):  # a constant tuple: nothing built per row
+                cells = cells_right if half else cells_left
+                x0 = 121 * half
+                tint = colour if selected else NS_LIGHT + 3 * half
+                a, b = cells
+                if a is True:
+                    self.made_mark(True, x0 + 36, y + 16, BACKGROUND if selected else None)
+                elif a is not None:
+                    self.label(a, x0, y + 16, 52, 16, 2, tint, SIZE_TALL, SIZE_TALL, "+")
+                    if side == half:  # the takers' score, underlined
+                        fill(x0 + 52 - text_width(a, SIZE_TALL) - 8, y + 30, text_width(a, SIZE_TALL) + 8, 1, tint)
+                if b is not None:
+                    self.label(b, x0 + 56, y + 16, 58, 16, 2, colour, SIZE_TALL, SIZE_TALL)
+        if n > self.RECORD_ROWS:  # scroll bar
+            k = RECORD_ROW * self.RECORD_ROWS
+            fill(W - 3, 21, 3, k, FRAME)
+            w = max(6, k * self.RECORD_ROWS // n)
+            fill(W - 3, 21 + (k - w) * start // max(1, n - self.RECORD_ROWS), 3, w, GREY)
+
     # -- entry steps ----------------------------------------------------
-    def picker(self, title, step, value, s, p, hint):
-        """A value chosen with UP/DOWN: value is an int (big digits, then the label s after it)
-        or None (then the label s big); p: the context line (or None)."""
+    def picker(self, title, step, value, label, context, hint):
+        """A value chosen with UP/DOWN: value is an int (big digits, then the label after it)
+        or None (then the label big); context: the line above it (or None)."""
         self.title(title, step)
-        if p:
-            self.fitc(p, 26, _GREY)
+        if context:
+            self.label(context, 2, 26, W - 4, 16, 1, GREY)
         self.arrow(6, 52)
         self.arrow(6, 88, 1)
         if value is None:
-            self.fitc(s, 59, _FG, 24, W - 24, _S3)
+            self.label(label, 24, 47, W - 24, 52, 1, FOREGROUND, SIZE_TRIPLE)
         else:
             w = digits.width(value, 26, 6)
             x = (W - w) // 2
-            if s:
-                x -= (_tw(s) + 8) // 2
-                self.put(s, x + w + 8, 80)
-            digits.number(self.fb, value, x, 46, 26, 50, 6, 6, _FG)
+            if label:
+                label_width = text_width(label)
+                x -= (label_width + 8) // 2
+                self.label(label, x + w + 8, 80, label_width)
+            self.figures(value, x, 46, w, 50, 26, 6, 6)
         self.hint(hint)
 
-    def mark_digits(self, value, end):
-        """Mark the digit(s) being set under the picker's number: the units (end true), or the tens and above."""
+    def mark_digits(self, value, units):
+        """Mark the digit(s) being set under the picker's number: the units, or the tens and above."""
         n = ndigits(value)
         x = (W - digits.width(value, 26, 6)) // 2
-        if end:
-            self._f(x + (n - 1) * 32, 100, 26, 4, _SEL)
+        if units:
+            self.fill_rect(x + (n - 1) * 32, 100, 26, 4, SELECTION)
         elif n > 1:
-            self._f(x, 100, (n - 1) * 32 - 6, 4, _SEL)
+            self.fill_rect(x, 100, (n - 1) * 32 - 6, 4, SELECTION)
 
-    def choice3(self, title, step, a, b, c, value, hint):
-        """Three choices a, b, c, (label, value) pairs, one key each: UP / OK / DOWN; value: the
-        current one; hint: the context line (or None)."""
+    def choice3(self, title, step, up, ok, down, current, context):
+        """Three choices, (label, value) pairs, one key each: UP / OK / DOWN; current: the value
+        chosen now; context: the bottom line (or None)."""
         fb = self.fb
         self.title(title, step)
-        for i, (s, v) in enumerate((a, b, c)):
+        for i, (s, value) in enumerate((up, ok, down)):
             y = 27 + 29 * i
             self.key(i, 6, y + 3)
-            c = _FG
-            if v == value:
-                fb.fill_rect(36, y, W - 36, 22, _SEL)
-                c = _BG
-            elif v in _K:  # a team: in its colours
-                c = 6 + 3 * (v == "EW")
-                fb.rect(36, y, W - 36, 22, c - 2)
+            colour = FOREGROUND
+            if value == current:
+                fb.fill_rect(36, y, W - 36, 22, SELECTION)
+                colour = BACKGROUND
+            elif value in TEAMS:  # a team: in its colours
+                colour = NS_LIGHT + 3 * (value == "EW")
+                fb.rect(36, y, W - 36, 22, colour - 2)
             else:
-                fb.rect(36, y, W - 36, 22, _MID)
-            self.put(s, 42, y + 3, c, self.fit(s, W - 48))
-        if hint:
-            self.hint(hint)
+                fb.rect(36, y, W - 36, 22, FRAME)
+            self.label(s, 42, y + 3, W - 48, 16, 0, colour)
+        if context:
+            self.hint(context)
 
-    def extras(self, title, step, a, b, p, hint):
-        """a: the coinche line (UP), b: the belote line (DOWN), p: the context (or None)."""
+    def extras(self, title, step, coinche, belote, context, hint):
+        """coinche: the coinche line (UP); belote: the belote line (DOWN), or (label, value);
+        context: the contract so far (or None)."""
         self.title(title, step)
-        self.arrow(6, 32)
-        self.put(a, 32, 30, _FG, self.fit(a, W - 36))
-        self.arrow(6, 62, 1)
-        self.put(b, 32, 60, _FG, self.fit(b, W - 36))
-        if p:
-            self.fitc(p, 90, _GREY)
+        self.key(0, 4, 30)
+        self.label(coinche, 32, 30, W - 36)
+        self.key(2, 4, 58)
+        if isinstance(belote, tuple):
+            x = self.label(belote[0], 32, 58, W - 36 - text_width(belote[1], SIZE_TALL) - 8)
+            self.label(belote[1], x + 8, 58, W - 4 - x - 8)
+        else:
+            self.label(belote, 32, 58, W - 36)
+        if context:
+            self.label(context, 2, 88, W - 4, 16, 1, GREY)
         self.hint(hint)
 
-    def melds(self, title, step, a, x, b, y, hint):
-        """Each team's melds: a and b the NS and EW labels, x and y their lists of strings."""
-        f = self._f
+    def melds(self, title, step, ns_label, ns, ew_label, ew, hint):
+        """Each team's melds: the NS and EW labels and their lists of strings."""
+        fill = self.fill_rect
         self.title(title, step)
-        z = _S2
-        for s in x + y:
-            z = min(z, self.fit(s, 111))
-        for i, label, items in ((0, a, x), (1, b, y)):
+        size = SIZE_DOUBLE
+        for s in ns + ew:
+            size = min(size, self.fit(s, 111))
+        for i, label, items in ((0, ns_label, ns), (1, ew_label, ew)):
             x0 = 121 * i
-            f(x0, 25, 119, 20, 4 + 3 * i)
-            self.key(2 * i, x0 + 4, 27, _FG)
-            self.put(label, x0 + 34, 27)
-            f(x0, 45, 119, 68, 5 + 3 * i)
+            fill(x0, 25, 119, 20, NS_COLOUR + 3 * i)
+            self.key(2 * i, x0 + 4, 27, FOREGROUND)
+            self.label(label, x0 + 30, 27, 86)
+            fill(x0, 45, 119, 68, NS_DARK + 3 * i)
             n = len(items)
             k = n if n <= 4 else 3
             for j in range(k):
-                self.put(items[j], x0 + 4, 48 + 16 * j, _FG, z)
+                self.label(items[j], x0 + 4, 48 + 16 * j, 111, 16, 0, FOREGROUND, size, size)
             if k < n:
-                self.put(n - k, x0 + 4, 48 + 16 * k, _GREY, z or _ST, 0, 0, "+")
+                self.label(n - k, x0 + 4, 48 + 16 * k, 111, 16, 0, GREY, size or SIZE_TALL, SIZE_TALL, "+")
         self.hint(hint)
 
-    def confirm(self, title, s, p, a, x, b, y, t, u, hint, e, value=None):
-        """The deal before it is saved: s the contract, p the verdict, a and b the NS and EW labels,
-        x and y the deal's scores, t and u the totals after it; e: (error, field) instead of the
-        scores; value: whether the contract was made (None: no verdict colour)."""
+    def confirm(self, title, contract, verdict, ns_label, ns, ew_label, ew, total_ns, total_ew, hint, error,
+                made=None):
+        """The deal before it is saved: the contract, the verdict, each team's label, its deal
+        score and its total after it; error: (error, field) instead of the scores; made:
+        whether the contract was made (None: no verdict colour)."""
         fb = self.fb
         self.title(title)
-        self.fitc(s, 23)
-        if e:
-            _frame(fb, 0, 44, W, 68, _BAD)
-            self.fitc(e[0], 52, _BAD)
-            self.fitc(e[1], 78)
+        self.label(contract, 2, 23, W - 4, 16, 1)
+        if error:
+            _frame(fb, 0, 44, W, 68, BAD)
+            self.label(error[0], 4, 52, W - 8, 16, 1, BAD)
+            self.label(error[1], 4, 78, W - 8, 16, 1)
         else:
-            self.fitc(p, 41, _SEL if value is None else (_GOOD if value else _BAD))
-            for i, label, score, total in ((0, a, x, t), (1, b, y, u)):
+            self.label(verdict, 2, 41, W - 4, 16, 1, SELECTION if made is None else (GOOD if made else BAD))
+            for i, label, score, total in ((0, ns_label, ns, total_ns), (1, ew_label, ew, total_ew)):
                 x0 = 121 * i
-                fb.fill_rect(x0, 60, 119, 53, 5 + 3 * i)
-                k = _tw(label) + 8
-                fb.fill_rect(x0, 60, k + 2, 20, 4 + 3 * i)
-                self.put(label, x0 + 5, 62)
-                w = 18 if digits.width(score, 18, 4) <= 107 - k else 13
-                digits.number(fb, score, x0 + 113, 63, w, 30, 4, 4, 6 + 3 * i, True)
-                self.put(total, x0 + 113, 96, _FG, _S2, 0, 2, "=")
+                fb.fill_rect(x0, 60, 119, 53, NS_DARK + 3 * i)
+                fb.fill_rect(x0, 60, 119, 20, NS_COLOUR + 3 * i)
+                self.label(label, x0 + 4, 62, 111)
+                self.figures(score, x0 + 4, 83, 109, 28, 18, 4, 4, NS_LIGHT + 3 * i, 2)
+                self.label(total, x0 + 4, 113 - 18, 42, 16, 0, FOREGROUND, SIZE_TALL, SIZE_TALL, "=")
         self.hint(hint)
 
-    def ask(self, s, p, hint):
-        """A question s, with a detail line p (or None)."""
-        _frame(self.fb, 0, 0, W, _BAR_Y - 2, _SEL)
-        self.fitc(s, 34 if p else 48)
-        if p:
-            self.fitc(p, 66, _GREY)
+    def ask(self, question, detail, hint):
+        """A question, with a detail line (or None)."""
+        _frame(self.fb, 0, 0, W, BAR_TOP - 2, SELECTION)
+        self.label(question, 4, 34 if detail else 48, W - 8, 16, 1)
+        if detail:
+            self.label(detail, 4, 66, W - 8, 16, 1, GREY)
         self.hint(hint)
 
-    def game_over(self, title, s, a, x, b, y, hint):
-        """s: the winner's line; a and b the NS and EW labels, x and y their final totals."""
-        f = self._f
-        self.title(title)
-        c = _FG
-        if s.startswith(a):
-            c = _NS_LT
-        elif s.startswith(b):
-            c = _EW_LT
-        self.fitc(s, 26, c, 0, W, _S3)
-        # each team's final total: a header bar with the team, the number below it
-        for i, label, n in ((0, a, x), (1, b, y)):
+    def game_over(self, title, winner_line, ns_label, ns, ew_label, ew, hint_lines):
+        """The final totals big (as on home) under each team, the winner's line on top, then
+        what each key does (two lines)."""
+        fill = self.fill_rect
+        colour = FOREGROUND
+        if winner_line.startswith(ns_label):
+            colour = NS_LIGHT
+        elif winner_line.startswith(ew_label):
+            colour = EW_LIGHT
+        fill(0, 0, W, 24, TITLE)
+        self.label(winner_line, 2, 0, W - 4, 24, 1, colour, SIZE_TRIPLE)
+        for i, label, n in ((0, ns_label, ns), (1, ew_label, ew)):
             x0 = 121 * i
-            f(x0, 55, 119, 18, 4 + 3 * i)
-            self.put(label, x0, 56, _FG, _S2, 119, 1)
-            f(x0, 73, 119, 40, 5 + 3 * i)
-            w = 20 if n < 10000 else 16
-            digits.number(self.fb, n, x0 + (119 - digits.width(n, w, 5)) // 2, 76, w, 34, 5, 5, _FG)
-        self.hint(hint)
+            fill(x0, 25, 119, 18, NS_COLOUR + 3 * i)
+            self.label(label, x0 + 2, 26, 115, 16, 1)
+            fill(x0, 43, 119, 54, NS_DARK + 3 * i)
+            self.figures(n, x0 + 4, 46, 111, 48, 24, 6, 5)
+        fill(0, 98, W, H - 98, BAR)
+        self.label(hint_lines[0], 4, 99, W - 8, 17, 0, GREY, SIZE_TALL)
+        self.label(hint_lines[1], 4, 117, W - 8, 17, 0, GREY, SIZE_TALL)
 
     def toast(self, s):
         """A short message over the bottom of the screen (on home: not over the totals)."""
-        z = self.fit(s, W - 20)
-        w = min(W, _tw(s, z) + 20)
+        size = self.fit(s, W - 20)
+        w = min(W, text_width(s, size) + 20)
         x = (W - w) // 2
-        self._f(x, 103, w, 32, _BAR)
-        _frame(self.fb, x, 103, w, 32, _SEL)
-        self.put(s, x + 10, 111 if z else 115, _FG, z)
+        self.fill_rect(x, 103, w, 32, BAR)
+        _frame(self.fb, x, 103, w, 32, SELECTION)
+        self.cover(x, 103, w, 32)
+        self.label(s, x + 10, 111, w - 20, 16, 1)
 
 
-def _frame(fb, x, y, w, h, c):
+def _frame(fb, x, y, w, h, colour):
     """A rectangle two pixels thick."""
-    fb.rect(x, y, w, h, c)
-    fb.rect(x + 1, y + 1, w - 2, h - 2, c)
+    fb.rect(x, y, w, h, colour)
+    fb.rect(x + 1, y + 1, w - 2, h - 2, colour)

@@ -56,8 +56,27 @@ class Home(Screen):
         elif _is(ev, OK, LONG):
             a.go(History(a))
 
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self._line = None
+        self._version = -1
+
+    def last_line(self):
+        """The last deal's contract ('Nous 100 SA x2', 'Tous passent'), or the target before
+        the first deal; built once per confirmed change, so a redraw allocates nothing."""
+        a = self.app
+        if self._line is None or self._version != a.version:
+            g = a.game
+            T = a.T
+            if g.deals:
+                self._line = contract_text(a, g.deals[-1])
+            else:
+                self._line = T["game_to"] + " " + str(g.rules["target"])
+            self._version = a.version
+        return self._line
+
     def draw(self, L):
-        L.home(self.app)
+        L.home(self.app, self.last_line())
 
 
 class ListScreen(Screen):
@@ -174,14 +193,17 @@ class Ask(Screen):
         L.ask(self.q, self.detail, "OK / <")
 
 
-def contract_text(T, rec, short=False):
-    """'NS 100 SA x2' — a deal's contract in a few characters; short: 'EO 100SAx2'
-    for a history row (the deal number is in the title)."""
+def contract_text(app, rec, taker=True, compact=False):
+    """'NS 100 SA x2': a deal's contract (taker: with the taking team's name first;
+    compact: '100SAx2', no spaces)."""
+    T = app.T
     if rec["bid"] == "pass":
         return T["passed"]
     b = rec["bid"]
-    sep = "" if short else " "
-    s = T[rec["taker"]] + " " + (str(b) if isinstance(b, int) else T[b][:3] if short else T[b])
+    s = str(b) if isinstance(b, int) else T[b]
+    if taker:
+        s = app.team_name(rec["taker"]) + " " + s
+    sep = "" if compact else " "
     t = rec.get("trump")
     if t in ("NT", "AT"):
         s += sep + T["k_" + t]
@@ -191,38 +213,76 @@ def contract_text(T, rec, short=False):
     return s
 
 
+def record_row(app, number, rec, result, totals):
+    """A history row for layout.records(): the deal number; its contract, with a capot
+    (all tricks on a number bid) and a belote marked, as alternatives from the longest to
+    the shortest ('160 SA x2 capot bel.', '160SAx2 capot bel.', '160SAx2 C B'); made or
+    failed; each team's deal score and running total; the taker's side."""
+    T = app.T
+    flags = []
+    if rec["bid"] != "pass":
+        if rec.get("tricks") == 8 and isinstance(rec["bid"], int):
+            flags.append(T["capot_mark"])
+        bel = rec.get("belote")
+        if bel and (bel.get("NS") or bel.get("EW")):
+            flags.append(T["belote_mark"])
+    spaced = contract_text(app, rec, False)
+    compact = contract_text(app, rec, False, True)
+    words = "".join(" " + f for f in flags)
+    letters = "".join(" " + f[0].upper() for f in flags)
+    texts = (spaced + words, compact + words, compact + letters) if flags else (spaced, compact)
+    if rec["bid"] == "pass":  # nothing scored: the totals only
+        return (number, texts, None, (None, totals["NS"]), (None, totals["EW"]), None)
+    side = 0 if rec["taker"] == "NS" else 1
+    return (number, texts, result.made, (result.score["NS"], totals["NS"]), (result.score["EW"], totals["EW"]),
+            side)
+
+
 class History(ListScreen):
+    """The deals of the game (or of a finished game, read-only), one numbered row each."""
+
     name = "history"
     wrap = False
 
-    def __init__(self, app):
-        n = len(app.game.deals)
+    def __init__(self, app, game=None, back_to=None):
+        self.game = game  # None: the current game (rows can be edited)
+        self.back_to = back_to
+        n = len((game or app.game).deals)
         ListScreen.__init__(self, app, max(0, n - 1))
 
-    def title(self):
-        return self.app.T["m_history"]
-
-    def right(self):
-        n = len(self.app.game.deals)
-        return "%d/%d" % (min(self.sel + 1, n), n)
-
     def rows(self):
-        g = self.app.game
-        T = self.app.T
-        if not g.deals:
-            return [T["no_deals"]]
+        a = self.app
+        g = self.game or a.game
         out = []
+        totals = {"NS": 0, "EW": 0}
         for i in range(len(g.deals)):
             r = g.results[i]
-            out.append((contract_text(T, g.deals[i], True), "%d-%d" % (r.score["NS"], r.score["EW"])))
+            totals = {"NS": totals["NS"] + r.score["NS"], "EW": totals["EW"] + r.score["EW"]}
+            out.append(record_row(a, i + 1, g.deals[i], r, totals))
+        if not out:
+            out.append((None, (a.T["no_deals"],), None, (None, None), (None, None), None))
         return out
 
+    def draw(self, L):
+        rows = self.cached_rows()
+        if self.sel >= len(rows):
+            self.sel = max(0, len(rows) - 1)
+        if self.sel < self.top:
+            self.top = self.sel
+        elif self.sel >= self.top + L.RECORD_ROWS:
+            self.top = self.sel - L.RECORD_ROWS + 1
+        a = self.app
+        L.records(a.team_name("NS"), a.team_name("EW"), rows, self.sel, self.top)
+
     def pick(self, i):
-        if self.app.game.deals:
+        if self.game is None and self.app.game.deals:
             self.app.go(DealMenu(self.app, i))
 
     def back(self):
-        self.app.home()
+        if self.back_to is not None:
+            self.app.go(self.back_to)
+        else:
+            self.app.home()
 
 
 class DealMenu(ListScreen):
@@ -240,8 +300,9 @@ class DealMenu(ListScreen):
         g = self.app.game
         r = g.results[self.index]
         tot = g.totals_after(self.index)
-        return [T["edit"], T["delete"], contract_text(T, g.deals[self.index]),
-                (T["NS"] + " " + str(r.score["NS"]), T["EW"] + " " + str(r.score["EW"])),
+        a = self.app
+        return [T["edit"], T["delete"], contract_text(a, g.deals[self.index]),
+                (a.team_name("NS"), "+" + str(r.score["NS"])), (a.team_name("EW"), "+" + str(r.score["EW"])),
                 (T["total"], "%d %d" % (tot["NS"], tot["EW"]))]
 
     def pick(self, i):
@@ -249,7 +310,7 @@ class DealMenu(ListScreen):
         if i == 0:
             a.go(Entry(a, E.Draft(a.game.rules, record=a.game.deals[self.index]), self.index, self))
         elif i == 1:
-            a.go(Ask(a, a.T["del_q"] + " " + str(self.index + 1) + "?", contract_text(a.T, a.game.deals[self.index]),
+            a.go(Ask(a, a.T["del_q"] + " " + str(self.index + 1) + "?", contract_text(a, a.game.deals[self.index]),
                      lambda: a.delete_deal(self.index, History(a)), self))
 
     def back(self):
@@ -263,16 +324,16 @@ class DealMenu(ListScreen):
 _COINCHE_KEYS = ("c0", "c1", "c2")
 
 
-def _belote_label(T, b):
-    """'Belote: NS', 'Belote: NSx2 EW' ... for (NS, EW) counts."""
+def _belote_label(app, b):
+    """('Belote', 'NS') , ('Belote', 'NS x2, EO') ... for (NS, EW) counts: the label and its value."""
+    T = app.T
     if b == (0, 0):
-        return T["belote"] + ": " + T["none"]
-    s = T["belote"] + ":"
-    if b[0]:
-        s += " " + T["NS"] + (("x%d" % b[0]) if b[0] > 1 else "")
-    if b[1]:
-        s += " " + T["EW"] + (("x%d" % b[1]) if b[1] > 1 else "")
-    return s
+        return (T["belote"], T["none"])
+    s = ""
+    for team, n in (("NS", b[0]), ("EW", b[1])):
+        if n:
+            s += (", " if s else "") + app.team_name(team) + ((" x%d" % n) if n > 1 else "")
+    return (T["belote"], s)
 
 
 class Entry(Screen):
@@ -491,7 +552,7 @@ class Entry(Screen):
             d = self.d
             T = self.app.T
             b = d.bid
-            s = T[d.taker] + " " + (str(b) if isinstance(b, int) else T[b])
+            s = self.app.team_name(d.taker) + " " + (str(b) if isinstance(b, int) else T[b])
             if d.kind != "suit":
                 s += " " + T["k_" + d.kind]
             self._ctx = s
@@ -505,21 +566,31 @@ class Entry(Screen):
             if self._meld_rows is None:
                 rows = [T[c] for c in E.MELD_ITEMS]
                 rows[-1] = "- " + T["clear"]
-                self._meld_rows = (rows, T["t_pick_meld"] + " " + T["NS"], T["t_pick_meld"] + " " + T["EW"])
+                titles = [T["t_pick_meld"] + " " + self.app.team_name(team) for team in ("NS", "EW")]
+                for i in (0, 1):
+                    if len(titles[i]) > 16:  # a long team name: "Nordsud ajout"
+                        titles[i] = self.app.team_name(("NS", "EW")[i]) + " " + T["add"]
+                self._meld_rows = (rows, titles[0], titles[1])
             rows, t_ns, t_ew = self._meld_rows
             L.listing(t_ns if self.meld_team == "NS" else t_ew, rows, d.meld_item,
                       max(0, min(d.meld_item - 2, len(rows) - L.ROWS)))
             return
         if st == E.S_TAKER:
-            L.choice3(T["t_taker"], self._stepno(), (T["NS"], "NS"), (T["keep"], "keep"), (T["EW"], "EW"),
+            a = self.app
+            L.choice3(T["t_taker"], self._stepno(), (a.team_name("NS"), "NS"), (T["keep"], "keep"),
+                      (a.team_name("EW"), "EW"),
                       d.taker, self.context())
         elif st == E.S_BID:
             b = d.bid
             many = len(d.kinds()) > 1
             if self._ctx is None:
-                ctx = T[d.taker] + " " + T["took"]
+                name = self.app.team_name(d.taker)
+                ctx = name + " " + T["took"]
                 if many:
-                    ctx += " " + (T["k_" + d.kind] if d.kind != "suit" else T["suit"])
+                    kind = T["k_" + d.kind] if d.kind != "suit" else T["suit"]
+                    ctx += " " + kind
+                    if len(ctx) > 16:  # a long team name: the contract type matters more
+                        ctx = name + " " + kind
                 self._ctx = ctx
             ctx = self._ctx
             hint = T["hold_ok_kind"] if many else "^v  OK >"
@@ -540,26 +611,28 @@ class Entry(Screen):
                 L.picker(title, self._stepno(), None, lab, self.context(), "^v  OK >")
         elif st == E.S_EXTRAS:
             if self._extras is None:
+                a_ = self.app
                 # every belote label of this step at once: a key press then only picks one
                 opts = d.belote_items()
-                self._extras = (opts, [_belote_label(T, b) for b in opts],
+                self._extras = (opts, [_belote_label(a_, b) for b in opts],
                                 self.context() + " : " + str(d.takers_points()))
             opts, labels, ctx = self._extras
             b = d.belote
-            bel = labels[opts.index(b)] if b in opts else _belote_label(T, b)
+            bel = labels[opts.index(b)] if b in opts else _belote_label(self.app, b)
             L.extras(T["t_extras"], self._stepno(), T[_COINCHE_KEYS[d.coinche]], bel, ctx, "OK >")
         elif st == E.S_MELDS:
             if self._melds is None:
                 self._melds = ([T[c] for c in d.melds["NS"]] or ["-"], [T[c] for c in d.melds["EW"]] or ["-"])
-            L.melds(T["t_melds"], self._stepno(), T["NS"], self._melds[0], T["EW"], self._melds[1], T["done"])
+            a = self.app
+            L.melds(T["t_melds"], self._stepno(), a.team_name("NS"), self._melds[0], a.team_name("EW"), self._melds[1],
+                    T["done"])
         elif st == E.S_MELDS_TO:
             cur = d.melds_to if d.melds_to != "auto" else None
+            ns, ew = (self.app.team_name("NS"), "NS"), (self.app.team_name("EW"), "EW")
             if cur is None:
-                L.choice3(T["t_melds_to"], self._stepno(), (T["NS"], "NS"), (T["nobody"], None), (T["EW"], "EW"),
-                          cur, None)
+                L.choice3(T["t_melds_to"], self._stepno(), ns, (T["nobody"], None), ew, cur, None)
             else:  # OK keeps the team chosen; held OK: nobody
-                L.choice3(T["t_melds_to"], self._stepno(), (T["NS"], "NS"), (T["keep"], None), (T["EW"], "EW"),
-                          cur, T["hold_ok_nobody"])
+                L.choice3(T["t_melds_to"], self._stepno(), ns, (T["keep"], None), ew, cur, T["hold_ok_nobody"])
         elif st == E.S_CONFIRM:
             self._draw_confirm(L)
 
@@ -574,7 +647,7 @@ class Entry(Screen):
                     verdict = T["passed"]
                 else:  # with the takers' card points, so a changed entry shows before it is saved
                     verdict = (T["made"] if made else T["failed"]) + " (" + str(self.d.takers_points()) + ")"
-            self._confirm = (title, contract_text(T, self.d.record()), verdict)
+            self._confirm = (title, contract_text(self.app, self.d.record()), verdict)
         title, contract, verdict = self._confirm
         if self.error is not None:
             e = self.error
@@ -582,7 +655,8 @@ class Entry(Screen):
                       (T["e_field"], T.get("f_" + e.field, e.field)))
             return
         r, tot = self._result
-        L.confirm(title, contract, verdict, T["NS"], r.score["NS"], T["EW"], r.score["EW"],
+        a = self.app
+        L.confirm(title, contract, verdict, a.team_name("NS"), r.score["NS"], a.team_name("EW"), r.score["EW"],
                   tot["NS"], tot["EW"], T["save"], None, r.made)
 
 
@@ -606,20 +680,21 @@ class GameOver(Screen):
         a = self.app
         T = a.T
         g = a.game
-        line = T[g.winner] + " " + T["wins"]
-        L.game_over(T["over"], line, T["NS"], g.total["NS"], T["EW"], g.total["EW"], T["new_same"])
+        line = a.team_name(g.winner) + " " + T["wins"] if g.winner in ("NS", "EW") else T["tie"]
+        L.game_over(T["over"], line, a.team_name("NS"), g.total["NS"], a.team_name("EW"), g.total["EW"],
+                    (T["over_keys1"], T["over_keys2"]))
 
 
 # -- settings ------------------------------------------------------------------------
 
 LANGS = ("fr", "en", "de", "it")
+# each language by its own name, whatever the language in use
+LANGUAGE_NAMES = {"fr": "Français", "en": "English", "de": "Deutsch", "it": "Italiano"}
 # settings screen key -> (journal setting, default)
 SETTINGS = {"s_first": ("dealer", "N"), "s_lang": ("lang", "fr"), "s_contrast": ("contrast", 255),
-            "s_dim": ("dim", 120)}
-# short names that fit a list row next to their label
-PRESET_SHORT = {"classic2000": "cl.2000", "federation": "féd.", "coinche1000": "c.1000", "coinche1001": "c.1001"}
-DIMS = (30, 60, 120, 300, 0)
-CONTRASTS = (16, 64, 128, 192, 255)
+            "s_dim": ("dim", 0)}
+DIMS = (0, 60, 120, 300, 600)  # seconds; 0: never (the default)
+CONTRASTS = (64, 128, 192, 255)
 TARGETS = (500, 700, 1000, 1001, 1500, 2000, 2500, 3000)
 SEATS = ("N", "W", "S", "E")
 
@@ -636,8 +711,8 @@ class Settings(ListScreen):
         T = a.T
         spec = a.next_rules()
         r = Rules.from_spec(spec)
-        dim = a.settings.get("dim", 120)
-        vals = (PRESET_SHORT[r.preset], str(r["target"]), ">", T["seat_" + a.settings.get("dealer", "N")], T["lang"],
+        dim = a.settings.get("dim", 0)
+        vals = (T["p_" + r.preset], str(r["target"]), ">", T["seat_" + a.settings.get("dealer", "N")], T["lang"],
                 str(a.settings.get("contrast", 255)), (str(dim) + T["sec"]) if dim else T["never"])
         return [(T[k], v) for k, v in zip(self.ITEMS, vals)]
 
@@ -722,7 +797,9 @@ class ValuePicker(Screen):
         v = self.value
         k = self.key_
         if k == "s_lang":
-            return v
+            return LANGUAGE_NAMES.get(v, v)
+        if k == "s_preset":
+            return T["p_" + v]
         if k == "s_first":
             return T["seat_" + v]
         if k == "s_dim":
@@ -738,7 +815,8 @@ class ValuePicker(Screen):
         if isinstance(v, int) and not isinstance(v, bool) and self.key_ != "s_dim":
             L.picker(title, None, v, None, None, "^v  OK  <")
         else:
-            L.picker(title, None, None, self.label(), None, "^v  OK  <")
+            context = T["d_" + v] if self.key_ == "s_preset" else None
+            L.picker(title, None, None, self.label(), context, "^v  OK  <")
 
 
 class OptionsScreen(ListScreen):
@@ -771,7 +849,8 @@ class OptionsScreen(ListScreen):
 
 
 class Archive(ListScreen):
-    """Finished games kept on flash (the last 20), newest first: preset and final totals.
+    """Finished games kept on flash (the last 20), newest first: the rules, the deal count,
+    the final totals with the winner marked. OK opens a game's deals (read-only).
 
     Rows come from each game's first line (journal summary), so the list never
     holds twenty games of deals in RAM."""
@@ -779,20 +858,52 @@ class Archive(ListScreen):
     name = "archive"
     wrap = False
 
-    def title(self):
-        return self.app.T["m_games"]
-
     def rows(self):
         a = self.app
+        T = a.T
         arc = a.archive
         out = []
         for i in range(len(arc) - 1, -1, -1):
             summ = arc.summary(i) if hasattr(arc, "summary") else arc[i]
             rules = summ.get("rules") or {}
             res = summ.get("result") or summ.get("total")
-            score = "%d-%d" % (res["NS"], res["EW"]) if res else "?"
-            out.append((PRESET_SHORT.get(rules.get("preset"), "?"), score))
-        return out or [a.T["no_deals"]]
+            n = summ.get("n")
+            if n is None:
+                n = len(summ.get("deals") or ())
+            count = str(n) + " " + T["deals_n"]
+            texts = (T.get("p_" + str(rules.get("preset")), "?") + ", " + count, count)
+            if res:  # the winner's final total gets a tick
+                winner = res.get("winner")
+                out.append((None, texts, None, (winner == "NS" or None, res["NS"]),
+                             (winner == "EW" or None, res["EW"]), None))
+            else:
+                out.append((None, texts, None, (None, None), (None, None), None))
+        return out or [(None, (T["no_games"],), None, (None, None), (None, None), None)]
+
+    def draw(self, L):
+        rows = self.cached_rows()
+        if self.sel < self.top:
+            self.top = self.sel
+        elif self.sel >= self.top + L.RECORD_ROWS:
+            self.top = self.sel - L.RECORD_ROWS + 1
+        a = self.app
+        L.records(a.team_name("NS"), a.team_name("EW"), rows, self.sel, self.top)
+
+    def pick(self, i):
+        """Browse the deals of the chosen game (newest first in the list)."""
+        a = self.app
+        arc = a.archive
+        if not len(arc):
+            return
+        from coinche.game import Game
+        try:
+            game = arc[len(arc) - 1 - i]
+            spec = game["rules"]
+            past = Game(Rules.from_spec(spec), game["deals"], spec.get("dealer", "N"))
+        except Exception:  # a damaged game cannot be browsed: say so, lose nothing
+            a.flash(a.T["e_store"])
+            return
+        a.go(History(a, past, self))
 
 
 __all__ = ("Home", "Menu", "Entry", "History", "GameOver", "Settings", "Ask", "other")

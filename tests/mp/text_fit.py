@@ -1,0 +1,359 @@
+"""Every screen state, every language, one layout: does every drawn text fit its region?
+
+argv: LAYOUT [--long-names] [--overlong KEY]
+  LAYOUT        128x64 or 240x135
+  --long-names  teams named with 8 characters (the longest a name may be)
+  --overlong K  the string K of every language table made far too long (the test
+                proves the check fails then)
+
+Runs the real App in-process (fakeboard, RAM littlefs) and sets the layout's
+probe: every label(), figures() and mark the layout draws reports the box it
+drew and the region it was given. After each render the boxes are checked:
+  - the region lies on the screen, the drawn box lies in its region (nothing
+    cut, nothing outside);
+  - no two drawn boxes overlap (a toast's cover() hides what lies under it).
+Prints one JSON line per problem ("problem" lines), then `fit done STATES PROBLEMS`.
+"""
+import sys
+import json
+
+_ROOT = sys.path[0] + "/../.."  # the unix port puts the script's folder first
+sys.path.insert(0, _ROOT + "/firmware")
+sys.path.insert(0, _ROOT + "/host_tools/mp")
+
+import framebuf  # noqa: E402
+from blockdev import RAMBlockDev, mount  # noqa: E402
+from fakeboard import Board  # noqa: E402
+from coinche.game import Game  # noqa: E402
+from coinche.rules import Rules  # noqa: E402
+from ui import i18n  # noqa: E402
+from ui import screens as S  # noqa: E402
+from ui.app import App  # noqa: E402
+from ui.entry import Draft  # noqa: E402
+from ui.inputs import BACK, DOWN, LONG, OK, PRESS, UP  # noqa: E402
+
+LAYOUT = sys.argv[1]
+LONG_NAMES = "--long-names" in sys.argv
+OVERLONG = sys.argv[sys.argv.index("--overlong") + 1] if "--overlong" in sys.argv else None
+
+
+class ColourDisplay(framebuf.FrameBuffer):
+    def __init__(self):
+        self.buf = bytearray(240 * 135 // 2)
+        super().__init__(self.buf, 240, 135, framebuf.GS4_HMSB)
+        self.width = 240
+        self.height = 135
+
+    def show(self):
+        pass
+
+    def contrast(self, v):
+        pass
+
+
+class ColourBoard(Board):
+    LAYOUT = "240x135"
+
+    def __init__(self):
+        Board.__init__(self)
+        self.display = ColourDisplay()
+
+
+records = []
+state = {"screen": "", "lang": "", "what": ""}
+problems = []
+seen = set()
+count = [0]
+screens_seen = set()
+
+
+def probe(s, x, y, w, h, rx, ry, rw, rh):
+    if s is None:  # covered: what lay under the rectangle is hidden
+        records[:] = [r for r in records if not _overlap(r[1:5], (x, y, w, h))]
+        return
+    records.append((s, x, y, w, h, rx, ry, rw, rh))
+
+
+def _overlap(a, b):
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def report(kind, detail):
+    key = (state["lang"], state["screen"], kind, detail)
+    if key in seen:
+        return
+    seen.add(key)
+    problems.append({"lang": state["lang"], "screen": state["screen"], "what": state["what"],
+                     "kind": kind, "detail": detail})
+
+
+def check(layout):
+    W, H = layout.W, layout.H
+    for s, x, y, w, h, rx, ry, rw, rh in records:
+        if rx < 0 or ry < 0 or rx + rw > W or ry + rh > H:
+            report("region off screen", "%r region (%d,%d %dx%d)" % (s, rx, ry, rw, rh))
+        if x < rx or y < ry or x + w > rx + rw or y + h > ry + rh:
+            report("cut", "%r is %dx%d at (%d,%d), region %dx%d at (%d,%d)" % (s, w, h, x, y, rw, rh, rx, ry))
+    n = len(records)
+    for i in range(n):
+        a = records[i]
+        for j in range(i + 1, n):
+            b = records[j]
+            if _overlap(a[1:5], b[1:5]):
+                report("overlap", "%r at (%d,%d %dx%d) and %r at (%d,%d %dx%d)" % (
+                    a[0], a[1], a[2], a[3], a[4], b[0], b[1], b[2], b[3], b[4]))
+
+
+def render(app, what=""):
+    records[:] = []
+    state["screen"] = app.view.name
+    state["what"] = what
+    screens_seen.add(app.view.name)
+    app.render()
+    count[0] += 1
+    check(app.layout)
+
+
+def ev(button, kind=PRESS):
+    return (kind << 2) | button
+
+
+def press(app, button, kind=PRESS, what=""):
+    app.handle(ev(button, kind))
+    render(app, what)
+
+
+def fresh_app(preset):
+    """A new device: a fresh filesystem, the App on it, the probe set."""
+    try:
+        import os
+        os.umount("/flash")
+    except Exception:
+        pass
+    mount(RAMBlockDev(4096, 352), "/flash")
+    board = ColourBoard() if LAYOUT == "240x135" else Board()
+    app = App(board, {"rules": preset})
+    app.layout.probe = probe
+    if LONG_NAMES:
+        names = {"NS": "ABCDEFGH", "EW": "MNOPQRST"}
+        app.team_name = names.get
+    return app
+
+
+def set_language(app, code):
+    app.settings["lang"] = code
+    app.set_language(code)
+    if OVERLONG:
+        app.T[OVERLONG] = "W" * 40
+        from ui.text import prepare_table
+        prepare_table(app.T)
+    state["lang"] = code
+
+
+DEALS = {
+    "classic2000": [
+        {"taker": "NS", "bid": 100, "trump": "H", "coinche": 1, "points": 112},
+        {"taker": "EW", "bid": 80, "trump": "S", "points": 67, "belote": {"NS": 0, "EW": 1}},
+        {"bid": "pass"},
+        {"taker": "EW", "bid": "capot", "trump": "C", "tricks": 8, "belote": {"NS": 0, "EW": 1}},
+        {"taker": "NS", "bid": 160, "trump": "D", "coinche": 1, "points": 162, "tricks": 8},
+        {"taker": "NS", "bid": 90, "trump": "D", "points": 70},
+    ],
+    "federation": [
+        {"taker": "NS", "bid": 160, "trump": "NT", "coinche": 2, "points": 40},
+        {"taker": "EW", "bid": "generale", "trump": "AT", "solo": True, "coinche": 2,
+         "belote": {"NS": 2, "EW": 2}, "melds": {"NS": [], "EW": ["carre_J", "quinte", "quinte"]}},
+        {"taker": "NS", "bid": "capot", "trump": "S", "tricks": 8, "coinche": 1},
+    ],
+}
+
+
+def play(app, recs):
+    for rec in recs:
+        if app.game.over:
+            break
+        app.save_deal(rec, None)
+        app.toast_msg = None
+
+
+def tour_lists(app, screen, what):
+    """Every row of a list selected once (so scrolled to every position)."""
+    app.go(screen)
+    render(app, what)
+    n = len(screen.cached_rows())
+    for _ in range(n):
+        press(app, DOWN, PRESS, what)
+    for _ in range(n):
+        press(app, UP, PRESS, what)
+
+
+def tour_entry(app, taker):
+    """A deal entered through every step, every value of every step drawn."""
+    app.go(S.Home(app))
+    app.handle(ev(UP if taker == "NS" else DOWN))
+    render(app, "entry")
+    e = app.view
+    d = e.d
+    # contract: every bid, at every contract type
+    for _ in range(len(d.kinds())):
+        for _ in range(len(d.bid_items())):
+            press(app, UP, PRESS, "bid")
+        press(app, OK, LONG, "kind")
+    for _ in range(len(d.bid_items()) - 1):  # back to 80 at a suit ... then 100
+        press(app, DOWN, PRESS, "bid")
+    while d.bid != 100:
+        press(app, UP, PRESS, "bid")
+    press(app, OK, PRESS, "to tens")
+    for _ in range(len(d.tens_items())):
+        press(app, UP, PRESS, "tens")
+    press(app, OK, LONG, "pile")
+    app.toast_msg = None
+    press(app, OK, LONG, "pile back")
+    app.toast_msg = None
+    while d.tens != 8:
+        press(app, UP, PRESS, "tens")
+    press(app, OK, PRESS, "to units")
+    for _ in range(10):
+        press(app, UP, PRESS, "units")
+    press(app, OK, PRESS, "to extras")
+    for _ in range(3):
+        for _ in range(len(d.belote_items())):
+            press(app, DOWN, PRESS, "belote")
+        press(app, UP, PRESS, "coinche")
+    press(app, OK, PRESS, "next")
+    if e.step == "melds":
+        from ui.entry import MELD_ITEMS
+        for team_key in (UP, DOWN):
+            for k in range(len(MELD_ITEMS) - 1):
+                press(app, team_key, PRESS, "meld picker")
+                for _ in range(k):
+                    press(app, DOWN, PRESS, "meld picker")
+                press(app, OK, PRESS, "meld added")
+        press(app, OK, LONG, "melds to")
+        press(app, UP, PRESS, "melds to NS")
+        press(app, BACK, PRESS, "melds to again")
+    while e.step != "confirm" and app.view is e:
+        press(app, OK, PRESS, "next")
+    render(app, "confirm")
+    # edit: starts at the taker
+    app.go(S.Home(app))
+
+
+def tour_settings(app):
+    settings = S.Settings(app)
+    tour_lists(app, settings, "settings")
+    for key in S.Settings.ITEMS:
+        if key == "s_options":
+            opts = S.OptionsScreen(app, settings)
+            tour_lists(app, opts, "options")
+            for option in [k for k in S.ORDER if k != "target"]:
+                picker = S.ValuePicker(app, "s_option", opts, option)
+                app.go(picker)
+                render(app, option)
+                for _ in range(len(picker.choices())):
+                    press(app, UP, PRESS, option)
+            continue
+        picker = S.ValuePicker(app, key, settings)
+        app.go(picker)
+        render(app, key)
+        for _ in range(len(picker.choices())):
+            press(app, UP, PRESS, key)
+
+
+def tour_language(app, code):
+    set_language(app, code)
+    T = app.T
+    # home: before the first deal, then after each deal of the list
+    app.go(S.Home(app))
+    render(app, "home fresh")
+    for seat in ("N", "W", "S", "E"):
+        app.settings["dealer"] = seat
+        app.game = app._empty_game()
+        app.version += 1
+        app.go(S.Home(app))
+        render(app, "home dealer " + seat)
+    del app.settings["dealer"]
+    app.game = app._empty_game()
+    for rec in DEALS[app.game.rules.preset]:
+        play(app, [rec])
+        app.go(S.GameOver(app) if app.game.over else S.Home(app))
+        render(app, "after %r" % (rec,))
+    # the menu, the history, a deal's menu, the questions
+    tour_lists(app, S.Menu(app), "menu")
+    tour_lists(app, S.History(app), "history")
+    if app.game.deals:
+        tour_lists(app, S.DealMenu(app, 0), "deal menu")
+        app.ask_undo(S.Home(app))
+        render(app, "undo?")
+    app.go(S.Ask(app, T["m_new"], None, lambda: None, S.Home(app)))
+    render(app, "new game?")
+    # every string of the table as a toast, over home
+    app.go(S.Home(app))
+    for k in T:
+        app.flash(T[k])
+        render(app, "toast " + k)
+    app.toast_msg = None
+    tour_settings(app)
+
+
+def tour_entries(app):
+    if app.game.over:
+        app.game = app._empty_game()
+    for taker in ("NS", "EW"):
+        tour_entry(app, taker)
+    # an entry that cannot be saved: belote at no trump
+    draft = Draft(app.game.rules, "NS", None)
+    draft.bid = 80
+    draft.kind = "NT" if "NT" in draft.kinds() else draft.kind
+    draft.belote = (1, 0)
+    entry = S.Entry(app, draft)
+    entry.step = "confirm"
+    entry._evaluate()
+    app.go(entry)
+    render(app, "confirm error")
+    # editing a saved deal starts at the taker step
+    if app.game.deals:
+        app.go(S.Entry(app, Draft(app.game.rules, record=app.game.deals[0]), 0, S.Home(app)))
+        render(app, "edit taker")
+
+
+def tour_game_over(app, code):
+    """A game played to its end (each winner), game over, then the past games."""
+    for winner in ("NS", "EW"):
+        app.game = Game(app.game.rules, (), "N")
+        app.version += 1
+        loser = "EW" if winner == "NS" else "NS"
+        while not app.game.over:
+            play(app, [{"taker": winner, "bid": 160, "trump": "H", "coinche": 1, "points": 162, "tricks": 8}])
+        app.go(S.GameOver(app))
+        render(app, "game over " + winner)
+        app.new_game()
+        app.toast_msg = None
+        play(app, [{"taker": loser, "bid": 80, "trump": "S", "points": 90}])
+    arc = S.Archive(app)
+    tour_lists(app, arc, "past games")
+    app.go(arc)
+    arc.sel = 0
+    arc.pick(0)
+    render(app, "past game")
+    if app.view.name == "history":
+        tour_lists(app, app.view, "past game deals")
+
+
+def main():
+    for preset in ("classic2000", "federation"):
+        app = fresh_app(preset)
+        for code in i18n.LANGS:
+            set_language(app, code)
+            app.game = Game(Rules.from_spec({"preset": preset, "options": {}}), (), "N")
+            app.version += 1
+            tour_language(app, code)
+            tour_entries(app)
+            tour_game_over(app, code)
+    for p in problems:
+        print("problem", json.dumps(p))
+    print("screens", json.dumps(sorted(screens_seen)))
+    print("fit done", count[0], len(problems))
+
+
+main()

@@ -1,0 +1,62 @@
+"""Every text fits, in every language, on both layouts (tests/mp/text_fit.py).
+
+The layouts draw every string through label() into a region they name; with
+their `probe` set, each drawing reports the box it drew and its region. The
+script renders every screen state (home before and after deals of every kind,
+every dealer, menus and lists at every position, every value of every entry
+step and setting, confirm with and without an error, game over for each
+winner, past games and a past game's deals, every string of the table as a
+toast) in the four languages, and lists each text that leaves its region, is
+cut, or overlaps another. Teams are also named with 8 characters, the longest
+a name may be.
+"""
+import json
+import os
+
+import pytest
+
+from conftest import ROOT, run_mp
+from ui import i18n
+
+SCRIPT = os.path.join(ROOT, "tests", "mp", "text_fit.py")
+LAYOUTS = ("128x64", "240x135")
+# every screen the firmware has (as tests/test_ui_screens.py lists them)
+SCREENS = {"home", "menu", "ask", "history", "deal", "gameover", "settings", "options", "setting", "archive",
+           "entry-taker", "entry-bid", "entry-tens", "entry-units", "entry-extras", "entry-melds",
+           "entry-meld", "entry-melds_to", "entry-confirm"}
+
+
+def run_fit(layout, *options):
+    out = run_mp(script=SCRIPT, args=(layout,) + options).stdout.splitlines()
+    problems = [json.loads(line[8:]) for line in out if line.startswith("problem ")]
+    done = [line for line in out if line.startswith("fit done ")]
+    assert done, out[-20:]
+    _, _, states, count = done[-1].split()
+    screens = [line for line in out if line.startswith("screens ")]
+    return int(states), problems, set(json.loads(screens[-1][8:])) if screens else set()
+
+
+def _show(problems):
+    return "\n  ".join("%(lang)s %(screen)s (%(what)s): %(kind)s: %(detail)s" % p for p in problems[:40])
+
+
+@pytest.mark.parametrize("names", ["", "--long-names"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_every_text_fits_its_region(layout, names):
+    states, problems, screens = run_fit(layout, *([names] if names else []))
+    assert states > 4000  # every screen state in four languages
+    assert SCREENS <= screens, SCREENS - screens
+    langs = {p["lang"] for p in problems}
+    assert not problems, "%d texts do not fit on %s (%s):\n  %s" % (len(problems), layout, sorted(langs),
+                                                                  _show(problems))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("key", ["m_history", "over_keys1", "dealer_verb", "belote"])
+def test_an_overlong_string_fails(layout, key):
+    """The check is not blind: one string of the table made too long is reported, on the
+    screens that draw it, in every language."""
+    _, problems, _ = run_fit(layout, "--overlong", key)
+    named = [p for p in problems if "WWWWWWWWWWWWWWWWWWWW" in p["detail"]]
+    assert {p["lang"] for p in named} == set(i18n.LANGS), _show(problems)
+    assert {p["kind"] for p in named} & {"cut", "overlap"}
