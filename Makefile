@@ -60,6 +60,21 @@ OUT ?= export
 export: $(STAMP)
 	$(PY) -m host_tools.export $(if $(FLASH),--flash $(FLASH),--port $(or $(PORT),auto)) --out $(OUT)
 
+# --- one-file install: MicroPython v1.28.0 with the scoreboard frozen in -> build/coinche-BOARD.uf2
+#   make uf2 BOARD=pico_oled MICROPYTHON_SRC=../shared/rp2/micropython-v1.28.0-rp2-src.tar.xz
+#   (the rp2 source tarball or an unpacked tree; needs the Debian packages gcc-arm-none-eabi
+#   libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake; downloads nothing)
+.PHONY: uf2 uf2-all
+MICROPYTHON_SRC ?=
+UF2_BOARDS := pico_oled pico_display_pack
+
+uf2: $(STAMP)
+	$(PY) -m host_tools.uf2 --board $(BOARD) --source "$(MICROPYTHON_SRC)"
+
+# both boards, one after the other: the second only re-freezes and re-links
+uf2-all: $(STAMP)
+	for board in $(UF2_BOARDS); do $(PY) -m host_tools.uf2 --board $$board --source "$(MICROPYTHON_SRC)" || exit 1; done
+
 # --- static checks (tests/test_static.py runs the same two)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

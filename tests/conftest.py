@@ -47,3 +47,23 @@ def run_mp(code=None, script=None, args=(), stdin=None, heapsize=None, cwd=ROOT,
 def mp():
     """The run_mp helper as a fixture."""
     return run_mp
+
+
+@pytest.fixture(scope="session")
+def uf2_images():
+    """build/coinche-<board>.uf2 for both boards, built (incrementally) from
+    $MICROPYTHON_SRC by host_tools/uf2.py; the test is skipped with the reason
+    when the source or the Arm toolchain is missing."""
+    from host_tools import uf2
+
+    source = os.environ.get("MICROPYTHON_SRC", "")
+    why = uf2.problem(source)
+    if why:
+        pytest.skip("UF2 not built: " + why)
+    images = {}
+    for board in uf2.BOARDS:
+        try:
+            images[board], _seconds = uf2.build_firmware(board, source)
+        except uf2.BuildError as e:
+            pytest.fail(str(e))
+    return images

@@ -2,6 +2,9 @@
 
 The tables are data, not code: only the language in use is read into RAM, and
 adding a language is adding a file (`key = text`, one per line, UTF-8).
+A frozen firmware image (the UF2) cannot hold data files: its build turns the
+same files into the module ui/language_tables.py (one function per language
+returning its table, the strings constants in flash), which is read instead.
 """
 
 LANGS = ("fr", "en", "de", "it")
@@ -20,6 +23,15 @@ def load(code):
     """The table of language `code` (French when it is unknown), as a dict."""
     if code not in LANGS:
         code = "fr"
+    try:
+        from ui import language_tables  # pyright: ignore[reportAttributeAccessIssue]  (only in the frozen image: host_tools/uf2.py)
+    except ImportError:
+        return read_file(code)
+    return getattr(language_tables, code)()
+
+
+def read_file(code):
+    """The table in ui/lang/`code`.txt, as a dict."""
     # The file is read whole (3 KB) and cut up in place: per line only the
     # value string is allocated (keys are the interned names the code uses), so
     # the table's strings lie side by side instead of between freed lines.

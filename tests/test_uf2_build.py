@@ -1,0 +1,98 @@
+"""`make uf2`: the frozen image's inputs, its messages, and (when the rp2
+source and the Arm toolchain are there) the image itself."""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from host_tools import uf2
+from tests.conftest import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from ui import i18n  # noqa: E402
+
+
+def test_language_tables_module_holds_exactly_the_language_files():
+    namespace = {}
+    exec(compile(uf2.language_tables_source(), "language_tables.py", "exec"), namespace)
+    for code in i18n.LANGS:
+        table = namespace[code]()
+        assert table == i18n.read_file(code)
+        assert len(table) > 100
+
+
+def test_language_tables_module_compiles_for_the_rp2040(tmp_path):
+    from tests.conftest import mpy_cross_path
+
+    src = tmp_path / "language_tables.py"
+    src.write_text(uf2.language_tables_source(), encoding="utf-8")
+    proc = subprocess.run([mpy_cross_path(), "-march=armv6m", str(src)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_manifest_freezes_our_boot_the_board_and_what_deploy_sends(tmp_path):
+    from host_tools.deploy import board_settings, firmware_files
+
+    manifest = open(uf2.stage("pico_display_pack", str(tmp_path))).read()
+    modules = re.findall(r"module\('([^']+)'", manifest)
+    drivers, layout, _storage, _path = board_settings("pico_display_pack")
+    assert set(firmware_files(drivers, layout)) <= set(modules)
+    for name in ("_boot.py", "flash_mount.py", "board.py", "ui/language_tables.py", "main.py"):
+        assert name in modules
+    # the port's modules directory only for rp2.py: its _boot.py formats the flash
+    assert 'freeze("$(PORT_DIR)/modules", "rp2.py")' in manifest
+    assert "drivers/ssd1306.py" not in modules
+    with open(tmp_path / "stage" / "pico_display_pack" / "board.py") as f, \
+            open(os.path.join(ROOT, "boards", "pico_display_pack.py")) as g:
+        assert f.read() == g.read()
+
+
+def test_missing_source_is_one_message_saying_what_to_give(tmp_path):
+    assert "MICROPYTHON_SRC is not set" in uf2.problem("")
+    assert "does not exist" in uf2.problem(str(tmp_path / "nothing.tar.xz"))
+    assert "holds no micropython/ports/rp2" in uf2.problem(str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "host_tools.uf2", "--board", "pico_oled", "--source", ""],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("uf2: MICROPYTHON_SRC is not set")
+    assert not os.path.exists(os.path.join(ROOT, "build", "uf2", "nothing"))
+
+
+def test_missing_toolchain_names_the_debian_packages(monkeypatch, tmp_path):
+    real_which = uf2.shutil.which
+    monkeypatch.setattr(uf2.shutil, "which", lambda name: None if "arm-none-eabi" in name else real_which(name))
+    missing = uf2.missing_tools()
+    assert "arm-none-eabi-gcc" in missing
+    message = uf2.tools_message(missing)
+    assert "gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake" in message
+
+
+def test_real_board_is_required():
+    proc = subprocess.run([sys.executable, "-m", "host_tools.uf2", "--board", "sim", "--check"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 2 and "not a board for real hardware" in proc.stderr
+
+
+def _picotool_info(path):
+    picotool = os.path.join(uf2.BUILD, "picotool-install", "picotool", "picotool")
+    return subprocess.run([picotool, "info", "-a", path], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.parametrize("board", uf2.BOARDS)
+def test_uf2_is_micropython_1_28_with_the_scoreboard_frozen_in(uf2_images, board):
+    path = uf2_images[board]
+    assert path == os.path.join(ROOT, "build", "coinche-%s.uf2" % board)
+    info = _picotool_info(path)
+    assert re.search(r"version:\s+v1\.28\.0\b", info)
+    frozen = re.search(r"frozen modules:(.*?)\n\s*binary start", info, re.S).group(1)
+    frozen = {name.strip() for name in frozen.replace("\n", " ").split(",")}
+    for name in ("_boot", "flash_mount", "board", "main", "ui/app", "ui/language_tables", "store/journal",
+                 "coinche/game", "rp2"):
+        assert name in frozen
+    driver = "drivers/st7789" if board == "pico_display_pack" else "drivers/ssd1306"
+    assert driver in frozen
+    # the firmware stays below the storage region (flash offset 640 KB)
+    end = int(re.search(r"binary end:\s+0x([0-9a-f]+)", info).group(1), 16)
+    assert end <= 0x100A0000
