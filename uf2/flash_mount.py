@@ -29,9 +29,10 @@ without first keeping its content:
   nowhere to copy 1.4 MB): the device runs on a RAM filesystem and says that
   nothing is saved.
 
-NOTES (read by the app, shown on screen) names what happened: "kept" when
-some flash holding data was kept instead of being mounted, "unsaved" when the
-games of this session live in RAM only.  LAYOUT says which layout is mounted:
+NOTES (read by the app at start) names what happened: "kept" when some
+flash holding data was kept instead of being mounted (the screen says
+"Recovered", as for a damaged journal file set aside), "unsaved" when the
+games of this session live in RAM only (the screen says "Not saved!").  LAYOUT says which layout is mounted:
 "partitions", "whole" (a stock filesystem) or "ram".
 """
 import os

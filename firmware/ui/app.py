@@ -55,17 +55,6 @@ def _new(rules, dealer, result=None):
     return act
 
 
-def _boot_notes():
-    """What the UF2's boot did with flash it could not mount (uf2/flash_mount.py):
-    "kept" (damaged flash kept, not formatted), "unsaved" (this session's games
-    are in RAM only). Empty with the stock firmware (`make deploy`)."""
-    try:
-        from flash_mount import NOTES
-    except ImportError:
-        return ()
-    return NOTES
-
-
 def _journal(board):
     from store.journal import Journal
     return Journal(board.STORAGE)
@@ -128,13 +117,12 @@ class App:
         self.game = game
         self.apply_contrast()
         self.view = S.GameOver(self) if game.over else S.Home(self)
-        if notice:
-            self.flash(self.T["recovered"], 4000)
-        boot_notes = _boot_notes()
-        if "unsaved" in boot_notes:
-            self.flash(self.T["e_store"], 8000)
-        elif "kept" in boot_notes:
-            self.flash(self.T["flash_kept"], 6000)
+        try:  # the UF2's boot (uf2/flash_mount.py): damaged flash kept, not formatted
+            from flash_mount import NOTES
+        except ImportError:  # the stock firmware (make deploy)
+            NOTES = ()
+        if notice or NOTES:
+            self.flash(self.T["e_store" if "unsaved" in NOTES else "recovered"], 4000)
 
     # -- helpers used by screens -------------------------------------------
     def go(self, screen):
