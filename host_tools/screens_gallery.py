@@ -23,7 +23,11 @@ from host_tools.sim import Frame, Sim, frame_image, parse_script  # noqa: E402
 GOLDEN_DIR = os.path.join(ROOT, "tests", "golden")
 DOCS_DIR = os.path.join(ROOT, "docs", "screenshots")
 SCALE = 4
-README_SHOTS = {"home.png": "home_deals", "confirm.png": "confirm"}  # docs name -> shot
+README_SHOTS = {"home.png": "home_deals", "history.png": "history", "confirm.png": "confirm",
+                "gameover.png": "gameover"}  # docs name -> shot (128x64)
+PACK_SCALE = 2
+PACK_SHOTS = {"pack_home.png": "pack_home", "pack_history.png": "pack_history", "pack_confirm.png": "pack_confirm",
+              "pack_gameover.png": "pack_gameover"}  # docs name -> shot of the Display Pack (240x135)
 
 # settings menu rows: rules, target, options, first dealer, language, contrast, dim
 _TO_SETTINGS = "ok down down down ok"  # home > menu > settings
@@ -113,6 +117,24 @@ SCENES = [
 ]
 
 
+# The Display Pack's pictures for the docs (board pico_display_pack, the colour layout).
+PACK_SCENES = [
+    ("pack", "classic2000", [
+        # NS 100 coinched, 112 points; EW 100, 67 points, a belote
+        *_s("up hold:up:430 ok up ok up up ok up ok ok"), "wait:1600",
+        *_s("down ok hold:down:730 ok hold:down:580 ok down ok ok"), "wait:1600",
+        "shot:pack_home",
+        *_s("ok down ok"), "shot:pack_history",
+        "back",
+        *_s("up ok ok ok ok"), "shot:pack_confirm",
+    ]),
+    ("pack_end", "classic2000", [
+        *_s(_CAPOT_FIRST), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), "wait:1600",
+        "shot:pack_gameover",
+    ]),
+]
+
+
 def _steps(words):
     lines = []
     for w in words:
@@ -128,10 +150,10 @@ def _steps(words):
     return parse_script(lines)
 
 
-def run_scene(preset, words):
+def run_scene(preset, words, board="sim"):
     """{shot name: Frame} for one scene on a fresh device."""
     shots = {}
-    with Sim(rules=preset) as sim:
+    with Sim(rules=preset, board=board) as sim:
         batch = []
         for step in _steps(words):
             if step[1] == "shot":
@@ -155,6 +177,14 @@ def all_shots():
         for name, fr in run_scene(preset, words).items():
             assert name not in out, "shot name used twice: %s" % name
             out[name] = fr
+    return out
+
+
+def pack_shots():
+    """{shot name: Frame} of the Display Pack scenes (the docs' colour pictures)."""
+    out = {}
+    for _scene, preset, words in PACK_SCENES:
+        out.update(run_scene(preset, words, "pico_display_pack"))
     return out
 
 
@@ -230,7 +260,9 @@ def check(shots, golden_dir=GOLDEN_DIR):
     return bad
 
 
-def write(shots, golden_dir=GOLDEN_DIR, docs_dir=DOCS_DIR):
+def write(shots, golden_dir=GOLDEN_DIR, docs_dir=DOCS_DIR, pack=None):
+    """The goldens, and the docs' pictures: 128x64 ones from shots, the Display Pack's from
+    pack (pack_shots(); made here when not given)."""
     os.makedirs(golden_dir, exist_ok=True)
     for f in os.listdir(golden_dir):
         if f.endswith(".png") and f[:-4] not in shots:
@@ -241,6 +273,9 @@ def write(shots, golden_dir=GOLDEN_DIR, docs_dir=DOCS_DIR):
         os.makedirs(docs_dir, exist_ok=True)
         for doc, name in README_SHOTS.items():
             frame_image(shots[name], SCALE).save(os.path.join(docs_dir, doc), optimize=True)
+        pack = pack if pack is not None else pack_shots()
+        for doc, name in PACK_SHOTS.items():
+            frame_image(pack[name], PACK_SCALE).save(os.path.join(docs_dir, doc), optimize=True)
 
 
 def main(argv=None):
@@ -271,4 +306,5 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ("SCENES", "all_shots", "run_scene", "check", "write", "frame_bits", "golden_bits", "Frame")
+__all__ = ("SCENES", "PACK_SCENES", "all_shots", "pack_shots", "run_scene", "check", "write", "frame_bits",
+           "golden_bits", "Frame")

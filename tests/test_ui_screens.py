@@ -112,6 +112,24 @@ def test_readme_screenshots_exist_and_come_from_the_simulator(shots):
         assert lit == G.frame_bits(shots[name]), doc
 
 
+def test_display_pack_screenshots_come_from_the_simulator():
+    """The docs' Display Pack pictures are the colour firmware's frames, pixel for pixel
+    (regenerate with `python -m host_tools.screens_gallery --update` and look at them)."""
+    from PIL import Image, ImageChops
+
+    from host_tools.sim import frame_image
+
+    pack = G.pack_shots()
+    assert {fr.screen for fr in pack.values()} == {"home", "history", "entry-confirm", "gameover"}
+    for doc, name in G.PACK_SHOTS.items():
+        fr = pack[name]
+        assert (fr.fmt, fr.w, fr.h) == ("rgb565", 240, 135)
+        with Image.open(os.path.join(G.DOCS_DIR, doc)) as img:
+            now = frame_image(fr, G.PACK_SCALE)
+            assert img.size == now.size, doc
+            assert ImageChops.difference(img.convert("RGB"), now.convert("RGB")).getbbox() is None, doc
+
+
 @pytest.mark.parametrize("code", i18n.LANGS)
 def test_strings_fit_one_line(code):
     """Every string of the four tables fits the 16 characters of a 128x64 line."""

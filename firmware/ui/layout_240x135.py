@@ -208,10 +208,10 @@ class Layout:
 
     def key_cap(self, key, x, y, colour=GREY, background=BAR):
         """The name of a key as printed on the pack (0 UP = A, 1 DOWN = B, 2 OK = X, 3 BACK = Y),
-        in a 16x16 box; returns the x after it."""
-        self.fill_rect(x, y, 16, 16, colour)
-        self.label(KEY_NAMES[key], x, y, 16, 16, 1, background, SIZE_TALL)
-        return x + 20
+        framed, 18 px wide, on the 16 px line at y; returns the x after it."""
+        self.fb.rect(x, y - 1, 18, 18, colour)
+        self.label(KEY_NAMES[key], x + 1, y, 16, 16, 1, colour)
+        return x + 22
 
     # -- primitives ------------------------------------------------------
     def clear(self):
@@ -253,28 +253,45 @@ class Layout:
         self.label(right, 123, 2, 113, 16, 2)
 
     def hint(self, s):
-        """The bottom bar. The keys are named as on the pack: a word "OK" is drawn as the key
-        X, a leading "<" as Y, a leading "^v" (UP/DOWN change the value) as A and B."""
+        """The bottom bar: what the keys do (see keys_line)."""
         self.fill_rect(0, BAR_TOP, W, H - BAR_TOP, BAR)
-        x = 4
-        if s.startswith("^v"):
-            x = self.key_cap(0, x, BAR_TOP + 2)
-            x = self.key_cap(1, x - 2, BAR_TOP + 2)
-            s = s[2:].strip()
-        while s:
-            i = s.find(" ")
-            word = s if i < 0 else s[:i]
-            s = "" if i < 0 else s[i + 1:].strip()
+        self.keys_line(s, 4, BAR_TOP + 2, W - 8)
+
+    def keys_line(self, s, x, y, region_width, colour=GREY, background=BAR):
+        """A line saying what keys do, the keys named as on the pack: a word "OK" is drawn as
+        the key X, a leading "<" as Y, "^" as A, a word "v" as B ("^v": A and B)."""
+        end = x + region_width
+        i = 0
+        n = len(s)
+        while i < n:
+            j = s.find(" ", i)
+            if j < 0:
+                j = n
+            word = s[i:j]
             if word == "OK":
-                x = self.key_cap(2, x, BAR_TOP + 2)
-            elif word.startswith("<"):
-                x = self.key_cap(3, x, BAR_TOP + 2)
-                if len(word) > 1:
-                    s = word[1:] + (" " + s if s else "")
-            else:
-                rest = word + (" " + s if s else "")
-                self.label(rest, x, BAR_TOP + 2, W - 4 - x, 16, 0, GREY)
-                return
+                x = self.key_cap(2, x, y, colour, background)
+            elif word == "v":
+                x = self.key_cap(1, x, y, colour, background)
+            elif word and word[0] in "<^":
+                if word.startswith("^v"):
+                    x = self.key_cap(0, x, y, colour, background) - 2
+                    x = self.key_cap(1, x, y, colour, background)
+                    word = word[2:]
+                else:
+                    x = self.key_cap(3 if word[0] == "<" else 0, x, y, colour, background)
+                    word = word[1:]
+                if word:
+                    x = self.label(word, x, y, end - x, 16, 0, colour, SIZE_DOUBLE, SIZE_TALL) + 8
+            elif word:
+                k = s.find(" OK", j)  # the words up to the next key, as one text
+                k2 = s.find(" <", j)
+                stop = n
+                for m in (k, k2, s.find(" ^", j), s.find(" v ", j)):
+                    if 0 <= m < stop:
+                        stop = m
+                x = self.label(s[i:stop], x, y, end - x, 16, 0, colour, SIZE_DOUBLE, SIZE_TALL) + 8
+                j = stop
+            i = j + 1
 
     def arrow(self, x, y, down=0, colour=GREY, size=9):
         """A filled triangle, 2 size - 1 wide and size high, pointing up (tip at (x + size - 1, y)) or down."""
@@ -305,7 +322,7 @@ class Layout:
             n = g.total[team]
             fill(x, 0, 119, 20, colour)
             self.key_cap(i, x + 2, 2, FOREGROUND, colour)
-            self.label(app.team_name(team), x + 22, 2, 95, 16, 1)
+            self.label(app.team_name(team), x + 24, 2, 93, 16, 1)
             fill(x, 20, 119, 73, colour + 1)
             self.figures(n, x + 4, 24, 111, 50, 24, 6, 5)
             fill(x + 6, 77, 107, 3, FRAME)
@@ -319,9 +336,9 @@ class Layout:
         self.label(last_line, 0, 95, W, 18, 1, FOREGROUND)
         # the bar: OK (X) menu, BACK (Y) undo; the next dealer, big
         fill(0, 113, W, H - 113, BAR)
-        self.key_cap(2, 4, 116)
-        self.label(T["home_ok"], 24, 116, 36, 16, 0, GREY)
-        self.key_cap(3, 62, 116)
+        self.key_cap(2, 2, 116)
+        self.label(T["home_ok"], 24, 116, 34, 16, 0, GREY)
+        self.key_cap(3, 60, 116)
         self.label(T["home_back"], 82, 116, 52, 16, 0, GREY)
         i = app.dealer_team() == "EW"
         fill(136, 113, W - 136, H - 113, NS_DARK + 3 * i)
@@ -577,8 +594,8 @@ class Layout:
             fill(x0, 43, 119, 54, NS_DARK + 3 * i)
             self.figures(n, x0 + 4, 46, 111, 48, 24, 6, 5)
         fill(0, 98, W, H - 98, BAR)
-        self.label(hint_lines[0], 4, 99, W - 8, 17, 0, GREY, SIZE_TALL)
-        self.label(hint_lines[1], 4, 117, W - 8, 17, 0, GREY, SIZE_TALL)
+        self.keys_line(hint_lines[0], 4, 99, W - 8)
+        self.keys_line(hint_lines[1], 4, 117, W - 8)
 
     def toast(self, s):
         """A short message over the bottom of the screen (on home: not over the totals)."""
