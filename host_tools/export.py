@@ -27,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if os.path.join(ROOT, "firmware") not in sys.path:
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
-from host_tools import stats as ST  # noqa: E402
+from coinche import stats as ST  # noqa: E402
 from coinche.game import Game, GameError  # noqa: E402
 from coinche.record import RecordError  # noqa: E402
 from coinche.rules import Rules, RulesError  # noqa: E402

@@ -31,7 +31,7 @@ from host_tools import keys as K
 from ui import entry as E
 
 SCRIPT = os.path.join(ROOT, "tests", "mp", "power_e2e.py")
-MENU = ("m_pass", "m_history", "m_undo", "m_settings", "m_new", "m_games")  # ui/screens.py Menu.ITEMS
+MENU = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_new", "m_games")  # ui/screens.py Menu.ITEMS
 SETTINGS = ("s_preset", "s_target", "s_options", "s_first", "s_lang", "s_contrast", "s_dim")
 
 

@@ -1,5 +1,5 @@
-"""host_tools.stats: the per-team figures of the statistics screen and the export."""
-from host_tools import stats as ST
+"""coinche.stats: the per-team figures of the statistics screen and the export."""
+from coinche import stats as ST
 from coinche.game import Game
 from coinche.rules import Rules
 

@@ -145,7 +145,7 @@ class ListScreen(Screen):
 
 class Menu(ListScreen):
     name = "menu"
-    ITEMS = ("m_pass", "m_history", "m_undo", "m_settings", "m_new", "m_games")
+    ITEMS = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_new", "m_games")
 
     def title(self):
         return "Menu"
@@ -169,6 +169,12 @@ class Menu(ListScreen):
             a.go(Ask(a, a.T["m_new"], None, a.new_game, self))
         elif k == "m_games":
             a.go(Archive(a))
+        elif k == "m_chart":
+            from ui.chart import Chart
+            a.go(Chart(a, self))
+        elif k == "m_stats":
+            from ui.stats import Stats
+            a.go(Stats(a, self))
 
 
 class Ask(Screen):
@@ -675,6 +681,9 @@ class GameOver(Screen):
             a.go(History(a))
         elif _is(ev, BACK):
             a.ask_undo(self)
+        elif _is(ev, OK, LONG):  # the second action of OK: the game's chart (ui/chart.py)
+            from ui.chart import Chart
+            a.go(Chart(a, self))
 
     def draw(self, L):
         a = self.app

@@ -1,4 +1,4 @@
-"""Statistics per team over one game or many (the export's figures; the device's statistics screen counts the same way).
+"""Statistics per team over one game or many: the same figures on the device and in exports.
 
 A Tally is a pair of small integer lists (one per team) that deals and games are
 added to; it keeps no deal, so it can run over the whole archive one game at a

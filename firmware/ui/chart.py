@@ -1,0 +1,169 @@
+"""The chart screen: both totals of the current game after each deal, and the target line.
+
+128x64: NS a solid line, EW a dotted one (one colour), each named at its end on
+the right, the totals in the bottom row.
+240x135: both lines in the team colours, NS drawn two pixels thick, the totals
+below in the team colours, the keys in the hint bar.
+The points and the strings are worked out once per change of the game
+(app.version); a redraw only draws lines and prepared strings: it allocates nothing.
+Keys: OK the statistics, BACK where the chart was opened from.
+"""
+from coinche.compat import const
+from ui.inputs import BACK, OK
+from ui.screens import Screen, _is
+from ui.text import text, width
+
+_DASH = const(6)  # the target line: 3 pixels drawn in every 6
+
+
+def team_name(app, team):
+    """The team's name once teams have names (issue 9), else its code in the language."""
+    name = getattr(app, "team_name", None)
+    return name(team) if name is not None else app.T[team]
+
+
+def _dotted(fb, x0, y0, x1, y1, c):
+    """A line with every other pixel drawn (EW on the one-colour screen)."""
+    dx = x1 - x0
+    dy = y1 - y0
+    n = dx if dx > 0 else -dx
+    m = dy if dy > 0 else -dy
+    if m > n:
+        n = m
+    if n == 0:
+        fb.pixel(x0, y0, c)
+        return
+    for k in range(0, n + 1, 2):
+        fb.pixel(x0 + dx * k // n, y0 + dy * k // n, c)
+
+
+class Chart(Screen):
+    name = "chart"
+
+    def __init__(self, app, back_to):
+        Screen.__init__(self, app)
+        self.back_to = back_to
+        self.version = -1  # app.version the points were worked out for
+        self.points = None  # x, then NS y, then EW y, after deal 0 (the start), 1, ..., n
+        self.count = 0  # points
+        self.target_y = 0
+        self.target_s = None  # the target ("2000") at the title's right, the dashed line's value
+        self.legend = None  # ("NS 1230", "EW 880")
+        self.colours = None  # NS, EW, axes, target
+        self.area = None  # the plot's left, top, right, bottom
+        self.label_y = None  # 128x64: the heights of the NS and EW codes beside the lines' ends
+
+    def key(self, ev):
+        a = self.app
+        if _is(ev, OK):
+            from ui.stats import Stats
+
+            a.go(Stats(a, self))
+        elif _is(ev, BACK):
+            a.go(self.back_to)
+
+    # -- geometry: the plot area of each layout
+    def _area(self, L):
+        """(left, top, right, bottom) of the plot in pixels."""
+        if L.W >= 240:
+            return 4, 26, L.W - 5, 90
+        return 0, 12, L.W - 21, 52  # the team codes at the lines' ends on the right
+
+    def _prepare(self, L):
+        a = self.app
+        game = a.game
+        results = game.results
+        n = len(results) + 1
+        self.area = self._area(L)
+        left, top, right, bottom = self.area
+        target = game.rules["target"]
+        high = target
+        ns = ew = 0
+        for r in results:
+            ns += r.score["NS"]
+            ew += r.score["EW"]
+            if ns > high:
+                high = ns
+            if ew > high:
+                high = ew
+        span = bottom - top
+        pts = bytearray(3 * n)
+        ns = ew = 0
+        for i in range(n):
+            if i:
+                s = results[i - 1].score
+                ns += s["NS"]
+                ew += s["EW"]
+            pts[3 * i] = left + (right - left) * i // (n - 1 if n > 1 else 1)
+            pts[3 * i + 1] = bottom - span * ns // high
+            pts[3 * i + 2] = bottom - span * ew // high
+        self.points = pts
+        self.count = n
+        self.target_y = bottom - span * target // high
+        self.target_s = str(target)
+        self.legend = (team_name(a, "NS") + " " + str(ns), team_name(a, "EW") + " " + str(ew))
+        if L.W < 240 and width(self.legend[0]) + width(self.legend[1]) + 8 > L.W:
+            # long team names: the codes, so both totals stay on the line
+            self.legend = (a.T["NS"] + " " + str(ns), a.T["EW"] + " " + str(ew))
+        # 128x64: where the team codes go, at the height of each line's end, 9 px apart at least
+        ns_y = pts[3 * n - 2] - 3
+        ew_y = pts[3 * n - 1] - 3
+        if -9 < ns_y - ew_y < 9:
+            mid = (ns_y + ew_y) // 2
+            ns_y, ew_y = (mid - 5, mid + 4) if ns >= ew else (mid + 4, mid - 5)
+        self.label_y = (min(max(ns_y, top - 2), bottom - 8), min(max(ew_y, top - 2), bottom - 8))
+        if self.label_y[0] == self.label_y[1]:  # pushed against the same edge
+            self.label_y = (top - 2, bottom - 8) if ns >= ew else (bottom - 8, top - 2)
+        if L.W >= 240:
+            from ui.layout_240x135 import TEAM
+
+            # the team colours, the layout's frame grey (_MID) and its red (_BAD) for the target
+            self.colours = (TEAM[0], TEAM[1], 14, 13)
+        else:
+            self.colours = (1, 1, 1, 1)
+        self.version = a.version
+
+    def draw(self, L):
+        a = self.app
+        if self.version != a.version or self.points is None:
+            self._prepare(L)
+        fb = L.fb
+        colour = L.W >= 240
+        left, top, right, bottom = self.area
+        if colour:  # the target at the title's right (the two layouts name that argument apart)
+            L.title(a.T["m_chart"], None, self.target_s)
+        else:
+            L.title(a.T["m_chart"], self.target_s)
+        ns_c, ew_c, axis, mark = self.colours
+        fb.vline(left, top, bottom - top + 1, axis)
+        fb.hline(left, bottom, right - left + 1, axis)
+        y = self.target_y
+        for x in range(left, right + 1, _DASH):
+            fb.hline(x, y, 3, mark)
+        pts = self.points
+        for i in range(self.count - 1):
+            j = 3 * i
+            x0 = pts[j]
+            x1 = pts[j + 3]
+            fb.line(x0, pts[j + 1], x1, pts[j + 4], ns_c)
+            if colour:
+                fb.line(x0, pts[j + 1] - 1, x1, pts[j + 4] - 1, ns_c)  # NS two pixels thick
+                fb.line(x0, pts[j + 2], x1, pts[j + 5], ew_c)
+            else:
+                _dotted(fb, x0, pts[j + 2], x1, pts[j + 5], ew_c)
+        ns_s = self.legend[0]
+        ew_s = self.legend[1]
+        if colour:
+            z = L.fit(ns_s, 112)
+            e = L.fit(ew_s, 112)
+            if e < z:
+                z = e
+            L.put(ns_s, 4, 95, ns_c, z)
+            L.put(ew_s, L.W - 4, 95, ew_c, z, 0, 2)
+            L.hint(a.T["chart_hint"])
+        else:
+            T = a.T
+            text(fb, T["NS"], right + 4, self.label_y[0], 1)
+            text(fb, T["EW"], right + 4, self.label_y[1], 1)
+            text(fb, ns_s, 0, 56, 1)
+            text(fb, ew_s, L.W - width(ew_s), 56, 1)

@@ -1,0 +1,131 @@
+"""The statistics screen: per team, for the current game and over every kept game.
+
+Four pages, OK to the next: NS this game, EW this game, NS all games, EW all
+games (the finished games kept on flash and the current one). Each page is
+rows of label and value (coinche.stats counts them): contracts taken, made
+(with %), coinches and surcoinches won, capots, belotes, average points per
+deal, games won. UP/DOWN scroll where the rows do not all fit (128x64).
+The figures and strings are worked out when the screen opens and again only
+after a change of the game (app.version); a redraw allocates nothing.
+Reading the archive scores every kept game once, one game in RAM at a time.
+"""
+from coinche.game import Game
+from coinche.rules import Rules
+from coinche.stats import BELOTES, CAPOTS, COINCHE_WON, GAMES, MADE, SURCOINCHE_WON, TAKEN, WON, Tally, percent
+from ui.chart import team_name
+from ui.inputs import BACK, OK
+from ui.screens import Screen, _is, _step
+from ui.text import text, width
+
+# row labels (language keys), in the order shown
+LABELS = ("st_taken", "st_made", "st_coinche", "st_surcoinche", "st_capots", "st_belotes", "st_average", "st_won")
+TEAMS = ("NS", "EW")
+
+
+def _values(tally, team):
+    """The value strings of one team's rows, in LABELS order."""
+    c = tally.counts[team]
+    p = percent(c[MADE], c[TAKEN])
+    avg = tally.average(team)
+    return (str(c[TAKEN]), str(c[MADE]) if p is None else "%d %d%%" % (c[MADE], p), str(c[COINCHE_WON]),
+            str(c[SURCOINCHE_WON]), str(c[CAPOTS]), str(c[BELOTES]), "-" if avg is None else str(avg),
+            "%d/%d" % (c[WON], c[GAMES]))
+
+
+def tallies(app):
+    """(this game, every kept game and this one) as two Tallies; an unreadable kept game is left out."""
+    game = Tally()
+    game.add_game(app.game)
+    every = Tally()
+    archive = app.archive
+    for i in range(len(archive)):
+        try:
+            g = archive[i]
+            spec = g["rules"]
+            every.add_game(Game(Rules.from_spec(spec), g["deals"], spec.get("dealer", "N")))
+        except (ValueError, KeyError, TypeError, AttributeError, OSError):
+            pass  # the journal reported it at boot; the other games still count
+        g = None
+    every.add_game(app.game)
+    return game, every
+
+
+class Stats(Screen):
+    name = "stats"
+
+    def __init__(self, app, back_to, page=0):
+        Screen.__init__(self, app)
+        self.back_to = back_to
+        self.page = page  # 0 NS game, 1 EW game, 2 NS all, 3 EW all
+        self.top = 0  # first row shown
+        self.version = -1
+        self.pages = None  # per page: (title, values)
+        self.colours = None  # of the NS and EW values
+
+    def _prepare(self, L):
+        a = self.app
+        T = a.T
+        game, every = tallies(a)
+        pages = []
+        for k in range(4):
+            team = TEAMS[k & 1]
+            title = team_name(a, team) + " " + T["st_game" if k < 2 else "st_all"]
+            pages.append((title, _values(every if k >= 2 else game, team)))
+        self.pages = pages
+        if L.W >= 240:
+            from ui.layout_240x135 import TEAM
+
+            self.colours = TEAM
+        else:
+            self.colours = (1, 1)
+        self.version = a.version
+
+    def _rows_shown(self, L):
+        return 8 if L.W >= 240 else 6
+
+    def key(self, ev):
+        a = self.app
+        if _is(ev, OK):
+            self.page = (self.page + 1) & 3
+            self.top = 0
+        elif _is(ev, BACK):
+            a.go(self.back_to)
+        else:
+            s = _step(ev)
+            if s:
+                shown = self._rows_shown(a.layout)
+                top = self.top - s
+                most = len(LABELS) - shown
+                self.top = 0 if top < 0 else most if top > most else top
+
+    def draw(self, L):
+        a = self.app
+        if self.version != a.version or self.pages is None:
+            self._prepare(L)
+        T = a.T
+        fb = L.fb
+        title, values = self.pages[self.page]
+        L.title(title)
+        colour = L.W >= 240
+        c = self.colours[self.page & 1]
+        if colour:
+            y = 25
+            pitch = 11
+        else:
+            y = 10
+            pitch = 8
+        shown = self._rows_shown(L)
+        right = L.W - 4
+        for i in range(shown):
+            k = self.top + i
+            if k >= len(LABELS):
+                break
+            text(fb, T[LABELS[k]], 4 if colour else 1, y, 1)
+            v = values[k]
+            text(fb, v, right - width(v), y, c)
+            y += pitch
+        if colour:
+            L.hint(T["st_hint"])
+        elif len(LABELS) > shown:  # scroll bar
+            h = 48 * shown // len(LABELS)
+            fb.fill_rect(L.W - 2, 10 + (48 - h) * self.top // (len(LABELS) - shown), 2, h, 1)
