@@ -33,6 +33,8 @@ PACK_SHOTS = {"pack_home.png": "pack_home", "pack_history.png": "pack_history", 
 _TO_SETTINGS = "ok down down down ok"  # home > menu > settings
 _LANG = {"en": "down down down down ok up ok",  # settings > language: fr -> en, OK (back on settings)
          "de": "down down down down ok up up ok"}
+_NEXT_LANGUAGE = "down down down down ok up ok back"  # settings > language: the next one (fr en de it), home
+_TO_CHART = "ok down down down down ok"  # home > menu > chart (ui/screens.py Menu.ITEMS)
 _CAPOT_FIRST = "up down down ok ok ok ok"  # classic2000, NS: 80 -> pass -> capot, all tricks, save
 _CAPOT_AGAIN = "up ok ok ok ok"  # the previous contract (capot) is the default
 
@@ -73,6 +75,25 @@ SCENES = [
         "back",
         *_s(_CAPOT_FIRST), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), "wait:1600",
         "shot:gameover",
+        "hold:ok:800", "shot:chart_over",  # held OK on game over: the chart (one past game in the archive)
+        "ok", *_s("ok ok"), "shot:stats_all",
+        "back", "back",
+    ]),
+    ("chart", "classic2000", [
+        *_s("up hold:up:430 ok up ok up up ok up ok ok"), "wait:1600",  # NS 100 coinched, 112 points
+        *_s("down ok hold:down:730 ok hold:down:580 ok down ok ok"), "wait:1600",  # EW 100, belote
+        *_s("up hold:up:430 ok up ok up up ok up ok ok"), "wait:1600",  # the same keys again
+        *_s("down ok hold:down:730 ok hold:down:580 ok down ok ok"), "wait:1600",
+        *_s(_TO_CHART), "shot:chart",
+        "ok", "shot:stats",
+        *_s("down down"), "shot:stats_scrolled",
+        "back", "back", "back",
+        *_s(_TO_SETTINGS + " " + _NEXT_LANGUAGE), *_s(_TO_CHART), "shot:chart_en", "ok", "shot:stats_en",
+        "back", "back", "back",
+        *_s(_TO_SETTINGS + " " + _NEXT_LANGUAGE), *_s(_TO_CHART), "shot:chart_de", "ok", "ok", "shot:stats_de",
+        "back", "back", "back",
+        *_s(_TO_SETTINGS + " " + _NEXT_LANGUAGE), *_s(_TO_CHART), "shot:chart_it", "ok", *_s("ok ok"),
+        "shot:stats_it",
     ]),
     ("entry", "federation", [
         "up", "shot:entry_bid",

@@ -23,7 +23,7 @@ LAYOUTS = ("128x64", "240x135")
 # every screen the firmware has (as tests/test_ui_screens.py lists them)
 SCREENS = {"home", "menu", "ask", "history", "deal", "gameover", "settings", "options", "setting", "archive",
            "entry-taker", "entry-bid", "entry-tens", "entry-units", "entry-extras", "entry-melds",
-           "entry-meld", "entry-melds_to", "entry-confirm"}
+           "entry-meld", "entry-melds_to", "entry-confirm", "chart", "stats"}
 
 
 def run_fit(layout, *options):

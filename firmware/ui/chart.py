@@ -4,6 +4,8 @@
 the right, the totals in the bottom row.
 240x135: both lines in the team colours, NS drawn two pixels thick, the totals
 below in the team colours, the keys in the hint bar.
+Every text goes through the layout's label() into a region (the text-fit test
+checks them).
 The points and the strings are worked out once per change of the game
 (app.version); a redraw only draws lines and prepared strings: it allocates nothing.
 Keys: OK the statistics, BACK where the chart was opened from.
@@ -11,7 +13,7 @@ Keys: OK the statistics, BACK where the chart was opened from.
 from coinche.compat import const
 from ui.inputs import BACK, OK
 from ui.screens import Screen, _is
-from ui.text import text, width
+from ui.text import width
 
 _DASH = const(6)  # the target line: 3 pixels drawn in every 6
 
@@ -102,7 +104,7 @@ class Chart(Screen):
         self.target_y = bottom - span * target // high
         self.target_s = str(target)
         self.legend = (team_name(a, "NS") + " " + str(ns), team_name(a, "EW") + " " + str(ew))
-        if L.W < 240 and width(self.legend[0]) + width(self.legend[1]) + 8 > L.W:
+        if L.W < 240 and max(width(self.legend[0]), width(self.legend[1])) > L.W // 2 - 1:
             # long team names: the codes, so both totals stay on the line
             self.legend = (a.T["NS"] + " " + str(ns), a.T["EW"] + " " + str(ew))
         # 128x64: where the team codes go, at the height of each line's end, 9 px apart at least
@@ -153,17 +155,21 @@ class Chart(Screen):
                 _dotted(fb, x0, pts[j + 2], x1, pts[j + 5], ew_c)
         ns_s = self.legend[0]
         ew_s = self.legend[1]
+        T = a.T
         if colour:
-            z = L.fit(ns_s, 112)
-            e = L.fit(ew_s, 112)
-            if e < z:
-                z = e
-            L.put(ns_s, 4, 95, ns_c, z)
-            L.put(ew_s, L.W - 4, 95, ew_c, z, 0, 2)
-            L.hint(a.T["chart_hint"])
+            half = L.W // 2 - 8
+            L.label(ns_s, 4, 94, half, 18, 0, ns_c)
+            L.label(ew_s, L.W - 4 - half, 94, half, 18, 2, ew_c)
+            bar = L.H - 20  # the layout's hint bar: the keys as printed on the pack
+            fb.fill_rect(0, bar, L.W, 20, 3)
+            x = L.key_cap(2, 4, bar + 2)
+            L.label(T["m_stats"], x, bar + 2, 120 - x, 16, 0, 2)
+            x = L.key_cap(3, 124, bar + 2)
+            L.label(T["k_back"], x, bar + 2, L.W - 4 - x, 16, 0, 2)
         else:
-            T = a.T
-            text(fb, T["NS"], right + 4, self.label_y[0], 1)
-            text(fb, T["EW"], right + 4, self.label_y[1], 1)
-            text(fb, ns_s, 0, 56, 1)
-            text(fb, ew_s, L.W - width(ew_s), 56, 1)
+            label_x = right + 4
+            L.label(T["NS"], label_x, self.label_y[0], L.W - label_x)
+            L.label(T["EW"], label_x, self.label_y[1], L.W - label_x)
+            half = L.W // 2 - 1
+            L.label(ns_s, 0, 56, half)
+            L.label(ew_s, L.W - half, 56, half, 2)

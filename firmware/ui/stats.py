@@ -6,7 +6,8 @@ rows of label and value (coinche.stats counts them): contracts taken, made
 (with %), coinches and surcoinches won, capots, belotes, average points per
 deal, games won. UP/DOWN scroll where the rows do not all fit (128x64).
 The figures and strings are worked out when the screen opens and again only
-after a change of the game (app.version); a redraw allocates nothing.
+after a change of the game (app.version); a redraw allocates nothing. Every
+text goes through the layout's label() into a region (the text-fit test checks them).
 Reading the archive scores every kept game once, one game in RAM at a time.
 """
 from coinche.game import Game
@@ -15,7 +16,7 @@ from coinche.stats import BELOTES, CAPOTS, COINCHE_WON, GAMES, MADE, SURCOINCHE_
 from ui.chart import team_name
 from ui.inputs import BACK, OK
 from ui.screens import Screen, _is, _step
-from ui.text import text, width
+from ui.text import width
 
 # row labels (language keys), in the order shown
 LABELS = ("st_taken", "st_made", "st_coinche", "st_surcoinche", "st_capots", "st_belotes", "st_average", "st_won")
@@ -69,7 +70,10 @@ class Stats(Screen):
         pages = []
         for k in range(4):
             team = TEAMS[k & 1]
-            title = team_name(a, team) + " " + T["st_game" if k < 2 else "st_all"]
+            scope = T["st_game" if k < 2 else "st_all"]
+            title = team_name(a, team) + " " + scope
+            if width(title) > L.W - 8:  # a long team name: its code, so the scope stays readable
+                title = T[team] + " " + scope
             pages.append((title, _values(every if k >= 2 else game, team)))
         self.pages = pages
         if L.W >= 240:
@@ -116,16 +120,27 @@ class Stats(Screen):
             pitch = 8
         shown = self._rows_shown(L)
         right = L.W - 4
+        left = 4 if colour else 1
         for i in range(shown):
             k = self.top + i
             if k >= len(LABELS):
                 break
-            text(fb, T[LABELS[k]], 4 if colour else 1, y, 1)
             v = values[k]
-            text(fb, v, right - width(v), y, c)
+            vw = width(v)
+            if colour:
+                L.label(v, right - vw, y, vw, pitch, 2, c)
+                L.label(T[LABELS[k]], left, y, right - vw - 8 - left, pitch, 0, 1)
+            else:
+                L.label(v, right - vw, y, vw, 2, c)
+                L.label(T[LABELS[k]], left, y, right - vw - 8 - left)
             y += pitch
-        if colour:
-            L.hint(T["st_hint"])
+        if colour:  # the keys as printed on the pack
+            bar = L.H - 20
+            fb.fill_rect(0, bar, L.W, 20, 3)
+            x = L.key_cap(2, 4, bar + 2)
+            L.label(T["st_next"], x, bar + 2, 120 - x, 16, 0, 2)
+            x = L.key_cap(3, 124, bar + 2)
+            L.label(T["k_back"], x, bar + 2, L.W - 4 - x, 16, 0, 2)
         elif len(LABELS) > shown:  # scroll bar
             h = 48 * shown // len(LABELS)
             fb.fill_rect(L.W - 2, 10 + (48 - h) * self.top // (len(LABELS) - shown), 2, h, 1)

@@ -103,9 +103,6 @@ def main():
         row["widths"] = {"labels": [width(T[k]) for k in LABELS], "titles": [width(p["title"]) for p in pages],
                          "legend": [width(s) for s in chart.legend], "target": width(chart.target_s),
                          "chart": width(T["m_chart"])}
-        if layout == "240x135":
-            L = app.layout
-            row["hint_sizes"] = [L.fit(T["chart_hint"], 232), L.fit(T["st_hint"], 232)]
         out["langs"][lang] = row
     out["control"] = measured(lambda: bytearray(16), 1) > 0
     print(json.dumps(out))

@@ -278,6 +278,7 @@ def tour_language(app, code):
         play(app, [rec])
         app.go(S.GameOver(app) if app.game.over else S.Home(app))
         render(app, "after %r" % (rec,))
+    tour_chart_stats(app, "during a game")
     # the menu, the history, a deal's menu, the questions
     tour_lists(app, S.Menu(app), "menu")
     tour_lists(app, S.History(app), "history")
@@ -317,6 +318,24 @@ def tour_entries(app):
         render(app, "edit taker")
 
 
+def tour_chart_stats(app, what):
+    """The chart, then every page of the statistics, scrolled to the end and back."""
+    from ui.chart import Chart
+    from ui.stats import LABELS
+
+    back = S.GameOver(app) if app.game.over else S.Home(app)
+    app.go(Chart(app, back))
+    render(app, "chart " + what)
+    press(app, OK, PRESS, "stats " + what)
+    for _ in range(4):
+        for _ in range(len(LABELS)):
+            press(app, DOWN, PRESS, "stats scrolled " + what)
+        for _ in range(len(LABELS)):
+            press(app, UP, PRESS, "stats scrolled " + what)
+        press(app, OK, PRESS, "stats next page " + what)
+    app.go(back)
+
+
 def tour_game_over(app, code):
     """A game played to its end (each winner), game over, then the past games."""
     for winner in ("NS", "EW"):
@@ -327,6 +346,7 @@ def tour_game_over(app, code):
             play(app, [{"taker": winner, "bid": 160, "trump": "H", "coinche": 1, "points": 162, "tricks": 8}])
         app.go(S.GameOver(app))
         render(app, "game over " + winner)
+        tour_chart_stats(app, "game over " + winner)
         app.new_game()
         app.toast_msg = None
         play(app, [{"taker": loser, "bid": 80, "trump": "S", "points": 90}])
