@@ -524,6 +524,80 @@ def cpu_per_press(script_path, preset, tree, events):
 
 # -- versions ---------------------------------------------------------------------
 
+CALCULATOR_DEALS = 100_000
+CALCULATOR_BUDGET_S = 10.0  # issue 12: 100,000 deals in under 10 s on CPython
+
+
+def write_calculator_input(path, deals=CALCULATOR_DEALS):
+    """Deal lines of realistic length that never end a game to 99990: a real
+    deal every 400 lines, passes carrying their fields between them."""
+    real = (b'{"taker": "NS", "bid": 100, "trump": "H", "points": 90}',
+            b'{"taker": "EW", "bid": 80, "trump": "S", "coinche": 1, "points": 85, "belote": {"EW": 1}}',
+            b'{"taker": "EW", "bid": "capot", "trump": "D", "points": 162, "tricks": 8}')
+    filler = b'{"bid": "pass", "taker": "NS", "trump": "H", "coinche": 0, "points": 0, "belote": {"NS": 0, "EW": 0}}'
+    with open(path, "wb") as f:
+        for i in range(deals):
+            f.write((real[i // 400 % 3] if i % 400 == 0 else filler) + b"\n")
+
+
+def _timed_run(cmd):
+    """(wall s, CPU s, peak RSS bytes as last seen, exit status, last stdout line) of one process."""
+    import time
+    t0 = time.monotonic()
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.DEVNULL, cwd=ROOT)
+        peak = 0  # VmHWM, read while it runs (ru_maxrss would count the fork before exec)
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            try:
+                with open("/proc/%d/status" % proc.pid) as f:
+                    for line in f:
+                        if line.startswith("VmHWM:"):
+                            peak = max(peak, int(line.split()[1]) * 1024)
+            except OSError:
+                pass
+            time.sleep(0.05)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.monotonic() - t0
+        out.seek(max(0, out.seek(0, 2) - 300))
+        last = out.read().decode(errors="replace").splitlines()[-1:]
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": peak,
+            "status": proc.returncode, "last": last[0] if last else ""}
+
+
+def calculator_figures(work):
+    """The calculator streaming CALCULATOR_DEALS deals on CPython and on the
+    unix port at its default heap and at 256 KB."""
+    path = os.path.join(work, "calculator.jsonl")
+    write_calculator_input(path)
+    args = ["--rules", "classic2000", "--target", "99990", path]
+    script = os.path.join(ROOT, "host_tools", "score.py")
+    return {
+        "cpython": _timed_run([sys.executable, "-m", "host_tools.score"] + args),
+        "micropython": _timed_run([micropython(), script] + args),
+        "micropython_256k": _timed_run([micropython(), "-X", "heapsize=256k", script] + args),
+    }
+
+
+def _r_calculator(r, row):
+    c = r["calculator"]
+    for key, label in (("cpython", "CPython (`python3 -m host_tools.score`)"),
+                       ("micropython", "unix port, default heap (`micropython host_tools/score.py`)"),
+                       ("micropython_256k", "unix port, `-X heapsize=256k`")):
+        f = c[key]
+        done = f["status"] == 0
+        value = "%.1f s wall, %.1f s CPU, peak RSS %s" % (f["wall"], f["cpu"], kb(f["rss"])) if done else \
+            "**fails** (exit status %d)" % f["status"]
+        budget = verdict = ""
+        if key == "cpython":
+            budget, verdict = "< %g s" % CALCULATOR_BUDGET_S, _verdict(done and f["wall"] < CALCULATOR_BUDGET_S)
+        elif key == "micropython":
+            budget, verdict = "completes", _verdict(done)
+        row("8 calculator", "%s deals streamed, %s" % ("{:,}".format(CALCULATOR_DEALS), label), value, budget, verdict)
+
+
 def _pkg(name):
     try:
         from importlib.metadata import version
@@ -614,11 +688,14 @@ def measure(use_valgrind=True, log=print):
             events = sum(1 for x in lines[:_deal_end(lines, CPU_DEALS)] if x and not x.startswith("#"))
             r["cpu"] = cpu_per_press(path, REFERENCE, tree, events) if use_valgrind else None
 
-        steps = (heap, alloc, display, presses, size, flash, cpu)
+        def calculator():
+            r["calculator"] = calculator_figures(work)
+
+        steps = (heap, alloc, display, presses, size, flash, cpu, calculator)
         what = ("heap: bisecting the heap size of a %d-deal game per preset" % GAME_DEALS,
                 "heap allocated per press, per screen", "display bytes per press, per board",
                 "presses per deal over the corpus", "firmware size (mpy-cross -march=armv6m)", "flash per deal",
-                "CPU per press (callgrind)")
+                "CPU per press (callgrind)", "calculator: %d deals on both interpreters" % CALCULATOR_DEALS)
         for i, (sec, fn, text) in enumerate(zip(SECTIONS, steps, what)):
             log("%d/%d %s..." % (i + 1, len(steps), text))
             try:
@@ -642,7 +719,7 @@ def _deal_end(lines, n):
     return len(lines)
 
 
-SECTIONS = ("1 heap", "2 alloc", "3 display", "4 presses", "5 size", "6 flash", "7 CPU")
+SECTIONS = ("1 heap", "2 alloc", "3 display", "4 presses", "5 size", "6 flash", "7 CPU", "8 calculator")
 BUDGETED = ("1 heap", "2 alloc", "3 display", "5 size")
 
 
@@ -653,7 +730,7 @@ def render(r):
     def row(sec, item, value, budget="", verdict=""):
         rows.append("| %s | %s | %s | %s | %s |" % (sec, item, value, budget, verdict))
 
-    for sec, fn in zip(SECTIONS, (_r_heap, _r_alloc, _r_display, _r_presses, _r_size, _r_flash, _r_cpu)):
+    for sec, fn in zip(SECTIONS, (_r_heap, _r_alloc, _r_display, _r_presses, _r_size, _r_flash, _r_cpu, _r_calculator)):
         err = r["errors"].get(sec)
         if err:
             row(sec, "not measured", _esc(err), "", _verdict(False) if sec in BUDGETED else "")

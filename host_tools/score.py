@@ -3,6 +3,13 @@
 Runs unchanged as `python3 -m host_tools.score` and as
 `micropython host_tools/score.py` (the unix port has no argparse, so the
 arguments are parsed by hand), on the very scoring core the device runs.
+
+Both interpreters give the same answer for any bytes in: the input is read
+as bytes, a line at a time and at most MAX_LINE_BYTES of it, checked as
+strict UTF-8 and strict JSON by code of our own (host_tools/strict_json.py),
+and scored as it streams (coinche.game.RunningScore): time grows with the
+number of deals, memory does not. Results go to stdout, every message to
+stderr, with anything unprintable from the input escaped.
 """
 
 import sys
@@ -18,12 +25,16 @@ if _root + "/firmware" not in sys.path:
 if _here[:_sep] not in sys.path:  # for rules_help, under both interpreters
     sys.path.insert(0, _here[:_sep] if _sep >= 0 else ".")
 
-import json  # noqa: E402
-
-from coinche.game import Game, GameError  # noqa: E402
+from coinche.game import GameError, RunningScore  # noqa: E402
 from coinche.record import RecordError  # noqa: E402
 from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesError  # noqa: E402
 from rules_help import HELP, parse_value  # noqa: E402
+from strict_json import WHITESPACE, JSONError, escape, parse  # noqa: E402
+
+MAX_LINE_BYTES = 4096  # a deal record is a short line; longer is refused, never read whole
+EXCERPT_CHARS = 60
+UTF8_BOM = b"\xef\xbb\xbf"
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 USAGE = "usage: score.py --rules PRESET [--target N] [--set OPTION=VALUE ...] [FILE]"
 
@@ -70,7 +81,7 @@ def _json_value(v):
 
 def result_line(game):
     """One output object, built by hand so both interpreters print the same bytes."""
-    r = game.results[-1]
+    r = game.last
     return '{"made": %s, "score": %s, "total": %s, "over": %s, "winner": %s}' % (
         _json_value(r.made), _json_team(r.score), _json_team(game.total),
         _json_value(game.over), _json_value(game.winner))
@@ -118,19 +129,141 @@ def parse_args(argv):
     return preset, overrides, path
 
 
+def utf8_problem(raw):
+    """None if the bytes are strict UTF-8 (as CPython decodes it: no overlong
+    forms, no surrogates, nothing past U+10FFFF), else the index of the first
+    bad byte. Our own check: MicroPython's decoder is more lenient."""
+    i = 0
+    n = len(raw)
+    while i < n:
+        b = raw[i]
+        if b < 0x80:
+            i += 1
+            continue
+        if 0xC2 <= b <= 0xDF:
+            size, low, high = 2, 0x80, 0xBF
+        elif b == 0xE0:
+            size, low, high = 3, 0xA0, 0xBF
+        elif 0xE1 <= b <= 0xEC or 0xEE <= b <= 0xEF:
+            size, low, high = 3, 0x80, 0xBF
+        elif b == 0xED:
+            size, low, high = 3, 0x80, 0x9F  # no surrogates
+        elif b == 0xF0:
+            size, low, high = 4, 0x90, 0xBF
+        elif 0xF1 <= b <= 0xF3:
+            size, low, high = 4, 0x80, 0xBF
+        elif b == 0xF4:
+            size, low, high = 4, 0x80, 0x8F  # nothing past U+10FFFF
+        else:
+            return i
+        if i + 1 >= n or not low <= raw[i + 1] <= high:
+            return i
+        for k in range(i + 2, i + size):
+            if k >= n or not 0x80 <= raw[k] <= 0xBF:
+                return i
+        i += size
+    return None
+
+
+def excerpt(text):
+    """The start of a line for a message, escaped."""
+    if len(text) > EXCERPT_CHARS:
+        return escape(text[:EXCERPT_CHARS]) + "..."
+    return escape(text)
+
+
+class LineReader:
+    """Lines of a binary stream read in blocks, each at most `limit` bytes:
+    readline() returns a line with its newline, or `limit + 1` bytes without
+    one when the line is longer, or b"" at the end. Memory: one block plus
+    one line. (MicroPython's own readline() reads a byte per system call.)"""
+
+    BLOCK = 4096
+
+    def __init__(self, stream, limit):
+        self.limit = limit
+        # read1: what is there (a pipe or a terminal need not fill a block)
+        self.read = getattr(stream, "read1", stream.read)
+        self.buffer = b""
+        self.start = 0
+        self.ended = False
+
+    def readline(self):
+        limit = self.limit
+        while True:
+            start = self.start
+            buffer = self.buffer
+            newline = buffer.find(b"\n", start)
+            if 0 <= newline <= start + limit:
+                self.start = newline + 1
+                return buffer[start:newline + 1]
+            if newline >= 0 or len(buffer) - start > limit:
+                self.start = start + limit + 1
+                return buffer[start:start + limit + 1]
+            if self.ended:
+                self.start = len(buffer)
+                return buffer[start:]
+            block = self.read(self.BLOCK)
+            if not block:
+                self.ended = True
+            else:
+                self.buffer = buffer[start:] + block
+                self.start = 0
+
+
+class StreamLines:
+    """The stream's own readline, bounded (MicroPython's stdin, which has no
+    read1: a block read there would wait for a whole block)."""
+
+    def __init__(self, stream, limit):
+        self.stream = stream
+        self.limit = limit
+
+    def readline(self):
+        return self.stream.readline(self.limit + 1)
+
+
+def line_source(stream, is_file):
+    if is_file or hasattr(stream, "read1"):
+        return LineReader(stream, MAX_LINE_BYTES)
+    return StreamLines(stream, MAX_LINE_BYTES)
+
+
 def run(lines, rules, out, err):
-    """Score the lines as one game. Returns the exit status (0, or 2 at the first bad line)."""
-    game = Game(rules)
+    """Score the lines (a LineReader or StreamLines) as one game, as they come.
+    Returns the exit status (0, or 2 at the first bad line)."""
+    game = RunningScore(rules)
     n = 0
-    for line in lines:
+    while True:
+        raw = lines.readline()
+        if not raw:
+            return 0
         n += 1
-        text = line.strip()
+        if len(raw) > MAX_LINE_BYTES and raw[-1] != 0x0A:
+            err.write("line %d: longer than %d bytes; a deal record is one short line\n" % (n, MAX_LINE_BYTES))
+            return 2
+        if n == 1:
+            if raw[:3] == UTF8_BOM:
+                raw = raw[3:]  # a UTF-8 byte order mark (some editors add one): skipped
+            elif raw[:2] in UTF16_BOMS:
+                err.write("line 1: the input is UTF-16 (it starts with the byte order mark %02X %02X); "
+                          "save it as UTF-8\n" % (raw[0], raw[1]))
+                return 2
+        if raw and max(raw) >= 0x80:
+            bad = utf8_problem(raw)
+            if bad is not None:
+                err.write("line %d: not UTF-8 text (byte 0x%02X at byte %d); save the file as UTF-8\n"
+                          % (n, raw[bad], bad + 1))
+                return 2
+        line = str(raw, "utf-8")
+        text = line.strip(WHITESPACE)
         if not text:
             continue
         try:
-            rec = json.loads(text)
-        except ValueError:
-            err.write("line %d: malformed JSON: %s\n" % (n, text[:60]))
+            rec = parse(text)
+        except JSONError as e:
+            column = e.column + len(line) - len(line.lstrip(WHITESPACE))
+            err.write("line %d: malformed JSON at column %d: %s: %s\n" % (n, column, e.message, excerpt(text)))
             return 2
         if not isinstance(rec, dict):
             err.write("line %d: a deal record must be a JSON object\n" % n)
@@ -138,18 +271,13 @@ def run(lines, rules, out, err):
         try:
             game.add(rec)
         except (RecordError, GameError) as e:
-            err.write("line %d: %s\n" % (n, e))
+            err.write("line %d: %s\n" % (n, escape(str(e))))
             return 2
         out.write(result_line(game) + "\n")
-    return 0
 
 
-def _lines(stream):
-    while True:
-        line = stream.readline()
-        if not line:
-            return
-        yield line
+def _binary(stream):
+    return getattr(stream, "buffer", stream)
 
 
 def main(argv):
@@ -161,20 +289,39 @@ def main(argv):
         preset, overrides, path = parsed
         rules = Rules(preset, overrides)
     except (UsageError, RulesError) as e:
-        sys.stderr.write("score: %s\n%s\n" % (e, USAGE))
+        sys.stderr.write("score: %s\n%s\n" % (escape(str(e)), USAGE))
         return 2
     if path is None or path == "-":
-        return run(_lines(sys.stdin), rules, sys.stdout, sys.stderr)
+        return run(line_source(_binary(sys.stdin), False), rules, sys.stdout, sys.stderr)
     try:
-        f = open(path)
+        f = open(path, "rb")
     except OSError:
-        sys.stderr.write("score: cannot open %s\n" % path)
+        sys.stderr.write("score: cannot open %s\n" % escape(path))
         return 2
     try:
-        return run(_lines(f), rules, sys.stdout, sys.stderr)
+        return run(line_source(f, True), rules, sys.stdout, sys.stderr)
     finally:
         f.close()
 
 
+def guarded_main(argv):
+    """main(), with the few failures no input check can rule out turned into a
+    message and an exit status, never a traceback."""
+    try:
+        return main(argv)
+    except MemoryError:
+        sys.stderr.write("score: out of memory\n")
+        return 3
+    except KeyboardInterrupt:
+        sys.stderr.write("score: interrupted\n")
+        return 130
+    except OSError as e:  # a closed pipe, a read error
+        try:
+            sys.stderr.write("score: input/output error (%s)\n" % escape(str(e)))
+        except OSError:
+            pass
+        return 3
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(guarded_main(sys.argv[1:]))

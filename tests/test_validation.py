@@ -222,7 +222,17 @@ def test_record_not_an_object():
 
 
 def test_pass_reads_nothing_else():
-    assert validate(C2, {"bid": "pass", "taker": "XX", "points": 999}) == {"bid": "pass"}
+    rec = {"bid": "pass", "taker": "EW", "trump": "H", "coinche": 0, "points": 0, "tricks": 0,
+           "solo": False, "belote": {"NS": 0}, "melds": {"NS": []}, "melds_to": None}
+    assert validate(C2, rec) == {"bid": "pass"}
+    assert validate(C2, {"bid": "pass", "taker": None, "points": None}) == {"bid": "pass"}
+
+
+def test_pass_refuses_junk_values():
+    for key, junk in (("taker", "XX"), ("points", 999), ("points", "junk"), ("trump", 3), ("coinche", 7),
+                      ("tricks", 9), ("solo", "yes"), ("belote", {"XX": 1}), ("belote", [1]),
+                      ("melds", {"NS": ["nonsense"]}), ("melds_to", "N")):
+        assert field(C2, {"bid": "pass", key: junk}) == key, (key, junk)
 
 
 def test_pass_still_refuses_unknown_keys():

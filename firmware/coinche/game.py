@@ -13,6 +13,26 @@ SEATS = ("N", "W", "S", "E")
 SEAT_TEAM = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 
 
+def end_of_game(rules, tot, r):
+    """(over, winner) after a deal with result r and the new totals."""
+    target = rules["target"]
+    q = []
+    for t in ("NS", "EW"):
+        if tot[t] >= target:
+            if rules["bonus_rule"] and tot[t] - r.bonus[t] < target:
+                continue  # only there thanks to this deal's melds/belote
+            q.append(t)
+    if not q:
+        return False, None
+    if len(q) == 1:
+        return True, q[0]
+    if tot["NS"] != tot["EW"]:
+        return True, "NS" if tot["NS"] > tot["EW"] else "EW"
+    if rules["tie"] == "deal" and r.winner is not None:
+        return True, r.winner
+    return False, None  # exact tie: one more deal
+
+
 class GameError(ValueError):
     """An action the game cannot take (a deal after the end, a bad index...)."""
 
@@ -65,23 +85,7 @@ class Game:
         return self
 
     def _end(self, tot, r):
-        """(over, winner) after a deal with result r and the new totals."""
-        target = self.rules["target"]
-        q = []
-        for t in ("NS", "EW"):
-            if tot[t] >= target:
-                if self.rules["bonus_rule"] and tot[t] - r.bonus[t] < target:
-                    continue  # only there thanks to this deal's melds/belote
-                q.append(t)
-        if not q:
-            return False, None
-        if len(q) == 1:
-            return True, q[0]
-        if tot["NS"] != tot["EW"]:
-            return True, "NS" if tot["NS"] > tot["EW"] else "EW"
-        if self.rules["tie"] == "deal" and r.winner is not None:
-            return True, r.winner
-        return False, None  # exact tie: one more deal
+        return end_of_game(self.rules, tot, r)
 
     # -- actions ---------------------------------------------------------
     # plan_*() compute the game after an action without changing it (GameError,
@@ -146,4 +150,32 @@ class Game:
         return {"NS": ns, "EW": ew}
 
 
-__all__ = ("Game", "GameError", "RecordError", "SEATS", "SEAT_TEAM")
+class RunningScore:
+    """A game scored as its deals arrive, without keeping them: the totals,
+    the end and the last deal's result, in constant time and memory per deal.
+    Scores exactly as Game does (same checks, same messages, same end rule),
+    for a stream of deals that is never edited (the calculator)."""
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.total = {"NS": 0, "EW": 0}
+        self.over = False
+        self.winner = None
+        self.count = 0  # deals added
+        self.last = None  # DealResult of the last deal
+
+    def add(self, rec):
+        """Validate, score and count a deal; returns its DealResult."""
+        if self.over:
+            raise GameError("deal", "the game is over (%s won)" % self.winner)
+        r = scoring.score(self.rules, validate(self.rules, rec))
+        total = self.total
+        total["NS"] += r.score["NS"]
+        total["EW"] += r.score["EW"]
+        self.over, self.winner = end_of_game(self.rules, total, r)
+        self.count += 1
+        self.last = r
+        return r
+
+
+__all__ = ("Game", "GameError", "RecordError", "RunningScore", "SEATS", "SEAT_TEAM", "end_of_game")

@@ -118,6 +118,36 @@ def _melds(rec):
     return out
 
 
+def _check_pass(rec):
+    """All four passed: the other fields are not read, but one that is given
+    (not null) must still be a value a deal can hold, so junk is refused."""
+    taker = rec.get("taker")
+    if taker is not None and taker not in TEAMS:
+        raise RecordError("taker", "must be \"NS\" or \"EW\", got %r" % (taker,))
+    trump = rec.get("trump")
+    if trump is not None and trump not in TRUMPS:
+        raise RecordError("trump", "must be one of S, H, D, C, NT, AT or suit, got %r" % (trump,))
+    coinche = rec.get("coinche")
+    if coinche is not None and (not _is_int(coinche) or coinche not in (0, 1, 2)):
+        raise RecordError("coinche", "must be 0 (none), 1 (coinche) or 2 (surcoinche), got %r" % (coinche,))
+    points = rec.get("points")
+    if points is not None and (not _is_int(points) or not 0 <= points <= 162):
+        raise RecordError("points", "the takers' card points must be a whole number 0..162, got %r" % (points,))
+    tricks = rec.get("tricks")
+    if tricks is not None and (not _is_int(tricks) or not 0 <= tricks <= 8):
+        raise RecordError("tricks", "must be 0..8, got %r" % (tricks,))
+    solo = rec.get("solo")
+    if solo is not None and solo is not True and solo is not False:
+        raise RecordError("solo", "must be true or false, got %r" % (solo,))
+    if rec.get("belote") is not None:
+        _team_counts(rec, "belote")
+    if rec.get("melds") is not None:
+        _melds(rec)
+    melds_to = rec.get("melds_to")
+    if melds_to is not None and melds_to not in TEAMS:
+        raise RecordError("melds_to", "must be \"NS\", \"EW\" or null, got %r" % (melds_to,))
+
+
 def validate(rules, rec):
     """Check `rec` (a dict decoded from JSON) and return its canonical form.
 
@@ -133,6 +163,7 @@ def validate(rules, rec):
         raise RecordError("bid", "missing")
     bid = rec["bid"]
     if bid == "pass":
+        _check_pass(rec)
         return {"bid": "pass"}  # all four passed: nothing else is read
     ladder = rules.bids()
     if _is_int(bid):
