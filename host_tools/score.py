@@ -31,6 +31,7 @@ from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesErr
 from rules_help import HELP, parse_value  # noqa: E402
 from strict_json import WHITESPACE, JSONError, escape, parse  # noqa: E402
 
+EPIPE = 32  # errno of a write to a closed pipe (Linux)
 MAX_LINE_BYTES = 4096  # a deal record is a short line; longer is refused, never read whole
 EXCERPT_CHARS = 60
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -276,6 +277,14 @@ def run(lines, rules, out, err):
         out.write(result_line(game) + "\n")
 
 
+def _is_directory(path):
+    import os
+    try:
+        return os.stat(path)[0] & 0o170000 == 0o040000
+    except OSError:
+        return False
+
+
 def _binary(stream):
     return getattr(stream, "buffer", stream)
 
@@ -293,6 +302,9 @@ def main(argv):
         return 2
     if path is None or path == "-":
         return run(line_source(_binary(sys.stdin), False), rules, sys.stdout, sys.stderr)
+    if _is_directory(path):  # MicroPython would open it and fail at the first read
+        sys.stderr.write("score: cannot open %s: it is a directory\n" % escape(path))
+        return 2
     try:
         f = open(path, "rb")
     except OSError:
@@ -315,11 +327,13 @@ def guarded_main(argv):
     except KeyboardInterrupt:
         sys.stderr.write("score: interrupted\n")
         return 130
-    except OSError as e:  # a closed pipe, a read error
-        try:
-            sys.stderr.write("score: input/output error (%s)\n" % escape(str(e)))
-        except OSError:
-            pass
+    except OSError as e:  # a read error, or whoever reads our output went away
+        number = e.args[0] if e.args and isinstance(e.args[0], int) else 0
+        if number != EPIPE:  # a closed pipe (`| head`) needs no message
+            try:
+                sys.stderr.write("score: input/output error (errno %d)\n" % number)
+            except OSError:
+                pass
         return 3
 
 

@@ -392,3 +392,20 @@ def test_hundred_thousand_deals_stream_on_both_interpreters(tmp_path):
     lines = c[1].splitlines()
     assert len(lines) == 100000 and json.loads(lines[-1])["total"] == expected
     assert hashlib.sha256(c[1]).digest() == hashlib.sha256(m[1]).digest()
+
+
+def test_file_and_pipe_troubles_same_on_both(tmp_path):
+    args = ARGS + [str(tmp_path)]
+    c, m = _cpython(b"", args), _micropython(b"", args)
+    assert c == m and c[0] == 2 and c[2].endswith(b"it is a directory\n")
+    args = ARGS + [str(tmp_path / "missing.jsonl")]
+    assert _cpython(b"", args) == _micropython(b"", args)
+    # whoever reads the results goes away (`| head -1`): no message, no traceback
+    path = tmp_path / "long.jsonl"
+    path.write_bytes((PASS + b"\n") * 200000)
+    for exe in ([sys.executable, "-m", "host_tools.score"], [micropython_path(), os.path.join("host_tools", "score.py")]):
+        p = subprocess.Popen(exe + ARGS + [str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+        p.stdout.readline()
+        p.stdout.close()
+        err = p.stderr.read()
+        assert p.wait(timeout=120) == 3 and err == b"", (exe, err)
