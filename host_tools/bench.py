@@ -415,10 +415,19 @@ def presses_per_deal():
             rnd = random.Random("%s/%s" % (CORPUS_SEED, preset))
             games.append((preset, preset, {}, [_small_deal(rules, rnd) for _ in range(CORPUS_DEALS)]))
         source = "host_tools/bench.py fallback deals (tests/ui_corpus.py absent), %d per preset" % CORPUS_DEALS
+    secs = {}
     for label, preset, options, records in games:
-        _, counts = keys.plan(Rules(preset, options), records)
+        times = []
+        _, counts = keys.plan(Rules(preset, options), records, times=times)
         out.setdefault(label, []).extend(counts)
-    return source, {k: (len(v), sum(v) / len(v), max(v)) for k, v in out.items()}
+        secs.setdefault(label, []).extend(times)
+    res = {k: (len(v), sum(v) / len(v), max(v), sum(secs[k]) / len(secs[k])) for k, v in out.items()}
+    four = [label for label in out if label in PRESETS]  # the four presets, one configuration each
+    n = sum(len(out[k]) for k in four)
+    if n:
+        res["all four presets"] = (n, sum(sum(out[k]) for k in four) / n, max(max(out[k]) for k in four),
+                                   sum(sum(secs[k]) for k in four) / n)
+    return source, res
 
 
 # -- 5. firmware size ---------------------------------------------------------------
@@ -837,8 +846,9 @@ def _r_display(r, row):
 
 
 def _r_presses(r, row):
-    for label, (deals, avg, most) in r["presses"].items():
-        row("4 presses", "per deal, %s (%d deals)" % (label, deals), "avg %.2f, max %d" % (avg, most), "", "")
+    for label, (deals, avg, most, secs) in r["presses"].items():
+        row("4 presses", "per deal, %s (%d deals)" % (label, deals),
+            "avg %.2f, max %d; about %.1f s" % (avg, most, secs), "", "")
 
 
 
@@ -1048,7 +1058,14 @@ button scripts by the key planner.
    the fake bus (`--board`), payload bytes counted by the bus
    (`fake_machine`), the boot (init sequence, first frame) apart. Per press =
    the game's bytes / the planner's presses (a hold is one press).
-4. **Presses per deal**: the key planner over whole games of the corpus.
+4. **Presses per deal**: the key planner over whole games of the corpus (a
+   hold is one press), and the estimated seconds per deal of a
+   keystroke-level model (Card, Moran & Newell 1980/1983): K = 0.28 s per
+   press or hold plus the time a hold lasts, M = 1.35 s per new screen read
+   (`host_tools/keys.py`: `seconds`). On main before issue 9 (commit 3200266,
+   same model, held-out corpus seed 9371): classic2000 8.18 presses / 9.6 s,
+   federation 10.97 / 13.6 s, coinche1000 11.33 / 13.8 s, coinche1001 10.85 /
+   13.2 s; the four presets 10.29 / 12.5 s.
 5. **Size**: `mpy-cross -march=armv6m` of every module; per board, what
    `host_tools/deploy.py` sends (the modules the board needs, `main.py` and
    the board file as source).

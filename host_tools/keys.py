@@ -4,7 +4,8 @@
 
 Reads deal records (JSON lines) and prints one simulator script that, run from
 the home screen of a new game, enters and saves them all, each deal preceded
-by `# deal N: K presses`. A hold (`hold up 730`) counts as one press: on the
+by `# deal N: K presses, about T s` (T: the keystroke-level time estimate
+below; the averages go to stderr). A hold (`hold up 730`) counts as one press: on the
 device a held UP/DOWN repeats faster and faster and the player lets go on the
 value, just as the planner does. The planner walks the firmware's own Draft
 (firmware/ui/entry.py) and key timing (firmware/ui/timing.py), so its idea of
@@ -137,9 +138,15 @@ def canonical(rules, rec):
 
 def plan_deal(rules, game, rec):
     """Events (from the home screen) that enter and save rec; rec must be valid."""
+    return plan_deal_read(rules, game, rec)[0]
+
+
+def plan_deal_read(rules, game, rec):
+    """(events, screens read): the events of plan_deal and how many new screens the
+    player reads on the way (the M operators of the time estimate)."""
     rec = validate(rules, rec)
     if rec["bid"] == "pass":
-        return ["ok", "ok"]  # menu, first item: all passed
+        return ["ok", "ok"], 1  # menu (read), first item: all passed
     prev = None
     for r in reversed(game.deals):
         if r["bid"] != "pass":
@@ -157,65 +164,92 @@ def plan_deal(rules, game, rec):
     d.kind = _trump_kind(rec["trump"])
     ev += ["hold ok %d" % LONG_HOLD] * kinds.index(d.kind)
     ev.append("ok")
-    ev += _points_events(d, rec)
-    # extras: UP cycles the coinche level, DOWN the belotes
-    ev += moves("up", rec.get("coinche", 0))  # a hold repeats, so 2 steps are one hold
+    pts = _points_events(d, rec)
+    ev += pts
+    reads = 1 + pts.count("ok")  # the contract, then each points step
+    # the confirm step: held OK steps the coinche level, UP/DOWN each team's announces
+    ev += ["hold ok %d" % LONG_HOLD] * rec.get("coinche", 0)
     d.coinche = rec.get("coinche", 0)
-    bel = rec.get("belote") or {"NS": 0, "EW": 0}
-    want = (bel["NS"], bel["EW"])
-    opts = d.belote_items()
-    ev += moves("down", opts.index(want))
-    d.belote = want
-    ev.append("ok")
-    if rules.has_melds():
-        melds = rec.get("melds") or {"NS": [], "EW": []}
-        n = len(E.MELD_ITEMS)
-        for team, key in (("NS", "up"), ("EW", "down")):
-            for code in melds.get(team, []):
+    bel = rec.get("belote") or {}
+    melds = rec.get("melds") or {}
+    for team, key in (("NS", "up"), ("EW", "down")):
+        wanted = [E.BELOTE] * bel.get(team, 0) + list(melds.get(team, ()))
+        for item in wanted:
+            items = d.announce_items(team)
+            if not rules.has_melds() and len(items) == 1:
+                ev.append(key)  # the key toggles the only announce (the belote)
+            else:
                 ev.append(key)
-                j = E.MELD_ITEMS.index(code)
-                # in the picker UP goes up the list (towards index 0)
-                ev += wrap_moves(d.meld_item, j, n, up_increases=False)
-                d.meld_item = j
+                ev += wrap_moves(0, items.index(item), len(items), up_increases=False)
                 ev.append("ok")
-                d.melds[team].append(code)
-        trump = "NT" if d.kind == "NT" else ("AT" if d.kind == "AT" else "S")
-        auto = M.winner(d.melds, trump, rules["carre_nt"]) if (d.melds["NS"] or d.melds["EW"]) else None
-        has_both = bool(d.melds["NS"] and d.melds["EW"])
-        want_to = rec.get("melds_to", "auto")
-        if has_both and auto is None:
-            ev.append("ok")  # to the "best melds?" step
-            ev.append({"NS": "up", "EW": "down"}.get(want_to, "ok"))
-        elif want_to != "auto" and want_to != auto and (d.melds["NS"] or d.melds["EW"]):
-            ev.append("hold ok %d" % LONG_HOLD)
-            ev.append({"NS": "up", "EW": "down"}.get(want_to, "ok"))
-        else:
-            ev.append("ok")
+                reads += 2  # the picker, then the confirm step again
+            d.announce(team, item)
+    want_to = rec.get("melds_to", "auto")
+    has = d.melds["NS"] or d.melds["EW"]
+    auto = M.winner(d.melds, d.trump(), rules["carre_nt"]) if has else None
+    answer = {"NS": "up", "EW": "down"}
+    if d.melds_unsettled():
+        ev += ["ok", answer.get(want_to, "ok")]  # OK asks whose melds are best first
+        reads += 2
+    elif has and want_to != "auto" and want_to != auto:
+        items = d.announce_items("NS")  # the table overrides the codes: "best melds?"
+        ev.append("up")
+        ev += wrap_moves(0, items.index(E.BEST), len(items), up_increases=False)
+        ev += ["ok", answer.get(want_to, "ok")]
+        reads += 3
+    reads += 1  # the confirm step
     ev.append("ok")  # confirm: save
-    return ev
+    return ev, reads
+
+
+# Time per deal, keystroke-level model (Card, Moran & Newell, "The Psychology of
+# Human-Computer Interaction", 1983; CACM 23(7), 1980): K = 0.28 s per keystroke
+# (average non-secretary typist; a button under a finger is no slower), M = 1.35 s
+# of mental preparation, here charged once per new screen the player reads; a
+# hold costs K plus the time the key is held (it cannot be shortened: the device
+# repeats at its own pace). System response is not charged (a redraw takes
+# milliseconds).
+KLM_K = 0.28
+KLM_M = 1.35
+
+
+def seconds(events, reads):
+    """Estimated seconds for a deal's events with `reads` new screens read."""
+    t = reads * KLM_M
+    for e in events:
+        if e.startswith("#") or e.startswith("wait"):
+            continue
+        t += KLM_K
+        if e.startswith("hold"):
+            t += int(e.split()[2]) / 1000
+    return t
 
 
 class PlanError(ValueError):
     pass
 
 
-def plan(rules, records, lines=None):
+def plan(rules, records, lines=None, times=None):
     """(script lines, [presses per deal]) for a whole game.
 
-    lines: the input line number of each record, for error messages."""
+    lines: the input line number of each record, for error messages;
+    times: a list that receives the estimated seconds of each deal."""
     game = Game(rules)
     out = []
     counts = []
     for n, rec in enumerate(records, 1):
         where = "line %d" % (lines[n - 1] if lines else n)
         try:
-            ev = plan_deal(rules, game, rec)
+            ev, reads = plan_deal_read(rules, game, rec)
             game.add(rec)
         except (RecordError, GameError) as e:
             raise PlanError("%s: %s" % (where, e))
         k = presses(ev)
+        t = seconds(ev, reads)
         counts.append(k)
-        out.append("# deal %d: %d presses" % (n, k))
+        if times is not None:
+            times.append(t)
+        out.append("# deal %d: %d presses, about %.1f s" % (n, k, t))
         out += ev
     return out, counts
 
@@ -269,12 +303,16 @@ def main(argv):
             return 2
         records.append(rec)
         numbers.append(n)
+    times = []
     try:
-        lines, _ = plan(rules, records, numbers)
+        lines, counts = plan(rules, records, numbers, times)
     except PlanError as e:
         sys.stderr.write("keys: %s\n" % e)
         return 2
     sys.stdout.write("\n".join(lines) + "\n")
+    if counts:
+        sys.stderr.write("keys: %d deals, %.2f presses and about %.1f s per deal (K %.2f s, M %.2f s per screen read)\n"
+                         % (len(counts), sum(counts) / len(counts), sum(times) / len(times), KLM_K, KLM_M))
     return 0
 
 

@@ -35,8 +35,8 @@ _LANG = {"en": "down down down down ok up ok",  # settings > language: fr -> en,
          "de": "down down down down ok up up ok"}
 _NEXT_LANGUAGE = "down down down down ok up ok back"  # settings > language: the next one (fr en de it), home
 _TO_CHART = "ok down down down down ok"  # home > menu > chart (ui/screens.py Menu.ITEMS)
-_CAPOT_FIRST = "up down down ok ok ok ok"  # classic2000, NS: 80 -> pass -> capot, all tricks, save
-_CAPOT_AGAIN = "up ok ok ok ok"  # the previous contract (capot) is the default
+_CAPOT_FIRST = "up down down ok ok ok"  # classic2000, NS: 80 -> pass -> capot, all tricks, save
+_CAPOT_AGAIN = "up ok ok ok"  # the previous contract (capot) is the default
 
 
 def _s(text):
@@ -55,9 +55,9 @@ SCENES = [
         "back", "shot:toast_nothing_to_undo", "wait:1600",
         # NS 100 (hold: 2 steps), 112 points, coinche
         *_s("up hold:up:430 ok up"), "shot:entry_tens_110", *_s("ok up up"), "shot:entry_units_112",
-        *_s("ok up ok ok"), "shot:toast_saved", "wait:1600",
-        # EW 100 (the previous contract), 67 points, belote
-        *_s("down ok hold:down:730 ok hold:down:580 ok down ok ok"), "wait:1600",
+        *_s("ok hold:ok:700 ok"), "shot:toast_saved", "wait:1600",
+        # EW 100 (the previous contract), 67 points, belote (the takers' key toggles it)
+        *_s("down ok hold:down:730 ok hold:down:580 ok down ok"), "wait:1600",
         "shot:home_deals",
         "ok", "shot:menu",
         "down", "ok", "shot:history",
@@ -80,10 +80,10 @@ SCENES = [
         "back", "back",
     ]),
     ("chart", "classic2000", [
-        *_s("up hold:up:430 ok up ok up up ok up ok ok"), "wait:1600",  # NS 100 coinched, 112 points
-        *_s("down ok hold:down:730 ok hold:down:580 ok down ok ok"), "wait:1600",  # EW 100, belote
-        *_s("up hold:up:430 ok up ok up up ok up ok ok"), "wait:1600",  # the same keys again
-        *_s("down ok hold:down:730 ok hold:down:580 ok down ok ok"), "wait:1600",
+        *_s("up hold:up:430 ok up ok up up ok hold:ok:700 ok"), "wait:1600",  # NS 100 coinched, 112 points
+        *_s("down ok hold:down:730 ok hold:down:580 ok down ok"), "wait:1600",  # EW 100, belote
+        *_s("up hold:up:430 ok up ok up up ok hold:ok:700 ok"), "wait:1600",  # the same keys again
+        *_s("down ok hold:down:730 ok hold:down:580 ok down ok"), "wait:1600",
         *_s(_TO_CHART), "shot:chart",
         "ok", "shot:stats",
         *_s("down down"), "shot:stats_scrolled",
@@ -99,32 +99,34 @@ SCENES = [
         "up", "shot:entry_bid",
         "hold:ok:700", "shot:entry_bid_nt", "hold:ok:700", "hold:ok:700",  # type: NT, AT, back to a suit
         "ok", "shot:entry_tens",
-        "ok", "shot:entry_units",
-        "ok", "up", "down", "shot:entry_extras",
-        "ok", "shot:entry_melds_empty",
-        "up", "shot:entry_meld_picker",
-        "ok", "up", "ok", "down", "ok", "shot:entry_melds",  # NS tierce, tierce; EW tierce
-        "ok", "shot:entry_melds_to",  # equal best melds: the table says whose
+        "up", "ok", "shot:entry_units",  # 90 card points
+        "ok", "hold:ok:700", "shot:confirm_coinche",  # held OK on the confirm step: coinche
+        "up", "shot:entry_meld_picker",  # NS announces: belote, melds
+        *_s("down ok up down ok down down ok"), "shot:confirm_melds",  # NS tierce, tierce; EW tierce
+        "up", "up", "shot:entry_meld_remove", "back",  # one meld can go
+        "ok", "shot:entry_melds_to",  # equal best melds: OK asks the table whose count
         "up", "shot:confirm",
-        "back", "back", "back", "back", "back", "back", "hold:ok:700", "ok", "shot:entry_tens_nt",
+        "back", "back", "back", "hold:ok:700", "ok", "shot:entry_tens_nt",
         "back", "down", "down", "shot:entry_bid_generale", "ok", "shot:entry_tens_generale",
         "back", "up", "up", "hold:ok:700", "hold:ok:700", "ok",  # back to 80 at a suit
         "hold:ok:700", "shot:toast_pile_defence", "wait:1600", "shot:entry_tens_defence",
     ]),
     ("long", "coinche1000", [
         *(["ok", "ok"] * 10),  # ten deals all passed
-        *_s("down ok up hold:down:430 ok ok up up down ok ok ok"), "wait:1600",
+        *_s("down hold:ok:700 ok hold:down:480 ok ok hold:ok:700 hold:ok:700 ok"), "wait:1600",
         "ok", "down", "ok", "shot:history_long",  # EW 80 NT x4, 60 points: scroll bar, two-digit numbers
         "back", "back", "shot:ask_undo_11",
     ]),
     ("errors", "federation", [
         # NS 80 at a suit with a belote, then the contract type changed to no trump
-        *_s("up ok ok ok ok down back back back up ok ok ok ok"), "shot:confirm_error_belote_nt",
-        "back", "back", "down", "shot:toast_no_belote_nt",
+        *_s("up ok ok ok up ok back back back hold:ok:700 ok ok ok"), "shot:confirm_error_belote_nt",
+        "ok", "shot:toast_error_not_saved", "wait:1600",
+        "up", "up", "shot:entry_meld_remove_belote",
     ]),
     ("english", "classic2000", [
         *_lang("en"), "wait:1600", "back", "shot:home_fresh_en",
-        *_s("down ok hold:down:430 ok hold:down:580 ok down ok"), "shot:confirm_en",
+        *_s("down ok hold:down:430 ok hold:down:580 ok down"), "shot:confirm_en",
+        "up", "shot:toast_no_belote_en", "wait:1600",  # the belote is the takers' only here
         "ok", "wait:1600", "shot:home_deals_en",
         "ok", "shot:menu_en",
         *_s("down down down ok"), "shot:settings_en",
@@ -132,8 +134,8 @@ SCENES = [
     ("german", "federation", [
         *_lang("de"), "wait:1600", "shot:settings_de",
         "back", "ok", "shot:menu_de",
-        "back", "up", "ok", "down", "ok", "ok", "up", "down", "shot:entry_extras_de",
-        "ok", "up", "down", "down", "down", "shot:entry_meld_picker_de",
+        "back", "up", "ok", "down", "ok", "ok", "shot:confirm_de",
+        "up", "down", "down", "down", "shot:entry_meld_picker_de",
     ]),
 ]
 
@@ -142,12 +144,12 @@ SCENES = [
 PACK_SCENES = [
     ("pack", "classic2000", [
         # NS 100 coinched, 112 points; EW 100, 67 points, a belote
-        *_s("up hold:up:430 ok up ok up up ok up ok ok"), "wait:1600",
-        *_s("down ok hold:down:730 ok hold:down:580 ok down ok ok"), "wait:1600",
+        *_s("up hold:up:430 ok up ok up up ok hold:ok:700 ok"), "wait:1600",
+        *_s("down ok hold:down:730 ok hold:down:580 ok down ok"), "wait:1600",
         "shot:pack_home",
         *_s("ok down ok"), "shot:pack_history",
         "back",
-        *_s("up ok ok ok ok"), "shot:pack_confirm",
+        *_s("up ok ok ok up"), "shot:pack_confirm",  # NS 100, 100 points, a belote
     ]),
     ("pack_end", "classic2000", [
         *_s(_CAPOT_FIRST), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), "wait:1600",

@@ -17,9 +17,10 @@ WITH_MELDS = ("federation", "coinche1000", "coinche1001")
 # ------------------------------------------------------------------ steps
 
 def test_steps_of_a_new_deal_per_preset():
-    assert E.Draft(RULES["classic2000"]).steps() == ["bid", "tens", "units", "extras", "confirm"]
+    # coinche, belote and melds are set on the confirm step: no step of their own
+    assert E.Draft(RULES["classic2000"]).steps() == ["bid", "tens", "units", "confirm"]
     for p in WITH_MELDS:
-        assert E.Draft(RULES[p]).steps() == ["bid", "tens", "units", "extras", "melds", "confirm"], p
+        assert E.Draft(RULES[p]).steps() == ["bid", "tens", "units", "confirm"], p
         assert E.Draft(RULES[p]).kinds() == ("suit", "NT", "AT")
     assert E.Draft(RULES["classic2000"]).kinds() == ("suit",)
 
@@ -49,7 +50,7 @@ def test_best_melds_step_only_when_the_codes_cannot_tell():
     d.melds = {"NS": ["tierce"], "EW": ["quarte"]}
     assert not d.needs_melds_to()
     d.melds = {"NS": ["tierce"], "EW": ["tierce"]}
-    assert d.needs_melds_to() and d.steps()[-2:] == ["melds_to", "confirm"]
+    assert d.needs_melds_to() and d.melds_unsettled() and d.steps()[-1] == "confirm"  # asked from there
     d.melds = {"NS": [], "EW": []}
     d.melds_to = None  # the table overrode the engine: always asked again
     assert d.needs_melds_to()
@@ -167,28 +168,68 @@ def test_points_entered_on_the_defence_pile():
 
 # ------------------------------------------------------------------ belote and coinche choices
 
-def test_belote_options_by_hand():
+def test_announce_items_by_hand():
     c = RULES["classic2000"]
-    assert E.belote_options(c, "suit", "NS") == [(0, 0), (1, 0)]  # the takers only
-    assert E.belote_options(c, "suit", "EW") == [(0, 0), (0, 1)]
+    d = E.Draft(c, "NS")
+    assert d.announce_items("NS") == [E.BELOTE] and d.announce_items("EW") == []  # the takers only
+    d.announce("NS", E.BELOTE)
+    assert d.belote == (1, 0) and d.announce_items("NS") == [E.REMOVE_BELOTE]
+    d.announce("NS", E.REMOVE_BELOTE)  # one team at a time, both ways
+    assert d.belote == (0, 0)
     f = RULES["federation"]
-    assert E.belote_options(f, "suit", "NS") == [(0, 0), (1, 0), (0, 1)]
-    assert E.belote_options(f, "NT", "NS") == [(0, 0)]
-    at = E.belote_options(f, "AT", "EW")
-    assert at[:6] == [(0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (1, 1)] and len(at) == 15
-    assert E.belote_options(RULES["coinche1001"], "AT", "NS") == [(0, 0)]  # no belote at AT there
-    assert len(E.belote_options(RULES["coinche1000"], "AT", "NS")) == 15
+    d = E.Draft(f, "NS")
+    assert d.announce_items("EW") == [E.BELOTE] + list(CODES)
+    d.announce("EW", E.BELOTE)
+    assert d.announce_items("NS") == list(CODES)  # one belote at a suit: taken
+    assert d.announce_items("EW") == list(CODES) + [E.REMOVE_BELOTE]
+    d.announce("EW", "tierce")
+    d.announce("EW", "quarte")
+    assert d.announce_items("EW") == list(CODES) + [E.BEST, E.REMOVE_BELOTE, 0, 1]
+    d.announce("EW", 0)  # a single meld goes: the tierce
+    assert d.melds["EW"] == ["quarte"]
+    d.kind = "NT"
+    assert E.BELOTE not in d.announce_items("NS")
+    assert E.REMOVE_BELOTE in d.announce_items("EW")  # a stale belote can still go
+    d.kind = "AT"
+    d.announce("NS", E.BELOTE)
+    d.announce("NS", E.BELOTE)
+    d.announce("EW", E.BELOTE)
+    assert d.belote == (2, 2) and E.BELOTE not in d.announce_items("NS")  # four at most
+    assert E.Draft(RULES["coinche1001"], "NS").announce_items("NS")[0] == E.BELOTE
+    d = E.Draft(RULES["coinche1001"], "NS")
+    d.kind = "AT"
+    assert E.BELOTE not in d.announce_items("NS")  # no belote at AT there
 
 
 KINDS = [(p, k) for p in PRESET_NAMES for k in ("suit", "NT", "AT") if k == "suit" or RULES[p]["contracts"] == "all"]
 
 
+def _reachable_belotes(d):
+    """Every (NS, EW) belote count the announce pickers reach from none."""
+    seen = {(0, 0)}
+    todo = [(0, 0)]
+    while todo:
+        b = todo.pop()
+        for team in ("NS", "EW"):
+            d.belote = b
+            for it in d.announce_items(team):
+                if it in (E.BELOTE, E.REMOVE_BELOTE):
+                    d.belote = b
+                    d.announce(team, it)
+                    if d.belote not in seen:
+                        seen.add(d.belote)
+                        todo.append(d.belote)
+    d.belote = (0, 0)
+    return seen
+
+
 @pytest.mark.parametrize("preset,kind", KINDS)
 @pytest.mark.parametrize("taker", ["NS", "EW"])
-def test_belote_options_are_exactly_the_valid_ones(preset, kind, taker):
+def test_belote_announces_reach_exactly_the_valid_counts(preset, kind, taker):
     r = RULES[preset]
-    opts = E.belote_options(r, kind, taker)
-    assert opts[0] == (0, 0) and len(set(opts)) == len(opts)
+    d = E.Draft(r, taker)
+    d.kind = kind
+    reach = _reachable_belotes(d)
     for a in range(5):
         for b in range(5):
             rec = {"taker": taker, "bid": 100, "trump": kind, "points": 100, "belote": {"NS": a, "EW": b}}
@@ -198,7 +239,7 @@ def test_belote_options_are_exactly_the_valid_ones(preset, kind, taker):
             except RecordError as e:
                 assert e.field == "belote"
                 ok = False
-            assert ok == ((a, b) in opts), (a, b)
+            assert ok == ((a, b) in reach), (a, b)
 
 
 def test_coinche_options():
@@ -232,7 +273,10 @@ def drafts(draw):
     if isinstance(d.tens, int):
         d.units = draw(st.sampled_from(d.units_items()))
     d.coinche = draw(st.sampled_from(d.coinche_items()))
-    d.belote = draw(st.sampled_from(d.belote_items()))
+    for _ in range(draw(st.integers(0, 3))):  # belotes through the pickers, one team at a time
+        team = draw(st.sampled_from(["NS", "EW"]))
+        if E.BELOTE in d.announce_items(team):
+            d.announce(team, E.BELOTE)
     if r.has_melds():
         used = set()
         for team in ("NS", "EW"):
@@ -240,7 +284,8 @@ def drafts(draw):
                 if code not in SEQUENCES and code in used:
                     continue  # one set of four per card
                 used.add(code)
-                d.melds[team].append(code)
+                assert code in d.announce_items(team)
+                d.announce(team, code)
         if d.needs_melds_to() or draw(st.booleans()):
             d.melds_to = draw(st.sampled_from(["NS", "EW", None] + ([] if d.needs_melds_to() else ["auto"])))
     return r, d
@@ -280,7 +325,9 @@ def test_stale_extras_make_an_invalid_record_naming_the_field():
     with pytest.raises(RecordError) as e:
         validate(r, d.record())
     assert e.value.field == "belote"
-    assert d.belote_items() == [(0, 0)]
+    assert d.announce_items("NS") == list(CODES) + [E.REMOVE_BELOTE]  # it can go
+    d.announce("NS", E.REMOVE_BELOTE)
+    assert validate(r, d.record())
     r = RULES["classic2000"]
     d = E.Draft(r)
     d.coinche = 1

@@ -12,7 +12,9 @@ SCRIPT = os.path.join(ROOT, "tests", "mp", "fuzz_app.py")
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_presses_never_break_the_game(seed):
     n = 100000 if seed == 1 else 20000
-    out = run_mp(script=SCRIPT, args=[str(n), str(seed)]).stdout
+    # 4 MB of heap: the RAM flash (up to 1.4 MB once written) fills as the walk saves
+    # deals and games, more than the default 2 MB holds next to the app
+    out = run_mp(script=SCRIPT, args=[str(n), str(seed)], heapsize="4M").stdout
     first = out.splitlines()[0].split()
     assert first[:3] == ["fuzz", "ok", str(n)], out
     saved, screens = int(first[3]), int(first[5])

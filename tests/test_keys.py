@@ -57,12 +57,12 @@ def test_hold_for_gives_exactly_k_steps_on_the_device(k):
     with Sim(rules="classic2000") as sim:
         # NS, bid 80 -> pass -> capot -> 160, OK: the tens start at 16
         sim.run_script(["up", "down", "down", "down", "ok", "hold down %d" % K.hold_for(k),
-                        "ok", "ok", "ok", "ok"])
+                        "ok", "ok", "ok"])
         assert _points_of_last_deal(sim) == (16 - k) * 10
         sim.run_script(["back", "ok"])  # undo
         # NS, bid 80 (tens 8); a long hold down stops at the first item, then k steps up
         sim.run_script(["up", "ok", "hold down %d" % K.hold_for(12), "hold up %d" % K.hold_for(k),
-                        "ok", "ok", "ok", "ok"])
+                        "ok", "ok", "ok"])
         assert _points_of_last_deal(sim) == (k - 1) * 10
 
 
@@ -83,18 +83,18 @@ def test_the_default_deal_costs_only_the_confirmations():
     """NS 80 at a suit, 80 points, nothing else: every field is the default."""
     rules = Rules("classic2000")
     ev = K.plan_deal(rules, Game(rules), {"taker": "NS", "bid": 80, "trump": "H", "points": 80})
-    assert ev == ["up", "ok", "ok", "ok", "ok", "ok"]  # taker, bid, tens, units, extras, save
+    assert ev == ["up", "ok", "ok", "ok", "ok"]  # taker, bid, tens, units, save
     rules = Rules("federation")
     ev = K.plan_deal(rules, Game(rules), {"taker": "EW", "bid": 80, "trump": "NT", "points": 80})
-    # held OK on the contract makes it NT; then tens, units, extras, melds, save
-    assert ev == ["down", "hold ok 700", "ok", "ok", "ok", "ok", "ok", "ok"]
+    # held OK on the contract makes it NT; then tens, units, save
+    assert ev == ["down", "hold ok 700", "ok", "ok", "ok", "ok"]
 
 
 def test_the_previous_bid_is_the_planners_default_too():
     rules = Rules("classic2000")
     g = Game(rules, [{"taker": "NS", "bid": 120, "trump": "S", "points": 120}, {"bid": "pass"}])
     ev = K.plan_deal(rules, g, {"taker": "EW", "bid": 120, "trump": "S", "points": 120})
-    assert ev == ["down", "ok", "ok", "ok", "ok", "ok"]
+    assert ev == ["down", "ok", "ok", "ok", "ok"]
 
 
 def test_the_planner_never_pays_for_a_pile_switch():
@@ -105,7 +105,7 @@ def test_the_planner_never_pays_for_a_pile_switch():
     for p in range(0, 163):
         ev = K.plan_deal(rules, g, {"taker": "NS", "bid": 120, "trump": "S", "points": p})
         assert not any(e.startswith("hold ok") for e in ev), p
-        assert K.presses(ev) <= 8
+        assert K.presses(ev) <= 7
 
 
 def test_defence_pile_on_the_device():
@@ -116,7 +116,7 @@ def test_defence_pile_on_the_device():
                         "hold ok %d" % K.LONG_HOLD,  # defence pile: 162 - 120 = 42
                         "hold up %d" % K.hold_for(8), "ok",  # tens 4 -> 12
                         "hold up %d" % K.hold_for(3), "ok",  # units 2 -> 5
-                        "ok", "ok"])
+                        "ok"])
         st = sim.state()
     rec = {"taker": "NS", "bid": 120, "trump": "suit", "coinche": 0, "points": 37}
     assert st["deals"] == [rec]
@@ -139,7 +139,7 @@ def _blocks(text):
     """[(n, k, [events])] from the planner's output."""
     out = []
     for line in text.splitlines():
-        m = re.fullmatch(r"# deal (\d+): (\d+) presses", line)
+        m = re.fullmatch(r"# deal (\d+): (\d+) presses, about (\d+\.\d) s", line)
         if m:
             out.append((int(m.group(1)), int(m.group(2)), []))
         else:
@@ -234,3 +234,22 @@ def test_cli_bad_option_values_exit_status_2(args, word):
 def test_cli_help():
     p = cli("--help")
     assert p.returncode == 0 and "--rules" in p.stdout
+
+
+# ------------------------------------------------------------------ time estimate
+
+def test_keystroke_level_time_model():
+    """A press is K, a hold K plus its length, each new screen read M (constants stated in keys.py)."""
+    assert (K.KLM_K, K.KLM_M) == (0.28, 1.35)
+    assert K.seconds([], 0) == 0
+    assert K.seconds(["up", "ok"], 1) == pytest.approx(2 * 0.28 + 1.35)
+    assert K.seconds(["hold up 780", "# a comment", "wait 100"], 0) == pytest.approx(0.28 + 0.78)
+    rules = Rules("classic2000")
+    ev, reads = K.plan_deal_read(rules, Game(rules), {"taker": "NS", "bid": 80, "trump": "H", "points": 80})
+    assert reads == 4  # contract, tens, units, check & save
+    ev, reads = K.plan_deal_read(rules, Game(rules), {"bid": "pass"})
+    assert (ev, reads) == (["ok", "ok"], 1)
+    times = []
+    lines, counts = K.plan(rules, RECORDS[:3], times=times)
+    assert len(times) == 3 and all(t > 0 for t in times)
+    assert lines[0] == "# deal 1: %d presses, about %.1f s" % (counts[0], times[0])

@@ -54,18 +54,20 @@ def rows_with(frame, colour, x0, x1, y0=0, y1=H):
 # one coinched 160 ends the game.
 BIG_DEAL = [("press", "UP", "entry-bid")] + [("press", "UP", "entry-bid")] * 8 + [
     ("press", "OK", "entry-tens"), ("press", "OK", "entry-units"),
-    ("press", "OK", "entry-extras"), ("press", "UP", "entry-extras"), ("press", "OK", "entry-melds"),
-    ("press", "OK", "entry-confirm"), ("shot", "big-confirm", None), ("press", "OK", None)]
+    ("press", "OK", "entry-confirm"), ("hold", "OK", "entry-confirm"),  # coinche
+    ("shot", "big-confirm", None), ("press", "OK", None)]
 
 TOUR = [
     ("shot", "home-fresh", "home"),
     # a deal through every step
     ("press", "UP", "entry-bid"), ("hold", "OK", "entry-bid"), ("press", "OK", "entry-tens"),
     ("press", "UP", "entry-tens"), ("press", "OK", "entry-units"), ("press", "UP", "entry-units"),
-    ("press", "OK", "entry-extras"), ("press", "DOWN", "entry-extras"), ("press", "OK", "entry-melds"),
-    ("press", "UP", "entry-meld"), ("press", "OK", "entry-melds"),
-    ("press", "DOWN", "entry-meld"), ("press", "DOWN", "entry-meld"), ("press", "OK", "entry-melds"),
-    ("hold", "OK", "entry-melds_to"), ("press", "UP", "entry-confirm"),
+    ("press", "OK", "entry-confirm"),
+    # announces on the confirm step: an NS tierce, an EW quarte, then "best melds?" from the NS picker
+    ("press", "UP", "entry-meld"), ("press", "OK", "entry-confirm"),
+    ("press", "DOWN", "entry-meld"), ("press", "DOWN", "entry-meld"), ("press", "OK", "entry-confirm"),
+    ("press", "UP", "entry-meld"), ("press", "UP", "entry-meld"), ("press", "UP", "entry-meld"),
+    ("press", "OK", "entry-melds_to"), ("press", "UP", "entry-confirm"),
     ("press", "OK", "home"), ("shot", "home-toast", "home"), ("wait", 2000, "home"),
     # EW takes, then BACK on the first step leaves the entry
     ("press", "DOWN", "entry-bid"), ("press", "BACK", "home"),
@@ -92,8 +94,8 @@ TOUR = [
     ("press", "BACK", "home")]
 
 ALL_SCREENS = {"home", "menu", "history", "deal", "ask", "settings", "setting", "options", "archive", "gameover",
-               "entry-taker", "entry-bid", "entry-tens", "entry-units", "entry-extras",
-               "entry-melds", "entry-meld", "entry-melds_to", "entry-confirm"}
+               "entry-taker", "entry-bid", "entry-tens", "entry-units",
+               "entry-meld", "entry-melds_to", "entry-confirm"}
 
 
 @pytest.fixture(scope="module")

@@ -59,7 +59,7 @@ def plan_points_edit(rules, old):
         if step == E.S_TENS:
             ev += ["up", "ok"]
             d.tens += 1
-        elif step in (E.S_TAKER, E.S_BID, E.S_UNITS, E.S_EXTRAS, E.S_MELDS, E.S_CONFIRM):
+        elif step in (E.S_TAKER, E.S_BID, E.S_UNITS, E.S_CONFIRM):
             ev.append("ok")
         else:
             raise AssertionError("no key planned for step %r" % step)

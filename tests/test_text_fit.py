@@ -22,7 +22,7 @@ SCRIPT = os.path.join(ROOT, "tests", "mp", "text_fit.py")
 LAYOUTS = ("128x64", "240x135")
 # every screen the firmware has (as tests/test_ui_screens.py lists them)
 SCREENS = {"home", "menu", "ask", "history", "deal", "gameover", "settings", "options", "setting", "archive",
-           "entry-taker", "entry-bid", "entry-tens", "entry-units", "entry-extras", "entry-melds",
+           "entry-taker", "entry-bid", "entry-tens", "entry-units",
            "entry-meld", "entry-melds_to", "entry-confirm", "chart", "stats"}
 
 

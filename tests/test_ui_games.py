@@ -222,41 +222,42 @@ def plan_edit(rules, old, new):
     d.kind = want
     ev.append("ok")
     ev += K._points_events(d, new)
-    ev += ["up"] * ((new.get("coinche", 0) - d.coinche) % 3)
-    bel = new.get("belote") or {"NS": 0, "EW": 0}
-    opts = d.belote_items()
-    cur = opts.index(d.belote) if d.belote in opts else -1
-    ev += ["down"] * ((opts.index((bel["NS"], bel["EW"])) - cur) % len(opts))
-    ev.append("ok")
-    if rules.has_melds():
-        want = new.get("melds") or {"NS": [], "EW": []}
-        n = len(E.MELD_ITEMS)
-        for team, key in (("NS", "up"), ("EW", "down")):
-            if d.melds[team] == want[team]:
-                continue
-            if d.melds[team]:
+    # the confirm step: held OK steps the coinche level round, each team's picker
+    # removes what the new record does not have and adds what it lacks
+    ev += ["hold ok 700"] * ((new.get("coinche", 0) - d.coinche) % 3)
+    d.coinche = new.get("coinche", 0)
+    bel = new.get("belote") or {}
+    want = new.get("melds") or {}
+    for team, key in (("NS", "up"), ("EW", "down")):
+        wanted = [E.BELOTE] * bel.get(team, 0) + list(want.get(team, ()))
+        have = [E.BELOTE] * d.belote[0 if team == "NS" else 1] + list(d.melds[team])
+        if wanted == have:
+            continue
+        while have:  # remove everything, then add in order (melds keep their order)
+            items = d.announce_items(team)
+            it = E.REMOVE_BELOTE if have[0] == E.BELOTE else 0
+            if not rules.has_melds() and len(items) == 1:
                 ev.append(key)
-                j = E.MELD_ITEMS.index("clear")
-                ev += K.wrap_moves(d.meld_item, j, n, up_increases=False)
-                d.meld_item = j
-                ev.append("ok")
-                d.melds[team] = []
-            for code in want[team]:
-                ev.append(key)
-                j = E.MELD_ITEMS.index(code)
-                ev += K.wrap_moves(d.meld_item, j, n, up_increases=False)
-                d.meld_item = j
-                ev.append("ok")
-                d.melds[team].append(code)
-        ev.append("ok")
-        if d.needs_melds_to():
-            # the device cannot go back to "the engine decides": pick whom it would pick
-            trump = "NT" if d.kind == "NT" else ("AT" if d.kind == "AT" else "S")
-            to = new.get("melds_to", M.winner(d.melds, trump, rules["carre_nt"]))
-            if to is None and d.melds_to in ("NS", "EW"):
-                ev.append("hold ok 700")  # OK would keep the team loaded: held OK is nobody
             else:
-                ev.append({"NS": "up", "EW": "down"}.get(to, "ok"))
+                ev += [key] + K.wrap_moves(0, items.index(it), len(items), up_increases=False) + ["ok"]
+            d.announce(team, it)
+            have = [E.BELOTE] * d.belote[0 if team == "NS" else 1] + list(d.melds[team])
+        for it in wanted:
+            items = d.announce_items(team)
+            if not rules.has_melds() and len(items) == 1:
+                ev.append(key)
+            else:
+                ev += [key] + K.wrap_moves(0, items.index(it), len(items), up_increases=False) + ["ok"]
+            d.announce(team, it)
+    if rules.has_melds() and d.needs_melds_to():
+        # the device cannot go back to "the engine decides": pick whom it would pick
+        to = new.get("melds_to", M.winner(d.melds, d.trump(), rules["carre_nt"]))
+        if d.melds_to == "auto":
+            ev += ["ok", {"NS": "up", "EW": "down"}.get(to, "ok")]  # OK asks first
+        elif to != d.melds_to:  # loaded answer to change: the picker's "best melds?"
+            items = d.announce_items("NS")
+            ev += ["up"] + K.wrap_moves(0, items.index(E.BEST), len(items), up_increases=False) + ["ok"]
+            ev.append({"NS": "up", "EW": "down"}.get(to, "hold ok 700"))  # held OK is nobody
     ev.append("ok")  # confirm: save
     return ev
 
@@ -372,14 +373,16 @@ def test_game_survives_a_restart(tmp_path):
 
 def test_belote_left_from_a_suit_does_not_block_an_nt_deal():
     with Sim(rules="federation") as sim:
-        # NS 80 at a suit, belote NS on the extras step ...
-        sim.run_script(["up", "ok", "ok", "ok", "down"])
-        assert sim.state()["screen"] == "entry-extras"
+        # NS 80 at a suit, on the confirm step the NS picker adds a belote (its first row)
+        sim.run_script(["up", "ok", "ok", "ok", "up", "ok"])
+        assert sim.state()["screen"] == "entry-confirm"
         # ... then back to the contract: it was no trump (held OK), then tens, units
         sim.run_script(["back", "back", "back", "hold ok 700", "ok", "ok", "ok"])
-        assert sim.state()["screen"] == "entry-extras"
-        # one DOWN may be needed to clear the belote; then melds, confirm
-        sim.run_script(["down", "ok", "ok", "ok"])
+        assert sim.state()["screen"] == "entry-confirm"
+        sim.run_script(["ok"])  # the confirm step names the field at fault and saves nothing
+        assert sim.state()["screen"] == "entry-confirm" and not sim.state()["deals"]
+        # the NS picker offers the belote's removal (no belote at NT: melds, best?, removal)
+        sim.run_script(["up", "up", "ok", "ok"])
         st = sim.state()
     assert st["screen"] == "home" and len(st["deals"]) == 1
     assert st["deals"][0]["trump"] == "NT" and "belote" not in st["deals"][0]
@@ -387,11 +390,11 @@ def test_belote_left_from_a_suit_does_not_block_an_nt_deal():
 
 def test_coinche_left_from_a_numeric_bid_does_not_block_a_capot_bid():
     with Sim(rules="classic2000") as sim:
-        sim.run_script(["up", "ok", "ok", "ok", "up"])  # NS 80, coinche
-        assert sim.state()["screen"] == "entry-extras"
+        sim.run_script(["up", "ok", "ok", "ok", "hold ok 700"])  # NS 80, coinche (held OK on confirm)
+        assert sim.state()["screen"] == "entry-confirm"
         sim.run_script(["back", "back", "back", "down", "down", "ok", "ok"])  # bid: 80 -> pass -> capot
-        assert sim.state()["screen"] == "entry-extras"
-        sim.run_script(["up", "ok", "ok"])  # one UP may be needed to clear the coinche
+        assert sim.state()["screen"] == "entry-confirm"
+        sim.run_script(["hold ok 700", "ok"])  # one held OK may be needed to clear the coinche
         st = sim.state()
     assert st["screen"] == "home" and len(st["deals"]) == 1
     assert st["deals"][0]["bid"] == "capot" and st["deals"][0]["coinche"] == 0

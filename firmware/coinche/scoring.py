@@ -26,8 +26,9 @@ class DealResult:
     deal `winner`, and `bonus`: the part of each score that came from melds
     and belote (federation does not let a side win the game on those)."""
 
-    def __init__(self, made, score, winner, bonus):
+    def __init__(self, made, score, winner, bonus, failure=None):
         self.made = made
+        self.failure = failure  # why the contract failed: scoring.failure(), None if made
         self.score = score
         self.winner = winner
         self.bonus = bonus
@@ -35,11 +36,22 @@ class DealResult:
 
 def is_made(rules, rec, mt=0, md=0):
     """Contract test. Rounding never decides it; melds only where the preset says."""
+    return failure(rules, rec, mt, md) is None
+
+
+def failure(rules, rec, mt=0, md=0):
+    """Why the contract failed, None when it was made; else (reason, have, need):
+    "tricks" (a capot bid without all eight tricks), "solo" (a generale bid the
+    bidder did not win alone), "82" (under the 82 card points the preset asks
+    for), "bid" (under the bid), "beat" (not more than the defence: need is the
+    defence's figure). have is the takers' figure the test compared (card points,
+    with belote and melds where the preset counts them). The screens explain a
+    failure with it, so the reason always agrees with the score."""
     bid = rec["bid"]
     if bid == "capot":
-        return rec.get("tricks") == 8
+        return None if rec.get("tricks") == 8 else ("tricks", 0, 0)
     if bid == "generale":
-        return rec.get("solo", False)
+        return None if rec.get("solo", False) else ("solo", 0, 0)
     # A numeric bid is judged by its formula even with all eight tricks: every
     # test but beat+melds passes at P = 162 anyway, and coinche1001 reads
     # "T > Dt" literally (credited defence melds can outweigh a capot).
@@ -52,14 +64,20 @@ def is_made(rules, rec, mt=0, md=0):
         bd = 20 * bel[other(rec["taker"])]
     test = rules["contract_test"]
     if test == "82":
-        return p + bt >= (bid if bid > 82 else 82)
-    if test == "beat":
-        return p + bt >= bid and p + bt > d + bd
+        if p + bt >= (bid if bid > 82 else 82):
+            return None
+        return ("bid", p + bt, bid) if bid > 82 else ("82", p + bt, 82)
     if test == "82+melds":
-        return p >= 82 and p + mt + bt >= bid
-    # beat+melds
-    t = p + mt + bt
-    return t >= bid and t > d + md + bd
+        if p < 82:
+            return ("82", p, 82)
+        return None if p + mt + bt >= bid else ("bid", p + mt + bt, bid)
+    if test == "beat":
+        t, dt = p + bt, d + bd
+    else:  # beat+melds
+        t, dt = p + mt + bt, d + md + bd
+    if t < bid:
+        return ("bid", t, bid)
+    return None if t > dt else ("beat", t, dt)
 
 
 def score(rules, rec):
@@ -92,7 +110,8 @@ def score(rules, rec):
     else:
         e = bid
 
-    made = is_made(rules, rec, m_t, m_d)
+    why = failure(rules, rec, m_t, m_d)
+    made = why is None
     rnd = round10 if rules["rounding"] else _same
 
     # Card counts; a side that won all eight tricks counts the capot forfait.
@@ -152,7 +171,7 @@ def score(rules, rec):
         bonus_t = b_t
         winner = defence
     sc = {taker: st, defence: sd}
-    return DealResult(made, sc, winner, {taker: bonus_t, defence: bonus_d})
+    return DealResult(made, sc, winner, {taker: bonus_t, defence: bonus_d}, why)
 
 
 def _same(x):

@@ -172,7 +172,7 @@ class App:
         self.go(S.Entry(self, Draft(self.game.rules, taker, prev)))
 
     def trial(self, rec, index):
-        """(DealResult, totals) the game would have with rec added (or replacing deal index)."""
+        """(DealResult, totals, over) the game would have with rec added (or replacing deal index)."""
         g = self.game
         if index is None:
             if g.over:
@@ -182,7 +182,7 @@ class App:
         else:
             plan = g.plan_replace(index, rec)
             i = index
-        return plan[1][i], plan[2]
+        return plan[1][i], plan[2], plan[3]
 
     def _empty_game(self):
         """A game with no deal yet always follows the settings (rules, first dealer).

@@ -12,8 +12,6 @@ S_TAKER = "taker"
 S_BID = "bid"
 S_TENS = "tens"
 S_UNITS = "units"
-S_EXTRAS = "extras"
-S_MELDS = "melds"
 S_MELDS_TO = "melds_to"
 S_CONFIRM = "confirm"
 
@@ -22,28 +20,12 @@ ALL = "all"          # the takers won all tricks (capot)
 DEF_ALL = "def_all"  # the defence won all tricks
 SOLO = "solo"        # the bidder alone won all tricks (generale)
 
-MELD_ITEMS = _melds.CODES + ("clear",)
+BELOTE = "belote"        # announce picker: one more belote for the team
+BEST = "best"            # announce picker: the table says whose melds are best
+REMOVE_BELOTE = "-belote"
+# a removal of the team's meld number i is the int i
 _UNITS = tuple(range(10))
 _UNITS_162 = (0, 1, 2)  # 160, 161, 162
-
-
-def belote_options(rules, kind, taker):
-    """Belote choices as (NS, EW) counts: none, then one side's, then mixes.
-
-    The DOWN key cycles them on the extras step; at a trump suit that is just
-    none / NS / EW, at all-trump up to four belotes."""
-    most = rules.max_belote("NT" if kind == "NT" else ("AT" if kind == "AT" else "S"))
-    only = taker if rules["belote"] == "taker" else None
-    out = [(0, 0)]
-    for n in range(1, most + 1):
-        cand = [(n, 0), (0, n)] + [(a, n - a) for a in range(n - 1, 0, -1)]
-        for o in cand:
-            if only == "NS" and o[1]:
-                continue
-            if only == "EW" and o[0]:
-                continue
-            out.append(o)
-    return out
 
 
 def coinche_options(rules, bid):
@@ -65,13 +47,10 @@ class Draft:
         self.belote = (0, 0)
         self.melds = {"NS": [], "EW": []}
         self.melds_to = "auto"   # auto (engine decides), NS, EW or None (nobody)
-        self.meld_item = 0
         self.touched = record is not None  # card points entered (or loaded): a bid change keeps them
         self.ask_melds_to = False  # held OK on the melds step: the table says whose melds are best
         self._bids = None
         self._tens = {}
-        self._bel = None
-        self._bel_for = None
         bid = 80
         if prev and prev.get("bid") not in (None, "pass"):
             bid = prev["bid"]
@@ -155,17 +134,57 @@ class Draft:
         """Contract types this preset has; held OK on the contract step cycles them."""
         return ("suit",) if self.rules["contracts"] == "suits" else ("suit", "NT", "AT")
 
-    def belote_items(self):
-        if self._bel is None or self._bel_for[0] != self.kind or self._bel_for[1] != self.taker:
-            self._bel = belote_options(self.rules, self.kind, self.taker)
-            self._bel_for = (self.kind, self.taker)
-        return self._bel
+    def trump(self):
+        """The contract type as the scoring core names it (any suit is "S")."""
+        return "NT" if self.kind == "NT" else ("AT" if self.kind == "AT" else "S")
+
+    def belote_room(self, team):
+        """Can this team announce one more belote in this contract?"""
+        if self.rules["belote"] == "taker" and team != self.taker:
+            return False
+        return self.belote[0] + self.belote[1] < self.rules.max_belote(self.trump())
+
+    def announce_items(self, team):
+        """What the announce picker of `team` offers, in order: one more belote,
+        each meld of the preset, whose melds are best, then one removal per
+        belote and per meld the team has (a removal of meld i is the int i)."""
+        out = []
+        if self.belote_room(team):
+            out.append(BELOTE)
+        if self.rules.has_melds():
+            out += _melds.CODES
+            if self.melds["NS"] or self.melds["EW"]:
+                out.append(BEST)
+        out += [REMOVE_BELOTE] * self.belote[0 if team == "NS" else 1]
+        out.extend(range(len(self.melds[team])))
+        return out
+
+    def announce(self, team, item):
+        """Apply one picker item for team (see announce_items)."""
+        i = 0 if team == "NS" else 1
+        if item == BELOTE:
+            self.belote = (self.belote[0] + 1, self.belote[1]) if i == 0 else (self.belote[0], self.belote[1] + 1)
+        elif item == REMOVE_BELOTE:
+            self.belote = (self.belote[0] - 1, self.belote[1]) if i == 0 else (self.belote[0], self.belote[1] - 1)
+        elif item == BEST:
+            self.ask_melds_to = True
+        elif isinstance(item, int):
+            del self.melds[team][item]
+        else:
+            self.melds[team].append(item)
+
+    def melds_unsettled(self):
+        """Both sides announced melds the codes cannot rank, and the table has not said."""
+        return self.melds_to == "auto" and self.needs_melds_to()
 
     def coinche_items(self):
         return coinche_options(self.rules, self.bid)
 
     # -- steps ---------------------------------------------------------
     def steps(self):
+        """The steps of this deal. Coinche, belote and melds are set on the confirm
+        step itself (UP/DOWN: each team's announces, held OK: coinche), so a deal
+        without them costs no press for them."""
         out = []
         if self.editing:
             out.append(S_TAKER)
@@ -176,12 +195,7 @@ class Draft:
         out.append(S_TENS)
         if isinstance(self.tens, int):
             out.append(S_UNITS)
-        out.append(S_EXTRAS)
-        if self.rules.has_melds():
-            out.append(S_MELDS)
-            if self.needs_melds_to():
-                out.append(S_MELDS_TO)
-        out.append(S_CONFIRM)
+        out.append(S_CONFIRM)  # whose melds are best (S_MELDS_TO) is asked from here
         return out
 
     def needs_melds_to(self):
@@ -190,8 +204,7 @@ class Draft:
             return True
         if not (self.melds["NS"] and self.melds["EW"]):
             return False
-        trump = "NT" if self.kind == "NT" else ("AT" if self.kind == "AT" else "S")
-        return _melds.winner(self.melds, trump, self.rules["carre_nt"]) is None
+        return _melds.winner(self.melds, self.trump(), self.rules["carre_nt"]) is None
 
     def takers_points(self):
         if self.tens in (ALL, SOLO):
@@ -221,4 +234,4 @@ class Draft:
         return rec
 
 
-__all__ = ("Draft", "belote_options", "coinche_options", "other")
+__all__ = ("Draft", "coinche_options", "other")

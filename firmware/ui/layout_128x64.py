@@ -343,44 +343,6 @@ class Layout:
             fb.hline(0, 52, W, 1)
             self.label(context, 0, 55, W, 1)
 
-    def extras(self, title, step, coinche, belote, context, hint):
-        """The coinche line (UP) and the belote (DOWN): belote is one line, or (label, value)
-        on two lines when one does not hold both."""
-        self.title(title, step)
-        self.arrow_up(2, 13)
-        self.label(coinche, 12, 12, W - 12)
-        self.arrow_down(2, 25)
-        if isinstance(belote, tuple):
-            if width(belote[0]) + 8 + width(belote[1]) <= W - 12:
-                x = self.label(belote[0], 12, 24, width(belote[0]))
-                self.label(belote[1], x + 8, 24, W - x - 8)
-            else:
-                self.label(belote[0], 12, 24, W - 12)
-                self.label(belote[1], 12, 33, W - 12)
-        else:
-            self.label(belote, 12, 24, W - 12)
-        if context:
-            self.label(context, 0, 44, W, 1)
-        self.hint(hint)
-
-    def melds(self, title, step, ns_label, ns, ew_label, ew, hint):
-        """Each team on two lines: its name (and '+N' for the melds before the last), then
-        its last meld."""
-        self.title(title, step)
-        y = 12
-        for i, lab, items in ((0, ns_label, ns), (1, ew_label, ew)):
-            if i:
-                self.arrow_down(2, y + 2)
-            else:
-                self.arrow_up(2, y + 2)
-            more = len(items) - 1
-            if more > 0:
-                self.label(more, W - 24, y, 24, 2, 1, False, "+")
-            self.label(lab, 12, y, W - 12 - (28 if more > 0 else 0))
-            self.label(items[-1] if items else "-", 12, y + 9, W - 12)
-            y += 21
-        self.hint(hint)
-
     def confirm(self, title, contract, verdict, ns_label, ns, ew_label, ew, tot_ns, tot_ew, hint, error,
                 made=None):
         """The deal before it is saved: the contract, the verdict, then under each team's

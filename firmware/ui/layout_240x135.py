@@ -508,43 +508,6 @@ class Layout:
         if context:
             self.hint(context)
 
-    def extras(self, title, step, coinche, belote, context, hint):
-        """coinche: the coinche line (UP); belote: the belote line (DOWN), or (label, value);
-        context: the contract so far (or None)."""
-        self.title(title, step)
-        self.key(0, 4, 30)
-        self.label(coinche, 32, 30, W - 36)
-        self.key(2, 4, 58)
-        if isinstance(belote, tuple):
-            x = self.label(belote[0], 32, 58, W - 36 - text_width(belote[1], SIZE_TALL) - 8)
-            self.label(belote[1], x + 8, 58, W - 4 - x - 8)
-        else:
-            self.label(belote, 32, 58, W - 36)
-        if context:
-            self.label(context, 2, 88, W - 4, 16, 1, GREY)
-        self.hint(hint)
-
-    def melds(self, title, step, ns_label, ns, ew_label, ew, hint):
-        """Each team's melds: the NS and EW labels and their lists of strings."""
-        fill = self.fill_rect
-        self.title(title, step)
-        size = SIZE_DOUBLE
-        for s in ns + ew:
-            size = min(size, self.fit(s, 111))
-        for i, label, items in ((0, ns_label, ns), (1, ew_label, ew)):
-            x0 = 121 * i
-            fill(x0, 25, 119, 20, NS_COLOUR + 3 * i)
-            self.key(2 * i, x0 + 4, 27, FOREGROUND)
-            self.label(label, x0 + 30, 27, 86)
-            fill(x0, 45, 119, 68, NS_DARK + 3 * i)
-            n = len(items)
-            k = n if n <= 4 else 3
-            for j in range(k):
-                self.label(items[j], x0 + 4, 48 + 16 * j, 111, 16, 0, FOREGROUND, size, size)
-            if k < n:
-                self.label(n - k, x0 + 4, 48 + 16 * k, 111, 16, 0, GREY, size or SIZE_TALL, SIZE_TALL, "+")
-        self.hint(hint)
-
     def confirm(self, title, contract, verdict, ns_label, ns, ew_label, ew, total_ns, total_ew, hint, error,
                 made=None):
         """The deal before it is saved: the contract, the verdict, each team's label, its deal
@@ -564,7 +527,8 @@ class Layout:
                 fb.fill_rect(x0, 60, 119, 53, NS_DARK + 3 * i)
                 fb.fill_rect(x0, 60, 119, 20, NS_COLOUR + 3 * i)
                 self.label(label, x0 + 4, 62, 111)
-                self.figures(score, x0 + 4, 83, 109, 28, 18, 4, 4, NS_LIGHT + 3 * i, 2)
+                # right of the total's column, so a four-digit score (a coinched generale) narrows instead
+                self.figures(score, x0 + 48, 83, 67, 28, 18, 4, 4, NS_LIGHT + 3 * i, 2)
                 self.label(total, x0 + 4, 113 - 18, 42, 16, 0, FOREGROUND, SIZE_TALL, SIZE_TALL, "=")
         self.hint(hint)
 

@@ -5,10 +5,12 @@ second action), BACK steps back and never loses what was entered.
 Home: UP = NS took, DOWN = EW took, OK = menu, BACK = undo the last deal.
 """
 from coinche.game import GameError
+from coinche.melds import credited
 from coinche.record import RecordError, other
 from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, Rules
 from ui import entry as E
 from ui.inputs import BACK, DOWN, LONG, OK, PRESS, REPEAT, UP
+from ui.text import width
 
 
 def _step(ev):
@@ -327,23 +329,33 @@ class DealMenu(ListScreen):
 
 # -- deal entry ----------------------------------------------------------------
 
-_COINCHE_KEYS = ("c0", "c1", "c2")
+def _fit(*texts):
+    """The first of texts that fits one line of the 128x64 screen (the last one anyway)."""
+    for s in texts:
+        if width(s) <= 128:
+            return s
+    return texts[-1]
 
 
 def _belote_label(app, b):
-    """('Belote', 'NS') , ('Belote', 'NS x2, EO') ... for (NS, EW) counts: the label and its value."""
-    T = app.T
+    """'Belote NS', 'Belote NS x2 EO' ... for (NS, EW) counts, with the team names
+    ('Belote 1-1' when long names do not fit); '' for none."""
     if b == (0, 0):
-        return (T["belote"], T["none"])
-    s = ""
+        return ""
+    s = app.T["belote"]
     for team, n in (("NS", b[0]), ("EW", b[1])):
         if n:
-            s += (", " if s else "") + app.team_name(team) + ((" x%d" % n) if n > 1 else "")
-    return (T["belote"], s)
+            s += " " + app.team_name(team) + ((" x%d" % n) if n > 1 else "")
+    return _fit(s, "%s %d-%d" % (app.T["belote"], b[0], b[1]))
 
 
 class Entry(Screen):
-    """Walks the steps of a Draft. index is None for a new deal, else the deal edited."""
+    """Walks the steps of a Draft. index is None for a new deal, else the deal edited.
+
+    The last step checks and saves: it shows the deal as it will be scored, and
+    there UP/DOWN open the NS/EW announce picker (belote, melds, removals; with a
+    belote the only possible announce, the key toggles it) and a held OK sets
+    the coinche level."""
 
     def __init__(self, app, draft, index=None, back_to=None):
         Screen.__init__(self, app)
@@ -351,15 +363,14 @@ class Entry(Screen):
         self.index = index
         self.back_to = back_to
         self.step = draft.steps()[0]
-        self.meld_team = None  # set while the meld picker is open
+        self.meld_team = None  # set while the announce picker is open
+        self.pick = 0          # the picker's highlighted row
         self.error = None
         self._result = None
         self._ctx = None  # texts derived from the draft, rebuilt only after a key changes it
         self._stepno_s = None
-        self._extras = None
-        self._melds = None
         self._confirm = None
-        self._meld_rows = None
+        self._pickers = {}  # team -> (items, rows, title) of its picker, until the draft changes
 
     @property
     def name(self):
@@ -368,22 +379,28 @@ class Entry(Screen):
     # -- navigation
     def _touch(self):
         """Forget the texts derived from the draft (they are rebuilt at the next draw)."""
-        self._ctx = self._stepno_s = self._extras = self._melds = self._confirm = None
+        self._ctx = self._stepno_s = self._confirm = None
+        self._pickers = {}
+
+    def goto(self, step):
+        self._touch()
+        self.step = step
+        if step == E.S_CONFIRM:
+            self._evaluate()
 
     def advance(self):
-        self._touch()
         steps = self.d.steps()
         i = steps.index(self.step)
-        self.step = steps[min(i + 1, len(steps) - 1)]
-        if self.step == E.S_CONFIRM:
-            self._evaluate()
+        self.goto(steps[min(i + 1, len(steps) - 1)])
 
     def retreat(self):
         self._touch()
+        if self.step == E.S_MELDS_TO:  # asked from the confirm step: back there
+            self.d.ask_melds_to = False  # left without a choice
+            self.goto(E.S_CONFIRM)
+            return
         steps = self.d.steps()
-        i = steps.index(self.step) if self.step in steps else 0
-        if self.step == E.S_MELDS_TO and self.d.melds_to == "auto":
-            self.d.ask_melds_to = False  # opened with a held OK, left without a choice
+        i = steps.index(self.step)
         if i == 0:
             if self.back_to is not None:
                 self.app.go(self.back_to)
@@ -410,7 +427,7 @@ class Entry(Screen):
         T = a.T
         st = self.step
         if self.meld_team is not None:
-            return self._meld_key(ev)
+            return self._pick_key(ev)
         if _is(ev, BACK):
             self.retreat()
             return
@@ -468,79 +485,77 @@ class Entry(Screen):
             elif _is(ev, OK):
                 self.advance()
         elif st == E.S_UNITS:
-            if s:
+            if s:  # wraps both ways: 9 is one DOWN from 0
                 d.touched = True
                 d.units = (d.units + s) % len(d.units_items())
             elif _is(ev, OK):
                 self.advance()
-        elif st == E.S_EXTRAS:
-            if _is(ev, UP) or _is(ev, UP, REPEAT):
-                opts = d.coinche_items()
-                if len(opts) == 1:
+        elif st == E.S_MELDS_TO:
+            if _is(ev, UP):
+                d.melds_to = "NS"
+                self.goto(E.S_CONFIRM)
+            elif _is(ev, DOWN):
+                d.melds_to = "EW"
+                self.goto(E.S_CONFIRM)
+            elif _is(ev, OK):
+                if d.melds_to == "auto":  # nothing chosen yet: OK means nobody
+                    d.melds_to = None
+                self.goto(E.S_CONFIRM)  # else OK keeps the team already chosen
+            elif _is(ev, OK, LONG):
+                d.melds_to = None  # nobody, even after a team was chosen
+                self.goto(E.S_CONFIRM)
+        elif st == E.S_CONFIRM:
+            if _is(ev, UP) or _is(ev, DOWN):
+                if d.bid != "pass":
+                    self._open_picker("NS" if _is(ev, UP) else "EW")
+            elif _is(ev, OK, LONG):
+                if d.bid == "pass":
+                    return
+                if len(d.coinche_items()) == 1:
                     d.coinche = 0  # clears a coinche left from another bid
                     a.flash(T["e_capot_coinche"])
                 else:
                     d.coinche = (d.coinche + 1) % 3
-            elif _is(ev, DOWN) or _is(ev, DOWN, REPEAT):
-                opts = d.belote_items()
-                if len(opts) == 1:
-                    d.belote = (0, 0)  # clears a belote left from another contract type
-                    a.flash(T["e_no_belote_nt"] if d.kind == "NT" else T["e_no_belote"])
-                else:
-                    i = opts.index(d.belote) if d.belote in opts else -1
-                    d.belote = opts[(i + 1) % len(opts)]
+                self.goto(E.S_CONFIRM)
             elif _is(ev, OK):
-                self.advance()
-        elif st == E.S_MELDS:
-            if _is(ev, UP):
-                self.meld_team = "NS"
-            elif _is(ev, DOWN):
-                self.meld_team = "EW"
-            elif _is(ev, OK):
-                self.advance()
-            elif _is(ev, OK, LONG):
-                d.ask_melds_to = True
-                self._touch()
-                self.step = E.S_MELDS_TO
-        elif st == E.S_MELDS_TO:
-            if _is(ev, UP):
-                d.melds_to = "NS"
-                self.advance()
-            elif _is(ev, DOWN):
-                d.melds_to = "EW"
-                self.advance()
-            elif _is(ev, OK):
-                if d.melds_to == "auto":  # nothing chosen yet: OK means nobody
-                    d.melds_to = None
-                self.advance()  # else OK keeps the team already chosen
-            elif _is(ev, OK, LONG):
-                d.melds_to = None  # nobody, even after a team was chosen
-                self.advance()
-        elif st == E.S_CONFIRM:
-            if _is(ev, OK):
+                if d.melds_unsettled():
+                    self.goto(E.S_MELDS_TO)  # equal best melds: the table says whose count
+                    return
                 if self.error is not None:
                     a.flash(T["e_field"])
                     return
-                if self.index is None:
-                    a.save_deal(d.record(), None)
-                else:
-                    a.save_deal(d.record(), self.index)
+                a.save_deal(d.record(), self.index)
 
-    def _meld_key(self, ev):
+    def _open_picker(self, team):
         d = self.d
-        n = len(E.MELD_ITEMS)
+        items = self._picker(team)[0]
+        if not items:  # nothing this team can announce in this contract
+            self.app.flash(self.app.T["e_no_belote_nt"] if d.kind == "NT" else self.app.T["e_no_belote"])
+            return
+        if not d.rules.has_melds() and len(items) == 1:
+            d.announce(team, items[0])  # the belote is all there is: the key toggles it
+            self.goto(E.S_CONFIRM)
+            return
+        self.meld_team = team
+        self.pick = 0  # a fresh picker for every team and every visit
+
+    def _pick_key(self, ev):
         s = _step(ev)
+        items = self._picker(self.meld_team)[0]
         if s:
-            d.meld_item = (d.meld_item - s) % n  # list order: UP goes up the list
-        elif _is(ev, OK):
-            code = E.MELD_ITEMS[d.meld_item]
-            lst = d.melds[self.meld_team]
-            if code == "clear":
-                del lst[:]
+            if (ev >> 2) == PRESS:
+                self.pick = (self.pick - s) % len(items)  # list order: UP goes up the list
             else:
-                lst.append(code)
+                self.pick = min(len(items) - 1, max(0, self.pick - s))
+        elif _is(ev, OK):
+            d = self.d
+            item = items[self.pick]
+            d.announce(self.meld_team, item)
             self.meld_team = None
-            self._melds = self._stepno_s = None
+            if item == E.BEST:
+                self.goto(E.S_MELDS_TO)
+            else:
+                self.goto(E.S_CONFIRM)
         elif _is(ev, BACK):
             self.meld_team = None
 
@@ -548,7 +563,7 @@ class Entry(Screen):
     def _stepno(self):
         if self._stepno_s is None:
             steps = self.d.steps()
-            i = steps.index(self.step) if self.step in steps else 0
+            i = steps.index(self.step) if self.step in steps else len(steps) - 1
             self._stepno_s = "%d/%d" % (i + 1, len(steps))
         return self._stepno_s
 
@@ -564,22 +579,36 @@ class Entry(Screen):
             self._ctx = s
         return self._ctx
 
+    def _picker(self, team):
+        """(items, rows, title) of team's announce picker, built once per draft change."""
+        p = self._pickers.get(team)
+        if p is None:
+            T = self.app.T
+            d = self.d
+            items = d.announce_items(team)
+            rows = []
+            for it in items:
+                if it == E.REMOVE_BELOTE:
+                    rows.append("- " + T["belote"])
+                elif isinstance(it, int):
+                    rows.append("- " + T[d.melds[team][it]])
+                elif it == E.BEST:
+                    rows.append(T["t_melds_to"])
+                else:
+                    rows.append(T[it])
+            title = T["t_pick_meld"] + " " + self.app.team_name(team)
+            if len(title) > 16:  # a long team name: "Nordsud add"
+                title = self.app.team_name(team) + " " + T["add"]
+            p = self._pickers[team] = (items, rows, title)
+        return p
+
     def draw(self, L):
         d = self.d
         T = self.app.T
         st = self.step
         if self.meld_team is not None:
-            if self._meld_rows is None:
-                rows = [T[c] for c in E.MELD_ITEMS]
-                rows[-1] = "- " + T["clear"]
-                titles = [T["t_pick_meld"] + " " + self.app.team_name(team) for team in ("NS", "EW")]
-                for i in (0, 1):
-                    if len(titles[i]) > 16:  # a long team name: "Nordsud ajout"
-                        titles[i] = self.app.team_name(("NS", "EW")[i]) + " " + T["add"]
-                self._meld_rows = (rows, titles[0], titles[1])
-            rows, t_ns, t_ew = self._meld_rows
-            L.listing(t_ns if self.meld_team == "NS" else t_ew, rows, d.meld_item,
-                      max(0, min(d.meld_item - 2, len(rows) - L.ROWS)))
+            _, rows, title = self._picker(self.meld_team)
+            L.listing(title, rows, self.pick, max(0, min(self.pick - 2, len(rows) - L.ROWS)))
             return
         if st == E.S_TAKER:
             a = self.app
@@ -615,23 +644,6 @@ class Entry(Screen):
             else:
                 lab = {E.ALL: T["all_tricks"], E.DEF_ALL: T["def_all"], E.SOLO: T["solo"]}[d.tens]
                 L.picker(title, self._stepno(), None, lab, self.context(), "^v  OK >")
-        elif st == E.S_EXTRAS:
-            if self._extras is None:
-                a_ = self.app
-                # every belote label of this step at once: a key press then only picks one
-                opts = d.belote_items()
-                self._extras = (opts, [_belote_label(a_, b) for b in opts],
-                                self.context() + " : " + str(d.takers_points()))
-            opts, labels, ctx = self._extras
-            b = d.belote
-            bel = labels[opts.index(b)] if b in opts else _belote_label(self.app, b)
-            L.extras(T["t_extras"], self._stepno(), T[_COINCHE_KEYS[d.coinche]], bel, ctx, "OK >")
-        elif st == E.S_MELDS:
-            if self._melds is None:
-                self._melds = ([T[c] for c in d.melds["NS"]] or ["-"], [T[c] for c in d.melds["EW"]] or ["-"])
-            a = self.app
-            L.melds(T["t_melds"], self._stepno(), a.team_name("NS"), self._melds[0], a.team_name("EW"), self._melds[1],
-                    T["done"])
         elif st == E.S_MELDS_TO:
             cur = d.melds_to if d.melds_to != "auto" else None
             ns, ew = (self.app.team_name("NS"), "NS"), (self.app.team_name("EW"), "EW")
@@ -642,28 +654,71 @@ class Entry(Screen):
         elif st == E.S_CONFIRM:
             self._draw_confirm(L)
 
+    def _verdict(self):
+        """(verdict line, detail line) of the confirm step: made or failed with the
+        figure that decided it and the reason the scoring core gives
+        (coinche.scoring.failure); capot and generale named; then, as far as the
+        line holds them, the belote and whose melds score (coinche.melds.credited)."""
+        T = self.app.T
+        d = self.d
+        r = self._result[0]
+        if r.made is None:
+            return T["passed"], ""
+        parts = []
+        if r.made:
+            if d.tens == E.SOLO or d.tens == E.ALL:  # named: the big scores say it was made
+                special = T["generale"] if d.tens == E.SOLO else T["capot"]
+                line = _fit(T["made"] + ": " + special, special)
+            else:
+                line = T["made"] + " " + str(d.takers_points())
+        else:
+            why, have, need = r.failure
+            if d.tens == E.DEF_ALL or why == "tricks" or why == "solo":
+                special = T["def_all"] if d.tens == E.DEF_ALL else T[d.bid]
+                line = _fit(T["failed"] + ": " + special, special)
+            else:  # the takers' figure the scoring core compared (card points, belote, melds)
+                line = T["failed"] + " " + str(have)
+            parts.append(T["r_" + why] + (" " + str(need) if why == "beat" else ""))  # beat: the defence's figure
+        if d.melds_unsettled():
+            parts.append(T["t_melds_to"])
+        bel = _belote_label(self.app, d.belote)
+        if bel:
+            parts.append(bel)
+        team, pts = credited(d.rules, d.record())
+        if pts:
+            parts.append(T["melds_short"] + " " + self.app.team_name(team) + " " + str(pts))
+        detail = ""
+        for p in parts:  # as many as one line of the 128x64 screen holds, in this order
+            if width(detail + " " + p if detail else p) <= 128:
+                detail = detail + " " + p if detail else p
+        return line, detail
+
     def _draw_confirm(self, L):
         T = self.app.T
+        d = self.d
         if self._confirm is None:
-            title = T["t_confirm"] + (" " + str(self.index + 1) if self.index is not None else "")
-            verdict = ""
+            rec = d.record()
+            title = contract_text(self.app, rec)
+            if self.index is not None:
+                title = str(self.index + 1) + ": " + title
+            title = _fit(title, contract_text(self.app, rec, compact=True), contract_text(self.app, rec, False))
+            verdict = detail = ""
+            hint = T["save"]
             if self.error is None:
-                made = self._result[0].made
-                if made is None:
-                    verdict = T["passed"]
-                else:  # with the takers' card points, so a changed entry shows before it is saved
-                    verdict = (T["made"] if made else T["failed"]) + " (" + str(self.d.takers_points()) + ")"
-            self._confirm = (title, contract_text(self.app, self.d.record()), verdict)
-        title, contract, verdict = self._confirm
+                verdict, detail = self._verdict()
+                if self._result[2]:
+                    hint = T["save_end"]  # this deal ends the game
+            self._confirm = (title, verdict, detail, hint)
+        title, verdict, detail, hint = self._confirm
         if self.error is not None:
             e = self.error
-            L.confirm(title, contract, "", "", 0, "", 0, 0, 0, "<",
+            L.confirm(title, verdict, "", "", 0, "", 0, 0, 0, "<",
                       (T["e_field"], T.get("f_" + e.field, e.field)))
             return
-        r, tot = self._result
+        r, tot, _ = self._result
         a = self.app
-        L.confirm(title, contract, verdict, a.team_name("NS"), r.score["NS"], a.team_name("EW"), r.score["EW"],
-                  tot["NS"], tot["EW"], T["save"], None, r.made)
+        L.confirm(title, verdict, detail, a.team_name("NS"), r.score["NS"], a.team_name("EW"), r.score["EW"],
+                  tot["NS"], tot["EW"], hint, None, r.made)
 
 
 # -- game over -----------------------------------------------------------------------

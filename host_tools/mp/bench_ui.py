@@ -127,15 +127,15 @@ N_PRESSES = 40
 WARMUP = 4
 
 # (label, keys from home, then OK until this screen (None: no OK), keys measured).
-# Steps answered by one key (three-way screens, the melds step) move on at
-# every press, so they have no steady state; the meld picker is measured.
+# Steps answered by one key (three-way screens) move on at every press, so
+# they have no steady state; the announce picker is measured, and the confirm
+# step as it opens and closes it.
 ROUTES = (
     ("entry-bid", (UP,), None, (UP, DOWN)),
     ("entry-tens", (UP,), "entry-tens", (UP, DOWN)),
     ("entry-units", (UP,), "entry-units", (UP, DOWN)),
-    ("entry-extras", (UP,), "entry-extras", (UP, DOWN)),
-    ("entry-meld", (UP,), "entry-melds", (UP, DOWN)),
-    ("entry-confirm", (UP,), "entry-confirm", (UP, DOWN)),
+    ("entry-meld", (UP,), "entry-confirm", (UP, DOWN)),
+    ("entry-confirm", (UP,), "entry-confirm", (UP, BACK)),  # the NS picker opened and closed again
     ("menu", (OK,), None, (UP, DOWN)),
     ("history", (OK, DOWN, OK), None, (UP, DOWN)),
     ("deal", (OK, DOWN, OK, OK), None, (UP, DOWN)),

@@ -168,6 +168,30 @@ DEALS = {
 }
 
 
+# one deal per verdict of the check-and-save step: each failure reason, capot and
+# generale named, belotes and melds on the detail line, the game's last deal
+CONFIRM = {
+    "classic2000": [
+        {"taker": "NS", "bid": 80, "trump": "suit", "points": 60, "belote": {"NS": 1, "EW": 0}},  # 82
+        {"taker": "EW", "bid": 120, "trump": "suit", "coinche": 2, "points": 95},  # under the bid
+        {"taker": "NS", "bid": "capot", "trump": "suit", "points": 150},  # not all tricks
+        {"taker": "EW", "bid": 80, "trump": "suit", "points": 162, "tricks": 8, "belote": {"NS": 0, "EW": 1}},
+        {"taker": "NS", "bid": 90, "trump": "suit", "points": 0, "tricks": 0},  # the defence took all
+        {"taker": "NS", "bid": 160, "trump": "suit", "coinche": 2, "points": 162, "tricks": 8},  # ends the game
+    ],
+    "federation": [
+        {"taker": "NS", "bid": 80, "trump": "suit", "points": 81},  # not more than the defence
+        {"taker": "EW", "bid": "generale", "trump": "AT", "points": 162, "tricks": 8,
+         "belote": {"NS": 2, "EW": 2}},  # not alone; four belotes
+        {"taker": "NS", "bid": "generale", "trump": "suit", "coinche": 2, "points": 162, "tricks": 8, "solo": True},
+        {"taker": "EW", "bid": 100, "trump": "AT", "points": 95, "belote": {"NS": 1, "EW": 1},
+         "melds": {"NS": ["tierce"], "EW": ["tierce"]}},  # best melds not said yet
+        {"taker": "NS", "bid": 110, "trump": "suit", "coinche": 1, "points": 120, "belote": {"NS": 0, "EW": 1},
+         "melds": {"NS": ["carre_J", "quinte"], "EW": ["tierce"]}},
+    ],
+}
+
+
 def play(app, recs):
     for rec in recs:
         if app.game.over:
@@ -215,23 +239,30 @@ def tour_entry(app, taker):
     press(app, OK, PRESS, "to units")
     for _ in range(10):
         press(app, UP, PRESS, "units")
-    press(app, OK, PRESS, "to extras")
+    press(app, OK, PRESS, "to confirm")
     for _ in range(3):
-        for _ in range(len(d.belote_items())):
-            press(app, DOWN, PRESS, "belote")
-        press(app, UP, PRESS, "coinche")
-    press(app, OK, PRESS, "next")
-    if e.step == "melds":
-        from ui.entry import MELD_ITEMS
-        for team_key in (UP, DOWN):
-            for k in range(len(MELD_ITEMS) - 1):
-                press(app, team_key, PRESS, "meld picker")
-                for _ in range(k):
-                    press(app, DOWN, PRESS, "meld picker")
-                press(app, OK, PRESS, "meld added")
-        press(app, OK, LONG, "melds to")
-        press(app, UP, PRESS, "melds to NS")
-        press(app, BACK, PRESS, "melds to again")
+        press(app, OK, LONG, "coinche")
+    for team_key, team in ((UP, "NS"), (DOWN, "EW")):
+        # every row of the team's announce picker taken once (an added meld brings its removal row)
+        k = 0
+        while True:
+            press(app, team_key, PRESS, "announce picker")
+            if e.meld_team is None:  # the belote toggled, or nothing to announce
+                app.toast_msg = None
+                break
+            items = e._picker(team)[0]
+            if k >= len(items):
+                press(app, BACK, PRESS, "announce picker closed")
+                break
+            for _ in range(k):
+                press(app, DOWN, PRESS, "announce picker")
+            press(app, OK, PRESS, "announced")
+            if e.step == "melds_to":
+                press(app, UP, PRESS, "melds to NS")
+            k += 1
+    if e.step == "confirm" and e.d.melds_unsettled():
+        press(app, OK, PRESS, "melds to")
+        press(app, BACK, PRESS, "melds to left")
     while e.step != "confirm" and app.view is e:
         press(app, OK, PRESS, "next")
     render(app, "confirm")
@@ -312,6 +343,14 @@ def tour_entries(app):
     entry._evaluate()
     app.go(entry)
     render(app, "confirm error")
+    # the check-and-save step for every verdict and reason, new and edited
+    for rec in CONFIRM[app.game.rules.preset]:
+        for index in (None, 0) if app.game.deals else (None,):
+            entry = S.Entry(app, Draft(app.game.rules, record=rec), index, S.Home(app))
+            entry.step = "confirm"
+            entry._evaluate()
+            app.go(entry)
+            render(app, "confirm %r" % (rec,))
     # editing a saved deal starts at the taker step
     if app.game.deals:
         app.go(S.Entry(app, Draft(app.game.rules, record=app.game.deals[0]), 0, S.Home(app)))
