@@ -163,7 +163,7 @@ class Chart(Screen):
             bar = L.H - 20  # the layout's hint bar: the keys as printed on the pack
             fb.fill_rect(0, bar, L.W, 20, 3)
             x = L.key_cap(2, 4, bar + 2)
-            L.label(T["m_stats"], x, bar + 2, 120 - x, 16, 0, 2)
+            L.label(T["m_stats"], x, bar + 2, 122 - x, 16, 0, 2)  # "Statistiques" is 95 px at the smallest size
             x = L.key_cap(3, 124, bar + 2)
             L.label(T["k_back"], x, bar + 2, L.W - 4 - x, 16, 0, 2)
         else:
