@@ -24,6 +24,18 @@ def team_name(app, team):
     return name(team) if name is not None else app.T[team]
 
 
+def key_bar(L, ok_text, back_text):
+    """The Display Pack's hint bar: the key caps OK (X) and BACK (Y), each with what it does.
+    The BACK part keeps room for eight characters ("indietro")."""
+    bar = L.H - 20
+    L.fb.fill_rect(0, bar, L.W, 20, 3)  # the layout's bar colour (BAR)
+    back_x = L.W - 4 - 64 - 22
+    x = L.key_cap(2, 4, bar + 2)
+    L.label(ok_text, x, bar + 2, back_x - 4 - x, 16, 0, 2)  # in the layout's GREY
+    x = L.key_cap(3, back_x, bar + 2)
+    L.label(back_text, x, bar + 2, L.W - 4 - x, 16, 0, 2)
+
+
 def _dotted(fb, x0, y0, x1, y1, c):
     """A line with every other pixel drawn (EW on the one-colour screen)."""
     dx = x1 - x0
@@ -160,12 +172,7 @@ class Chart(Screen):
             half = L.W // 2 - 8
             L.label(ns_s, 4, 94, half, 18, 0, ns_c)
             L.label(ew_s, L.W - 4 - half, 94, half, 18, 2, ew_c)
-            bar = L.H - 20  # the layout's hint bar: the keys as printed on the pack
-            fb.fill_rect(0, bar, L.W, 20, 3)
-            x = L.key_cap(2, 4, bar + 2)
-            L.label(T["m_stats"], x, bar + 2, 122 - x, 16, 0, 2)  # "Statistiques" is 95 px at the smallest size
-            x = L.key_cap(3, 124, bar + 2)
-            L.label(T["k_back"], x, bar + 2, L.W - 4 - x, 16, 0, 2)
+            key_bar(L, T["m_stats"], T["k_back"])
         else:
             label_x = right + 4
             L.label(T["NS"], label_x, self.label_y[0], L.W - label_x)

@@ -13,7 +13,7 @@ Reading the archive scores every kept game once, one game in RAM at a time.
 from coinche.game import Game
 from coinche.rules import Rules
 from coinche.stats import BELOTES, CAPOTS, COINCHE_WON, GAMES, MADE, SURCOINCHE_WON, TAKEN, WON, Tally, percent
-from ui.chart import team_name
+from ui.chart import key_bar, team_name
 from ui.inputs import BACK, OK
 from ui.screens import Screen, _is, _step
 from ui.text import width
@@ -135,12 +135,7 @@ class Stats(Screen):
                 L.label(T[LABELS[k]], left, y, right - vw - 8 - left)
             y += pitch
         if colour:  # the keys as printed on the pack
-            bar = L.H - 20
-            fb.fill_rect(0, bar, L.W, 20, 3)
-            x = L.key_cap(2, 4, bar + 2)
-            L.label(T["st_next"], x, bar + 2, 120 - x, 16, 0, 2)
-            x = L.key_cap(3, 124, bar + 2)
-            L.label(T["k_back"], x, bar + 2, L.W - 4 - x, 16, 0, 2)
+            key_bar(L, T["st_next"], T["k_back"])
         elif len(LABELS) > shown:  # scroll bar
             h = 48 * shown // len(LABELS)
             fb.fill_rect(L.W - 2, 10 + (48 - h) * self.top // (len(LABELS) - shown), 2, h, 1)
