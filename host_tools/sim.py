@@ -788,7 +788,12 @@ class KeyTracker:
     exact short press (PRESS_MS) whatever the wait, and a hold that starts
     at the first keystroke. Repeats arriving within confirm_ms of each
     other mean auto-repeat; the button is released release_ms after the
-    last one. first_ms is learnt from the first hold (its repeat delay)."""
+    last one. first_ms is learnt from the first hold (its repeat delay).
+
+    Order: every keystroke's commands are emitted when it arrives, after
+    those of the keystrokes before it (another key settles a pending tap at
+    once), and every release is followed by GAP_MS, so the device sees the
+    keys in typing order however fast they come."""
 
     IDLE, TAPPED, PROBE, HELD = range(4)
 
