@@ -30,6 +30,7 @@ sim: $(STAMP)
 .PHONY: bench
 bench: $(STAMP)
 	$(PY) -m host_tools.bench --out docs/bench.md
+	$(PY) -m host_tools.bench_uf2 --deploy --out docs/bench_uf2.md   # the frozen image on the emulated Pico (skips without it)
 
 # --- real hardware (docs/hardware.md): make deploy BOARD=pico_oled [PORT=/dev/ttyACM0] [ARCH=armv7emsp]
 .PHONY: deploy deploy-plan repl mount lint typecheck

@@ -11,7 +11,7 @@ from host_tools import uf2
 from tests.conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
-from ui import i18n  # noqa: E402
+from ui import i18n, text  # noqa: E402
 
 
 def test_language_tables_module_holds_exactly_the_language_files():
@@ -21,6 +21,7 @@ def test_language_tables_module_holds_exactly_the_language_files():
         table = namespace[code]()
         assert table == i18n.read_file(code)
         assert len(table) > 100
+        assert namespace[code + "_prepared"]() == {value: text._split(value) for value in table.values()}
 
 
 def test_language_tables_module_compiles_for_the_rp2040(tmp_path):
@@ -88,7 +89,7 @@ def test_uf2_is_micropython_1_28_with_the_scoreboard_frozen_in(uf2_images, board
     assert re.search(r"version:\s+v1\.28\.0\b", info)
     frozen = re.search(r"frozen modules:(.*?)\n\s*binary start", info, re.S).group(1)
     frozen = {name.strip() for name in frozen.replace("\n", " ").split(",")}
-    for name in ("_boot", "flash_mount", "board", "main", "ui/app", "ui/language_tables", "store/journal",
+    for name in ("_boot", "flash_mount", "board", "main", "ui/app", "ui/language_tables", "firmware_build", "store/journal",
                  "coinche/game", "rp2"):
         assert name in frozen
     driver = "drivers/st7789" if board == "pico_display_pack" else "drivers/ssd1306"

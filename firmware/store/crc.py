@@ -8,18 +8,28 @@ big int per byte would be slow and allocate on 32-bit MicroPython).
 """
 import array
 
-_TABLE = array.array("I", [0] * 256)
-for _index in range(256):
-    _value = _index
-    for _ in range(8):
-        _value = (_value >> 1) ^ 0xEDB88320 if _value & 1 else _value >> 1
-    _TABLE[_index] = _value
-_TABLE_LOW = array.array("H", [x & 0xFFFF for x in _TABLE])
-_TABLE_HIGH = array.array("H", [x >> 16 for x in _TABLE])
+_TABLE_LOW = None  # built on first use: a port with binascii.crc32 never pays the 1 KB of RAM
+_TABLE_HIGH = None
+
+
+def _build_tables():
+    global _TABLE_LOW, _TABLE_HIGH
+    table_low = array.array("H", bytes(512))
+    table_high = array.array("H", bytes(512))
+    for index in range(256):
+        value = index
+        for _ in range(8):
+            value = (value >> 1) ^ 0xEDB88320 if value & 1 else value >> 1
+        table_low[index] = value & 0xFFFF
+        table_high[index] = value >> 16
+    _TABLE_LOW = table_low
+    _TABLE_HIGH = table_high
 
 
 def crc32_py(data):
     """Plain bytecode, small ints only."""
+    if _TABLE_LOW is None:
+        _build_tables()
     low = 0xFFFF
     high = 0xFFFF
     table_low = _TABLE_LOW

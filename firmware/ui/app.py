@@ -149,7 +149,7 @@ class App:
         # home draws these every time: look them up once, so a redraw allocates nothing
         self.seats = {s: self.T["seat_" + s] for s in ("N", "W", "S", "E")}
         from ui.text import prepare_table
-        prepare_table(self.T)
+        prepare_table(self.T, code)
         self.version += 1
 
     def dealer_team(self):

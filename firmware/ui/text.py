@@ -31,10 +31,21 @@ _cache = {}  # strings built at run time (rows, contexts): bounded
 _table = {}  # the language table's strings: prepared once when the language loads
 
 
-def prepare_table(T):
-    """Prepare every string of a language table, so drawing them never allocates."""
-    _table.clear()
+def prepare_table(T, code=None):
+    """Prepare every string of a language table, so drawing them never allocates.
+
+    The frozen image (the UF2) ships each table prepared at build time
+    (ui/language_tables.py, CODE_prepared()): its tuples are constants in
+    flash, so only the dict is built in RAM."""
+    global _table
     _cache.clear()
+    try:
+        from ui import language_tables  # pyright: ignore[reportAttributeAccessIssue]
+        _table = getattr(language_tables, code + "_prepared")()
+        return
+    except (ImportError, AttributeError, TypeError):
+        pass
+    _table = {}
     for k in T:
         v = T[k]
         _table[v] = _split(v)

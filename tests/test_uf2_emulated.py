@@ -1,0 +1,159 @@
+"""The one-file install on the emulated Pico: build/coinche-<board>.uf2 (MicroPython
+v1.28.0 with the scoreboard frozen in, host_tools/uf2.py) booted by rp2040js
+(host_tools/rp2emu) on a flash image, with no deploy step.
+
+The UF2 boots on an empty flash to the home screen (as the simulator draws it); a
+game of 12 deals is typed on the GPIO buttons; the power is cycled; a newer UF2
+flashed over the older one keeps the games (they live in the data partitions);
+the Display Pack's UF2 boots and draws over SPI.  Skipped with the reason where
+the rp2 source, the Arm toolchain, the emulator or its boot ROM is missing.
+"""
+import json
+import os
+import subprocess
+import time
+
+import pytest
+
+import ui_corpus as C
+from conftest import ROOT
+from host_tools import keys as K
+from host_tools.sim import Sim, parse_script
+
+try:
+    from host_tools import rp2emu
+except ImportError:  # the emulator is not in this tree
+    rp2emu = None
+
+
+
+def _emulator_missing():
+    """Why the emulated Pico cannot run here (one line), or None."""
+    if rp2emu is None:
+        return "no emulated Pico (host_tools/rp2emu)"
+    if not os.path.exists(rp2emu.bootrom_path()):
+        return "no RP2040 boot ROM (RP2040_BOOTROM=%s)" % rp2emu.bootrom_path()
+    if not rp2emu.node_path():
+        return "no node (make venv installs it)"
+    if not os.path.isdir(os.path.join(rp2emu.NODE_MODULES, "rp2040js")):
+        return "rp2040js not installed (host_tools/rp2emu)"
+    return None
+
+
+REASON = _emulator_missing()
+pytestmark = pytest.mark.skipif(REASON is not None, reason="UF2 on the emulated Pico: %s" % REASON)
+
+PRESS_MS = 100  # presses as a player makes them (the stock inputs are polled)
+GAP_MS = 150
+TIMINGS = {}
+
+
+@pytest.fixture(autouse=True)
+def _timed(request):
+    start = time.monotonic()
+    yield
+    TIMINGS[request.node.name] = time.monotonic() - start
+
+
+def teardown_module(module):
+    total = sum(TIMINGS.values())
+    print("\nUF2 on the emulated Pico: %.0f s (%s)" % (total, ", ".join("%s %.0f s" % kv for kv in TIMINGS.items())))
+
+
+def _sim_home(board):
+    with Sim(board=board) as sim:
+        sim.wait(1500)
+        return sim.frame()
+
+
+def _game(min_deals, preset="classic2000"):
+    for _label, p, options, records in C.games(C.SEED_TUNING, 150):
+        if p == preset and not options and len(records) >= min_deals:
+            return records[:min_deals]
+    raise AssertionError("no %s game of %d deals in the corpus" % (preset, min_deals))
+
+
+def _calculator_totals(records, preset):
+    text = "".join(json.dumps(r) + "\n" for r in records)
+    proc = subprocess.run([os.path.join(ROOT, ".venv", "bin", "python"), "-m", "host_tools.score", "--rules", preset],
+                          input=text, capture_output=True, text=True, cwd=ROOT, check=True)
+    return json.loads(proc.stdout.strip().splitlines()[-1])["total"]
+
+
+@pytest.fixture(scope="module")
+def older_and_newer(uf2_images, tmp_path_factory):
+    """Two pico_oled UF2s of this tree told apart by firmware_build.LABEL."""
+    from host_tools import uf2
+
+    source = os.environ.get("MICROPYTHON_SRC", "")
+    folder = tmp_path_factory.mktemp("uf2")
+    older, _ = uf2.build_firmware("pico_oled", source, out=str(folder / "older.uf2"), label="older")
+    newer, _ = uf2.build_firmware("pico_oled", source, out=str(folder / "newer.uf2"), label="newer")
+    uf2.build_firmware("pico_oled", source)  # build/ holds the unlabelled image again
+    return older, newer
+
+
+@pytest.fixture(scope="module")
+def played(older_and_newer, tmp_path_factory):
+    """An empty flash, the older UF2: its first frame, then 12 deals on the buttons."""
+    older, _newer = older_and_newer
+    image = str(tmp_path_factory.mktemp("pico") / "flash.img")
+    records = _game(12)
+    rules = K.Rules("classic2000")
+    lines, _ = K.plan(rules, records)
+    with rp2emu.Pico("pico_oled", image, uf2=older) as pico:
+        home = pico.wait_for_frame()
+        layout = pico.exec("import flash_mount, firmware_build\n"
+                           "print(flash_mount.LAYOUT, firmware_build.LABEL, len(flash_mount.NOTES))\n").split()
+        pico.reset()
+        pico.wait_for_frame()
+        pico.play(parse_script(lines), press_ms=PRESS_MS, gap_ms=GAP_MS)
+        state = pico.state()
+    return {"image": image, "home": home, "layout": layout, "records": records, "rules": rules, "state": state}
+
+
+def test_uf2_boots_on_an_empty_flash_to_the_home_screen(played):
+    frame = played["home"]
+    want = _sim_home("pico_oled")
+    assert (frame.fmt, frame.w, frame.h) == ("mono", 128, 64)
+    assert frame.data == want.data
+    # our boot made the three partitions, nothing to report
+    assert played["layout"] == ["partitions", "older", "0"]
+
+
+def test_game_of_twelve_deals_through_gpio(played):
+    records, rules, state = played["records"], played["rules"], played["state"]
+    assert state["deals"] == [K.canonical(rules, r) for r in records]
+    assert state["total"] == _calculator_totals(records, "classic2000")
+
+
+def test_power_cycle_keeps_the_game(played, tmp_path):
+    image = str(tmp_path / "flash.img")
+    with open(played["image"], "rb") as f, open(image, "wb") as g:
+        g.write(f.read())
+    with rp2emu.Pico("pico_oled", image, uf2=None) as pico:  # the image alone boots
+        pico.wait_for_frame()
+        after = pico.state()
+    assert after == played["state"]
+
+
+def test_newer_uf2_over_the_older_keeps_the_games(played, older_and_newer, tmp_path):
+    image = str(tmp_path / "flash.img")
+    with open(played["image"], "rb") as f, open(image, "wb") as g:
+        g.write(f.read())
+    _older, newer = older_and_newer
+    with rp2emu.Pico("pico_oled", image, uf2=newer) as pico:  # as dragged onto RPI-RP2
+        pico.wait_for_frame()
+        label = pico.exec("import firmware_build\nprint(firmware_build.LABEL)\n").strip()
+        after = pico.state()
+    assert label == "newer"
+    assert after == played["state"]
+
+
+def test_display_pack_uf2_boots_and_draws(uf2_images, tmp_path):
+    image = str(tmp_path / "flash.img")
+    with rp2emu.Pico("pico_display_pack", image, uf2=uf2_images["pico_display_pack"]) as pico:
+        frame = pico.wait_for_frame()
+    want = _sim_home("pico_display_pack")
+    assert (frame.fmt, frame.w, frame.h) == ("rgb565", 240, 135)
+    assert frame.data == want.data
