@@ -40,7 +40,7 @@ from host_tools.deploy import FIRMWARE, ROOT, DeployError, board_settings, firmw
 
 BUILD = os.path.join(ROOT, "build", "uf2")
 BOOT_DIR = os.path.join(ROOT, "uf2")
-BOOT_FILES = ("_boot.py", "flash_mount.py")  # our boot and the flash layout it mounts
+BOOT_FILES = ("_boot.py", "flash_mount.py", "flash_report.py")  # our boot, the layout it mounts, what it found
 BOARDS = ("pico_oled", "pico_display_pack")  # the boards with a UF2
 PORT_BOARD = "RPI_PICO"  # RP2040 with 2 MB flash: the Pico, Pico W's chip without Wi-Fi
 

@@ -66,7 +66,7 @@ def test_damaged_stock_filesystem_is_not_touched_and_the_session_runs_in_ram():
     assert r["recorded"] == ["this session", "this session"]
 
 
-@pytest.mark.parametrize("name", ["_boot.py", "flash_mount.py"])
+@pytest.mark.parametrize("name", ["_boot.py", "flash_mount.py", "flash_report.py"])
 def test_boot_compiles_for_the_rp2040(name):
     from tests.conftest import mpy_cross_path
 

@@ -89,7 +89,7 @@ def test_uf2_is_micropython_1_28_with_the_scoreboard_frozen_in(uf2_images, board
     assert re.search(r"version:\s+v1\.28\.0\b", info)
     frozen = re.search(r"frozen modules:(.*?)\n\s*binary start", info, re.S).group(1)
     frozen = {name.strip() for name in frozen.replace("\n", " ").split(",")}
-    for name in ("_boot", "flash_mount", "board", "main", "ui/app", "ui/language_tables", "firmware_build", "store/journal",
+    for name in ("_boot", "flash_mount", "flash_report", "board", "main", "ui/app", "ui/language_tables", "firmware_build", "store/journal",
                  "coinche/game", "rp2"):
         assert name in frozen
     driver = "drivers/st7789" if board == "pico_display_pack" else "drivers/ssd1306"

@@ -103,8 +103,8 @@ def played(older_and_newer, tmp_path_factory):
     lines, _ = K.plan(rules, records)
     with rp2emu.Pico("pico_oled", image, uf2=older) as pico:
         home = pico.wait_for_frame()
-        layout = pico.exec("import flash_mount, firmware_build\n"
-                           "print(flash_mount.LAYOUT, firmware_build.LABEL, len(flash_mount.NOTES))\n").split()
+        layout = pico.exec("import flash_report, firmware_build\n"
+                           "print(flash_report.LAYOUT, firmware_build.LABEL, len(flash_report.NOTES))\n").split()
         pico.reset()
         pico.wait_for_frame()
         pico.play(parse_script(lines), press_ms=PRESS_MS, gap_ms=GAP_MS)

@@ -29,7 +29,7 @@ without first keeping its content:
   nowhere to copy 1.4 MB): the device runs on a RAM filesystem and says that
   nothing is saved.
 
-NOTES (read by the app at start) names what happened: "kept" when some
+NOTES (handed to the app by _boot.py through flash_report) names what happened: "kept" when some
 flash holding data was kept instead of being mounted (the screen says
 "Recovered", as for a damaged journal file set aside), "unsaved" when the
 games of this session live in RAM only (the screen says "Not saved!").  LAYOUT says which layout is mounted:
