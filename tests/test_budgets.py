@@ -139,3 +139,34 @@ def test_code_size_per_board(sizes, board):
     assert b["mpy"] > 0
     # The .mpy size budget is retired (issue 10, item 4: the Pico has 1.4 MB of filesystem and
     # names must explain themselves); make bench still reports the size per board.
+
+
+# -- the frozen image (UF2) on the real port ------------------------------------
+
+def _emulated_pico_missing():
+    try:
+        from host_tools import rp2emu
+    except ImportError:
+        return "no emulated Pico (host_tools/rp2emu)"
+    if not os.path.exists(rp2emu.bootrom_path()):
+        return "no RP2040 boot ROM (RP2040_BOOTROM=%s)" % rp2emu.bootrom_path()
+    if not rp2emu.node_path() or not os.path.isdir(os.path.join(rp2emu.NODE_MODULES, "rp2040js")):
+        return "no node or rp2040js for the emulated Pico"
+    return None
+
+
+@pytest.mark.parametrize("preset", ["federation"])
+def test_frozen_image_live_heap_peak_of_a_40_deal_game(uf2_images, preset):
+    """build/coinche-pico_oled.uf2 on the emulated RP2040: the live heap
+    (gc.mem_alloc() after gc.collect(), after every press, measuring script
+    included) of a 40-deal game stays within 48 KB (host_tools/bench_uf2.py)."""
+    reason = _emulated_pico_missing()
+    if reason:
+        pytest.skip("frozen image heap: " + reason)
+    from host_tools import bench_uf2
+
+    figures = bench_uf2.measure("pico_oled", uf2_images["pico_oled"], preset)
+    assert figures["deals"] == B.GAME_DEALS, figures
+    assert figures["peak"] <= bench_uf2.HEAP_BUDGET, (
+        "the frozen image's live heap peaks at %d B over a %d-deal %s game, over %d B: %r"
+        % (figures["peak"], B.GAME_DEALS, preset, bench_uf2.HEAP_BUDGET, figures))
