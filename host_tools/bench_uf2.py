@@ -20,7 +20,7 @@ included):
   end         live heap after the 40th deal
   heap        the whole heap (gc.mem_alloc() + gc.mem_free())
 
-The measuring script's own bytecode and its event string (about 1-2 KB) are
+The measuring script's own bytecode and its event string (about 1.5 KB) are
 on the heap throughout; they are part of every figure.
 """
 import argparse
@@ -79,12 +79,18 @@ gc.collect()
 boot = gc.mem_alloc()
 peak = boot
 presses = 0
-for i in range(0, len(EVENTS), 3):
+i = 0
+while i < len(EVENTS):
     button = EVENTS[i]
-    ms = EVENTS[i + 1] * 256 + EVENTS[i + 2]
-    if button == 255:
-        run(app, ms)
-        continue
+    i += 1
+    ms = 0
+    if button >= 4:  # a hold (4 + button) or a wait (255): the time follows
+        ms = EVENTS[i] * 256 + EVENTS[i + 1]
+        i += 2
+        if button == 255:
+            run(app, ms)
+            continue
+        button -= 4
     level[button] = 1
     run(app, ms or %(press)d)
     level[button] = 0
@@ -102,7 +108,8 @@ print({"base": base, "boot": boot, "peak": peak, "end": gc.mem_alloc(),
 
 
 def encode_events(lines):
-    """Key script lines -> 3 bytes per event: button (255: a wait), then ms (0: a plain press)."""
+    """Key script lines -> bytes, small on the device's heap: a press is its
+    button (0-3); a hold is 4 + button, a wait 255, each followed by 2 bytes of ms."""
     out = bytearray()
     for line in lines:
         words = line.split("#", 1)[0].strip().lower().split()
@@ -116,7 +123,10 @@ def encode_events(lines):
             button, ms = 255, int(words[1])
         else:
             raise ValueError("bad script line: %r" % line)
-        out += bytes((button, ms >> 8, ms & 0xFF))
+        if button < 4 and ms == 0:
+            out.append(button)
+        else:
+            out += bytes((button if button == 255 else 4 + button, ms >> 8, ms & 0xFF))
     return bytes(out)
 
 
