@@ -225,6 +225,19 @@ def seconds(events, reads):
     return t
 
 
+def plan_dealer(game, seat):
+    """Events (from the home screen) that correct the next dealer of game to seat:
+    menu > "Next dealer" > UP/DOWN through the seats in the game's dealing order > OK.
+    The caller records the correction in its Game (game.fixes = game.with_fix(seat))."""
+    from coinche.game import ORDERS
+    from ui.screens import Menu
+    items = Menu.ITEMS
+    ev = ["ok"] + wrap_moves(0, items.index("m_dealer"), len(items), up_increases=False) + ["ok"]
+    seats = ORDERS[game.order]
+    ev += wrap_moves(seats.index(game.dealer()), seats.index(seat), 4)
+    return ev + ["ok"]
+
+
 class PlanError(ValueError):
     pass
 

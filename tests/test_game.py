@@ -293,3 +293,31 @@ def test_game_fields():
     assert g.rules.spec() == {"preset": "federation", "options": {"target": 700}}
     assert g.first_dealer == "E" and g.total == {"NS": 210, "EW": 52}
     assert g.over is False and g.winner is None and len(g.deals) == 1
+
+
+# ------------------------------------------------------------------ dealing order and corrections
+
+def test_dealing_order_and_corrections():
+    from coinche.game import CLOCKWISE, SEATS
+    rules = Rules("classic2000")
+    deal = {"taker": "NS", "bid": 80, "trump": "H", "points": 90}
+    g = Game(rules, [deal] * 5)
+    assert [g.dealer(i) for i in range(6)] == ["N", "W", "S", "E", "N", "W"]  # anticlockwise by default
+    g = Game(rules, [deal] * 5, "E", "cw")
+    assert [g.dealer(i) for i in range(6)] == ["E", "S", "W", "N", "E", "S"]
+    assert SEATS == ("N", "W", "S", "E") and CLOCKWISE == ("N", "E", "S", "W")
+    # a correction: deal 3 (index 2) was dealt by E; the order goes on from there
+    g = Game(rules, [deal] * 5, "N", "acw", [[2, "E"]])
+    assert [g.dealer(i) for i in range(6)] == ["N", "W", "E", "N", "W", "S"]
+    assert g.with_fix("S") == [[2, "E"], [5, "S"]]
+    g.fixes = g.with_fix("S")
+    assert g.dealer() == "S" and g.with_fix("W") == [[2, "E"], [5, "W"]]  # the same deal: replaced
+    # an undo below a correction: that deal is not reached yet, the order decides
+    h = Game(rules, [deal] * 1, "N", "acw", g.fixes)
+    assert h.dealer() == "W"
+    assert h.same_table().fixes == g.fixes and h.same_table().order == "acw"
+    for bad in ([[0, "X"]], [["1", "N"]], [[-1, "N"]], [[1]]):
+        with pytest.raises(GameError):
+            Game(rules, (), "N", "acw", bad)
+    with pytest.raises(GameError):
+        Game(rules, (), "N", "sideways")

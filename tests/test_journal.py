@@ -558,3 +558,40 @@ def test_store_compiles_for_the_pico_and_imports_nothing_from_the_scoring_core()
                 if words[:1] in (["import"], ["from"]):
                     assert "coinche" not in line and "ui" not in words[1].split("."), (name, line)
             subprocess.run([mpy_cross, "-march=armv6m", "-o", os.devnull, src], check=True)
+
+
+def test_a_dealer_correction_is_one_durable_action():
+    """{"op": "dealer", "fix": [...]} (issue 9): the current game's rules carry the corrections
+    from then on, through a reload; a malformed one writes nothing."""
+    r = one("""
+dev = setup()
+j = Journal(ROOT)
+j.load()
+d = {"taker": "NS", "bid": 80, "trump": "S", "coinche": 0, "points": 90}
+bad = []
+for a in ({"op": "dealer", "fix": [[0, "E"]]}, ):
+    try:
+        j.record(a)
+        bad.append("ok")
+    except ValueError:
+        bad.append("ValueError")
+j.record({"op": "new", "rules": {"preset": "classic2000", "options": {}, "dealer": "N"}})
+j.record({"op": "add", "deal": d})
+w = dev.programmed + dev.erases
+for a in ({"op": "dealer", "fix": [[1, "X"]]}, {"op": "dealer", "fix": "E"}, {"op": "dealer", "fix": [[-1, "E"]]},
+          {"op": "dealer", "fix": [["1", "E"]]}):
+    try:
+        j.record(a)
+        bad.append("ok")
+    except ValueError:
+        bad.append("ValueError")
+bad.append(dev.programmed + dev.erases - w)
+j.record({"op": "dealer", "fix": [[1, "E"]]})
+j.record({"op": "add", "deal": d})
+remount(dev)
+st = load()
+out(bad=bad, rules=st["game"]["rules"], deals=len(st["game"]["deals"]), notice=st["notice"])
+""")
+    assert r["bad"] == ["ValueError"] * 5 + [0]
+    assert r["rules"] == {"preset": "classic2000", "options": {}, "dealer": "N", "fix": [[1, "E"]]}
+    assert r["deals"] == 2 and r["notice"] is None

@@ -253,3 +253,30 @@ def test_keystroke_level_time_model():
     lines, counts = K.plan(rules, RECORDS[:3], times=times)
     assert len(times) == 3 and all(t > 0 for t in times)
     assert lines[0] == "# deal 1: %d presses, about %.1f s" % (counts[0], times[0])
+
+
+# ------------------------------------------------------------------ the dealer
+
+@pytest.mark.parametrize("order", ["acw", "cw"])
+def test_dealing_order_and_a_correction_on_the_device(order):
+    """Settings > dealing order, a deal, then the next dealer corrected through the menu
+    (the planner's keys); the simulator's state says who deals next, as Game does."""
+    from coinche.game import ORDERS
+    rules = Rules("classic2000")
+    rec = {"taker": "NS", "bid": 80, "trump": "H", "points": 90}
+    # settings: the dealing order is the last row; UP from the anticlockwise default is clockwise
+    settings = ["ok", "down", "down", "down", "ok", "up", "ok"]
+    lines = (settings + ["up", "ok", "back"] if order == "cw" else [])
+    g = Game(rules, (), "N", order)
+    lines += K.plan_deal(rules, g, rec)
+    g.add(rec)
+    want = ORDERS[order][(ORDERS[order].index(g.dealer()) + 2) % 4]  # two seats on: not the default
+    lines += K.plan_dealer(g, want)
+    g.fixes = g.with_fix(want)
+    lines += K.plan_deal(rules, g, rec)
+    g.add(rec)
+    with Sim(rules="classic2000") as sim:
+        sim.run_script(lines)
+        st = sim.state()
+    assert st["order"] == order and st["screen"] == "home"
+    assert st["fixes"] == [[1, want]] and st["next_dealer"] == g.dealer() == ORDERS[order][(ORDERS[order].index(want) + 1) % 4]

@@ -13,7 +13,7 @@ writes (it finishes the clean-up a cut left), each of those writes is cut too.
 
 The game: 22+ deals of federation (corpus records from tests/ui_corpus.py),
 a language change, a first-dealer change for the next game, an undo (home
-BACK, OK) and an undo declined, an edit and a delete via History, the game
+BACK, OK) and an undo declined, a correction of the next dealer (menu), an edit and a delete via History, the game
 played to its end, a new game from the game-over screen, two more deals.
 """
 import json
@@ -31,8 +31,8 @@ from host_tools import keys as K
 from ui import entry as E
 
 SCRIPT = os.path.join(ROOT, "tests", "mp", "power_e2e.py")
-MENU = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_new", "m_games")  # ui/screens.py Menu.ITEMS
-SETTINGS = ("s_preset", "s_target", "s_options", "s_first", "s_lang", "s_contrast", "s_dim")
+MENU = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_dealer", "m_new", "m_games")  # ui/screens.py Menu.ITEMS
+SETTINGS = ("s_preset", "s_target", "s_options", "s_first", "s_lang", "s_contrast", "s_dim", "s_dir")
 
 
 def menu_to(item):
@@ -101,6 +101,12 @@ def build_game(preset, seed, deals_before_end=22):
     game = Game(rules, game.deals[:-1])
     done.append("undo")
     add(last)  # the player enters it again
+    # the next dealer corrected during the game (a journaled "dealer" action): one UP in the order
+    seats = ("N", "W", "S", "E")
+    fixed = seats[(seats.index(game.dealer()) + 1) % 4]
+    lines += menu_to("m_dealer") + ["up", "ok"]
+    game.fixes = game.with_fix(fixed)
+    done.append("next dealer %s" % fixed)
     # edit a past deal via History: 10 more card points for the takers
     stored = [canonical(rules, d) for d in game.deals]  # what the device holds
     n = len(stored)
@@ -112,14 +118,14 @@ def build_game(preset, seed, deals_before_end=22):
     lines += history_to(n, i) + keys
     deals = list(game.deals)
     deals[i] = new
-    game = Game(rules, deals)
+    game = Game(rules, deals, "N", "acw", game.fixes)
     done.append("edit %d" % i)
     # delete a past deal via History: its menu, Delete, OK; BACK from History to home
     j = 2
     lines += history_to(len(game.deals), j) + ["down", "ok", "ok", "back"]
     deals = list(game.deals)
     del deals[j]
-    game = Game(rules, deals)
+    game = Game(rules, deals, "N", "acw", game.fixes)
     done.append("delete %d" % j)
     while len(game.deals) < deals_before_end:
         add(fresh_deal(False))
@@ -138,11 +144,8 @@ def probe_for(preset):
     """One more deal, the same presses on a booted and on an uncut device: EW took,
     the contract two above the default (the previous contract), 10 more card
     points than the default (the contract), 3 fewer units, coinched."""
-    lines = ["down", "hold up %d" % K.hold_for(2), "ok", "up", "ok", "hold down %d" % K.hold_for(3), "ok",
-             "up", "ok"]
-    if Rules(preset).has_melds():
-        lines.append("ok")
-    return lines + ["ok"]
+    return ["down", "hold up %d" % K.hold_for(2), "ok", "up", "ok", "hold down %d" % K.hold_for(3), "ok",
+            "hold ok %d" % K.LONG_HOLD, "ok"]
 
 
 def run_e2e(tmp_path, preset, lines, blocks=352, probe_every=1):
@@ -212,15 +215,22 @@ def test_the_recorded_run_is_the_game_the_scenario_describes(e2e):
             kinds.append("add")
         elif len(d) == len(pd) - 1:
             kinds.append("del")
+        elif st["fixes"] != prev["fixes"]:
+            kinds.append("dealer")
         elif len(d) == len(pd):
             kinds.append("edit")
     assert len(kinds) == len(states) - 1
     assert kinds.count("set") == 2 and kinds.count("new") == 1 and kinds.count("edit") == 1, kinds
+    assert kinds.count("dealer") == 1, kinds  # the correction, journaled like any other action
     assert kinds.count("del") == 2, kinds  # the undo and the delete via History
     # every state scores as the core says
     for st in states:
-        g = Game(Rules.from_spec(st["rules"]), st["deals"], st["dealer"])
+        g = Game(Rules.from_spec(st["rules"]), st["deals"], st["dealer"], st["order"], st["fixes"])
         assert st["total"] == g.total and st["over"] == g.over and st["winner"] == g.winner
+        assert st["next_dealer"] == g.dealer()
+    fixed = [st for st in states if st["fixes"]]
+    assert fixed and fixed[0]["next_dealer"] == info["done"][[k.startswith("next dealer") for k in info["done"]]
+                                                              .index(True)][-1]
     # the first game: 20+ deals, to its end, archived with its totals
     archived = states[-1]["archive"]
     assert len(archived) == 1 and archived[0]["n"] == len(info["first_game"]) >= 20

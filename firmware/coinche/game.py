@@ -8,8 +8,11 @@ from coinche import scoring
 from coinche.record import RecordError, validate
 
 # Seats in dealing order: the deal passes to the right, counter-clockwise
-# seen from above (N -> W -> S -> E).
+# seen from above (N -> W -> S -> E); tables that deal the other way use
+# CLOCKWISE (N -> E -> S -> W).
 SEATS = ("N", "W", "S", "E")
+CLOCKWISE = ("N", "E", "S", "W")
+ORDERS = {"acw": SEATS, "cw": CLOCKWISE}
 SEAT_TEAM = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 
 
@@ -43,11 +46,21 @@ class GameError(ValueError):
 
 
 class Game:
-    def __init__(self, rules, deals=(), dealer="N"):
+    def __init__(self, rules, deals=(), dealer="N", order="acw", fixes=()):
+        """dealer: who deals the first deal; order: "acw" (N W S E, the default) or
+        "cw" (N E S W); fixes: dealer corrections [[deal index, seat], ...], each
+        saying who deals that deal (the ones after follow the order from there)."""
         if dealer not in SEATS:
             raise GameError("dealer", "must be one of N, W, S, E, got %r" % (dealer,))
+        if order not in ORDERS:
+            raise GameError("order", "must be acw or cw, got %r" % (order,))
+        for fix in fixes:
+            if len(fix) != 2 or type(fix[0]) is not int or fix[0] < 0 or fix[1] not in SEATS:
+                raise GameError("fixes", "each must be [deal index, seat], got %r" % (fix,))
         self.rules = rules
         self.first_dealer = dealer
+        self.order = order
+        self.fixes = [list(f) for f in fixes]
         self.deals = []
         self.results = []
         self.commit(self._score([validate(rules, d) for d in deals], 0))
@@ -136,10 +149,25 @@ class Game:
 
     # -- table -------------------------------------------------------------
     def dealer(self, i=None):
-        """Seat that deals deal i (0-based); by default the next deal."""
+        """Seat that deals deal i (0-based); by default the next deal. The latest
+        correction at or before deal i says who dealt then; the order does the rest."""
         if i is None:
             i = len(self.deals)
-        return SEATS[(SEATS.index(self.first_dealer) + i) % 4]
+        at, seat = 0, self.first_dealer
+        for fix in self.fixes:
+            if at <= fix[0] <= i:
+                at, seat = fix[0], fix[1]
+        seats = ORDERS[self.order]
+        return seats[(seats.index(seat) + i - at) % 4]
+
+    def with_fix(self, seat):
+        """The corrections with "the next deal is dealt by seat" (replacing one for that deal)."""
+        at = len(self.deals)
+        return [f for f in self.fixes if f[0] != at] + [[at, seat]]
+
+    def same_table(self):
+        """A game with no deals yet, these rules and this dealing (for plan_*() commits)."""
+        return Game(self.rules, (), self.first_dealer, self.order, self.fixes)
 
     def totals_after(self, i):
         """Totals after deal i (0-based), for the history screen."""

@@ -109,13 +109,36 @@ def _apply_delete(deals, action):
     deals.pop(_index_of(action, deals))
 
 
+def _check_dealer(deals, action):
+    """A dealer correction (issue 9): "fix", the game's corrections [[deal index, seat], ...].
+    It leaves the deals alone: the game's rules carry it (see _rules_after)."""
+    fix = action.get("fix")
+    if not isinstance(fix, list):
+        raise Unreadable
+    for item in fix:
+        if (not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int or item[0] < 0
+                or item[1] not in ("N", "W", "S", "E")):
+            raise Unreadable
+
+
 # op -> (apply(deals, action): raises Unreadable before changing anything when the
 # action does not fit; the fields of the action that are stored with its "op")
 GAME_ACTIONS = {
     "add": (_apply_add, ("deal",)),
     "edit": (_apply_edit, ("i", "deal")),
     "del": (_apply_delete, ("i",)),
+    "dealer": (_check_dealer, ("fix",)),
 }
+
+
+def _rules_after(rules, action):
+    """The game's rules spec after a game action: a dealer correction is kept in it
+    (so a base written later, and the archive, carry it too)."""
+    if action.get("op") != "dealer":
+        return rules
+    rules = dict(rules)
+    rules["fix"] = action["fix"]
+    return rules
 
 
 def apply_action(deals, action):
@@ -377,6 +400,7 @@ class Journal:
         if base_header:
             # replay the game from its base; on a problem keep the valid part, plan a repair
             deals = []
+            fixes = [base_header["rules"]]  # the rules spec as the replay goes (dealer corrections)
             actions = 0
             segments_read = 0
             segment = 0
@@ -391,6 +415,7 @@ class Journal:
                         raise Unreadable
                     return
                 apply_action(deals, obj)
+                fixes[0] = _rules_after(fixes[0], obj)
                 actions += 1
 
             for segment, name, size in to_replay:
@@ -407,7 +432,7 @@ class Journal:
                 self._append_segment, self._append_segment_size = segment, size
                 segments_read += 1
             self._game_number = game
-            self._rules = base_header["rules"]
+            self._rules = fixes[0]
             self._deals = deals
             self._base_segment = to_replay[0][0]
             self._highest_segment = max(f[0] for f in segments_by_game[game])
@@ -628,6 +653,7 @@ class Journal:
                 self._segments_since_base += 1
                 self._actions_since_base += 1
             self._deals = deals
+            self._rules = _rules_after(self._rules, action)
         elif op == "set":
             key = action.get("k")
             if not isinstance(key, str):

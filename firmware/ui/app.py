@@ -44,11 +44,14 @@ def _lang(code):
     return load(code)
 
 
-def _new(rules, dealer, result=None):
-    """The journal's "new" action; the first dealer travels inside the rules spec,
-    the final totals of the game it closes (if any) in "result"."""
+def _new(rules, dealer, result=None, order="acw"):
+    """The journal's "new" action; the first dealer and a clockwise dealing order
+    travel inside the rules spec, the final totals of the game it closes (if any)
+    in "result"."""
     spec = rules.spec()
     spec["dealer"] = dealer
+    if order != "acw":
+        spec["dir"] = order
     act = {"op": "new", "rules": spec}
     if result is not None:
         act["result"] = result
@@ -92,7 +95,9 @@ class App:
         self._jgame = None  # rules spec (with dealer) of the game the journal holds
         if g is not None:
             try:
-                game = Game(Rules.from_spec(g["rules"]), g.get("deals", ()), g["rules"].get("dealer", "N"))
+                spec = g["rules"]
+                game = Game(Rules.from_spec(spec), g.get("deals", ()), spec.get("dealer", "N"),
+                            spec.get("dir", "acw"), spec.get("fix", ()))
                 self._jgame = g["rules"]
                 if not game.deals:
                     game = self._empty_game()
@@ -110,10 +115,10 @@ class App:
                 rules = Rules.from_spec(spec)
             except RulesError:
                 rules = Rules()
-            game = Game(rules, (), self.settings.get("dealer", "N"))
+            game = Game(rules, (), self.settings.get("dealer", "N"), self.settings.get("dir", "acw"))
             if g is None:
                 # first start: the new game is a confirmed fact from now on
-                self._record(_new(rules, game.first_dealer))
+                self._record(_new(rules, game.first_dealer, None, game.order))
         self.game = game
         self.apply_contrast()
         self.view = S.GameOver(self) if game.over else S.Home(self)
@@ -195,7 +200,8 @@ class App:
             rules = Rules.from_spec(spec)
         except RulesError:
             rules = Rules.from_spec(jg)
-        return Game(rules, (), self.settings.get("dealer", jg.get("dealer", "N")))
+        return Game(rules, (), self.settings.get("dealer", jg.get("dealer", "N")),
+                    self.settings.get("dir", jg.get("dir", "acw")))
 
     def _journal_matches(self, game):
         """Does the journal's current game have this game's rules and first dealer?"""
@@ -204,7 +210,7 @@ class App:
             return False
         spec = game.rules.spec()
         return jg.get("preset") == spec["preset"] and (jg.get("options") or {}) == spec["options"] \
-            and jg.get("dealer", "N") == game.first_dealer
+            and jg.get("dealer", "N") == game.first_dealer and jg.get("dir", "acw") == game.order
 
     def _record(self, action):
         """Write an action; False (and a message) if the flash refused it."""
@@ -243,12 +249,12 @@ class App:
         if not g.deals and not self._journal_matches(g):
             # first deal of a game whose rules changed while it was empty: the journal
             # starts that game now (a cut right after it boots to the same empty game)
-            if not self._record(_new(g.rules, g.first_dealer)):
+            if not self._record(_new(g.rules, g.first_dealer, None, g.order)):
                 return
         if not self._record(action):
             return
         # a new Game object per change, as always, but only the changed deals were scored
-        self.game = Game(g.rules, (), g.first_dealer).commit(plan)
+        self.game = g.same_table().commit(plan)
         plan = None
         self._after_change(self.T["saved"])
 
@@ -261,7 +267,7 @@ class App:
             return
         if not self._record({"op": "del", "i": index}):
             return
-        self.game = new = Game(g.rules, (), g.first_dealer).commit(plan)
+        self.game = new = g.same_table().commit(plan)
         plan = None
         if not new.deals:
             self.game = new = self._empty_game()  # as after a reboot
@@ -287,12 +293,31 @@ class App:
         except RulesError:
             rules = self.game.rules
         dealer = self.settings.get("dealer", "N")
+        order = self.settings.get("dir", "acw")
         old = self.game
         result = {"NS": old.total["NS"], "EW": old.total["EW"], "winner": old.winner} if old.deals else None
-        if not self._record(_new(rules, dealer, result)):
+        if not self._record(_new(rules, dealer, result, order)):
             return
-        self.game = Game(rules, (), dealer)
+        self.game = Game(rules, (), dealer, order)
         self._after_change(self.T["m_new"])
+
+    def correct_dealer(self, seat):
+        """Who deals the next deal, corrected at the table: journaled ({"op": "dealer"}),
+        so it survives a power cut; before the first deal it is the first-dealer setting."""
+        g = self.game
+        if seat == g.dealer():
+            return
+        if not g.deals:
+            self.change_setting("s_first", seat)
+            return
+        fixes = g.with_fix(seat)
+        if not self._record({"op": "dealer", "fix": fixes}):
+            return
+        g.fixes = fixes
+        if self._jgame is not None:
+            self._jgame = dict(self._jgame)
+            self._jgame["fix"] = fixes
+        self.flash(self.T["saved"])
 
     def change_setting(self, key, value, option=None):
         """Apply and journal one setting. Rules changes apply to the current game only while it has no deal."""
@@ -324,7 +349,7 @@ class App:
         elif k == "contrast":
             self.apply_contrast()
         msg = self.T["saved"]
-        if k in ("rules", "dealer"):
+        if k in ("rules", "dealer", "dir"):
             if not self.game.deals:
                 self.game = self._empty_game()  # one write: the setting (see _empty_game)
                 msg = self.T["applied"]
@@ -345,7 +370,8 @@ class App:
 
     def state(self):
         g = self.game
-        return {"rules": g.rules.spec(), "dealer": g.first_dealer, "deals": list(g.deals),
+        return {"rules": g.rules.spec(), "dealer": g.first_dealer, "next_dealer": g.dealer(), "order": g.order,
+                "fixes": g.fixes, "deals": list(g.deals),
                 "total": dict(g.total), "over": g.over, "winner": g.winner,
                 "screen": self.screen_name(), "settings": self.settings}
 

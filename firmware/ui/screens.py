@@ -4,7 +4,7 @@ Key map everywhere: UP/DOWN move or choose, OK confirms (held: the screen's
 second action), BACK steps back and never loses what was entered.
 Home: UP = NS took, DOWN = EW took, OK = menu, BACK = undo the last deal.
 """
-from coinche.game import GameError
+from coinche.game import ORDERS, GameError
 from coinche.melds import credited
 from coinche.record import RecordError, other
 from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, Rules
@@ -147,7 +147,7 @@ class ListScreen(Screen):
 
 class Menu(ListScreen):
     name = "menu"
-    ITEMS = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_new", "m_games")
+    ITEMS = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_dealer", "m_new", "m_games")
 
     def title(self):
         return "Menu"
@@ -171,6 +171,8 @@ class Menu(ListScreen):
             a.go(Ask(a, a.T["m_new"], None, a.new_game, self))
         elif k == "m_games":
             a.go(Archive(a))
+        elif k == "m_dealer":
+            a.go(ValuePicker(a, "m_dealer", self))
         elif k == "m_chart":
             from ui.chart import Chart
             a.go(Chart(a, self))
@@ -756,7 +758,7 @@ LANGS = ("fr", "en", "de", "it")
 LANGUAGE_NAMES = {"fr": "Français", "en": "English", "de": "Deutsch", "it": "Italiano"}
 # settings screen key -> (journal setting, default)
 SETTINGS = {"s_first": ("dealer", "N"), "s_lang": ("lang", "fr"), "s_contrast": ("contrast", 255),
-            "s_dim": ("dim", 0)}
+            "s_dim": ("dim", 0), "s_dir": ("dir", "acw")}
 DIMS = (0, 60, 120, 300, 600)  # seconds; 0: never (the default)
 CONTRASTS = (64, 128, 192, 255)
 TARGETS = (500, 700, 1000, 1001, 1500, 2000, 2500, 3000)
@@ -765,7 +767,7 @@ SEATS = ("N", "W", "S", "E")
 
 class Settings(ListScreen):
     name = "settings"
-    ITEMS = ("s_preset", "s_target", "s_options", "s_first", "s_lang", "s_contrast", "s_dim")
+    ITEMS = ("s_preset", "s_target", "s_options", "s_first", "s_lang", "s_contrast", "s_dim", "s_dir")
 
     def title(self):
         return self.app.T["m_settings"]
@@ -777,7 +779,8 @@ class Settings(ListScreen):
         r = Rules.from_spec(spec)
         dim = a.settings.get("dim", 0)
         vals = (T["p_" + r.preset], str(r["target"]), ">", T["seat_" + a.settings.get("dealer", "N")], T["lang"],
-                str(a.settings.get("contrast", 255)), (str(dim) + T["sec"]) if dim else T["never"])
+                str(a.settings.get("contrast", 255)), (str(dim) + T["sec"]) if dim else T["never"],
+                order_label(T, a.settings.get("dir", "acw")))
         return [(T[k], v) for k, v in zip(self.ITEMS, vals)]
 
     def pick(self, i):
@@ -787,6 +790,11 @@ class Settings(ListScreen):
             a.go(OptionsScreen(a, self))
         else:
             a.go(ValuePicker(a, k, self))
+
+
+def order_label(T, order):
+    """A dealing order in the table's seat letters: 'N>O>S>E' (anticlockwise), 'N>E>S>O'."""
+    return ">".join([T["seat_" + seat] for seat in ORDERS[order]])
 
 
 def value_label(T, v):
@@ -819,6 +827,8 @@ class ValuePicker(Screen):
         if key in SETTINGS:
             k, default = SETTINGS[key]
             self.value = app.settings.get(k, default)
+        elif key == "m_dealer":  # the next dealer, corrected during a game
+            self.value = app.game.dealer()
         elif key == "s_preset":
             self.value = spec["preset"]
         else:
@@ -833,6 +843,10 @@ class ValuePicker(Screen):
             return t
         if k == "s_first":
             return SEATS
+        if k == "m_dealer":
+            return ORDERS[self.app.game.order]
+        if k == "s_dir":
+            return ("acw", "cw")
         if k == "s_lang":
             return LANGS
         if k == "s_contrast":
@@ -848,6 +862,12 @@ class ValuePicker(Screen):
             if self.key_ == "s_contrast":
                 self.app.board.display.contrast(self.value)  # preview
         elif _is(ev, OK):
+            if self.key_ == "m_dealer":
+                self.app.go(self.back_to)
+                self.app.correct_dealer(self.value)
+                if self.app.toast_msg is not None:  # saved (or refused): home shows who deals
+                    self.app.home()
+                return
             self.app.change_setting(self.key_, self.value, self.option)
             self.app.apply_contrast()  # the saved value, also when the write failed
             self.app.go(self.back_to)
@@ -864,8 +884,10 @@ class ValuePicker(Screen):
             return LANGUAGE_NAMES.get(v, v)
         if k == "s_preset":
             return T["p_" + v]
-        if k == "s_first":
+        if k == "s_first" or k == "m_dealer":
             return T["seat_" + v]
+        if k == "s_dir":
+            return order_label(T, v)
         if k == "s_dim":
             return (str(v) + T["sec"]) if v else T["never"]
         if k == "s_option":

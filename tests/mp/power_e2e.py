@@ -10,7 +10,7 @@ CONFIG (written by tests/test_power_e2e.py):
    the real App on a fake board whose buttons the script presses through the
    real debouncer (`up` = down 40 ms, up 60 ms; `hold ok 700`; `wait 500`, as
    in the simulator), the clock advancing 10 ms per poll. After every script
-   line the App's state (rules, first dealer, deals, totals, settings, archive
+   line the App's state (rules, first dealer, dealer corrections, deals, totals, settings, archive
    summaries) is taken; a line that changed it is a confirmed action, and the
    index of its first and last flash operation is kept. A line that writes
    without changing the state, or changes it without writing, is a failure.
@@ -93,7 +93,8 @@ def snap(app):
     """What must survive a power cut: the game, the settings, the past games."""
     g = app.game
     arc = app.archive
-    return {"rules": g.rules.spec(), "dealer": g.first_dealer, "deals": [dict(d) for d in g.deals],
+    return {"rules": g.rules.spec(), "dealer": g.first_dealer, "order": g.order, "fixes": [list(f) for f in g.fixes],
+            "next_dealer": g.dealer(), "deals": [dict(d) for d in g.deals],
             "total": dict(g.total), "over": g.over, "winner": g.winner, "settings": dict(app.settings),
             "archive": [arc.summary(i) for i in range(len(arc))] if hasattr(arc, "summary") else []}
 

@@ -271,6 +271,12 @@ def tour_entry(app, taker):
 
 
 def tour_settings(app):
+    # the next dealer, corrected from the menu: every seat
+    picker = S.ValuePicker(app, "m_dealer", S.Menu(app))
+    app.go(picker)
+    render(app, "next dealer")
+    for _ in range(4):
+        press(app, UP, PRESS, "next dealer")
     settings = S.Settings(app)
     tour_lists(app, settings, "settings")
     for key in S.Settings.ITEMS:

@@ -21,6 +21,10 @@ def step(st, a, keep=KEEP):
                 game = {"rules": game["rules"], "deals": game["deals"], "result": a["result"]}
             archive = (archive + [game])[-keep:]
         game = {"rules": a["rules"], "deals": []}
+    elif op == "dealer":  # a dealer correction: the game's rules carry it
+        rules = dict(game["rules"])
+        rules["fix"] = a["fix"]
+        game = {"rules": rules, "deals": game["deals"]}
     else:
         deals = list(game["deals"])
         if op == "add":

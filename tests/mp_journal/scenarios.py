@@ -5,9 +5,15 @@ OTHER = {"preset": "coinche1000", "options": {"target": 1000}}
 
 
 def main_game(deals=24):
-    """A game of `deals` deals with edits, undos and a settings change, a new game, three deals more."""
+    """A game of `deals` deals with edits, undos, two dealer corrections and a settings change, a new
+    game, three deals more."""
     acts = [{"op": "set", "k": "lang", "v": "fr"}]
     acts += sample_game(deals, seed=3)
+    # a correction of the next dealer in the middle of the game (issue 9), and a second one
+    at = len(acts) // 2
+    n = sum(1 for a in acts[:at] if a["op"] == "add") - sum(1 for a in acts[:at] if a["op"] == "del")
+    acts.insert(at, {"op": "dealer", "fix": [[n, "E"]]})
+    acts.insert(at + 3, {"op": "dealer", "fix": [[n, "E"], [n + 1, "S"]]})
     # the app may hand over the finished game's result with the "new" that archives it
     acts.append({"op": "new", "rules": OTHER, "result": {"NS": 2010, "EW": 1460, "winner": "NS"}})
     r = _Rand(99)
