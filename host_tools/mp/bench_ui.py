@@ -143,7 +143,7 @@ ROUTES = (
     ("options", (OK, DOWN, DOWN, DOWN, OK, DOWN, DOWN, OK), None, (UP, DOWN)),
     ("setting", (OK, DOWN, DOWN, DOWN, OK, DOWN, OK), None, (UP, DOWN)),  # target: digits
     ("setting-text", (OK, DOWN, DOWN, DOWN, OK, OK), None, (UP, DOWN)),  # preset: a label
-    ("archive", (OK,) + (DOWN,) * 7 + (OK,), None, (UP, DOWN)),
+    ("archive", (OK, UP, OK), None, (UP, DOWN)),  # the last row of the menu
     ("chart", (OK,) + (DOWN,) * 4 + (OK,), None, (UP, DOWN)),
     ("stats", (OK,) + (DOWN,) * 5 + (OK,), None, (UP, DOWN)),
 )
