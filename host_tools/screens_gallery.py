@@ -111,6 +111,14 @@ SCENES = [
         "back", "up", "up", "hold:ok:700", "hold:ok:700", "ok",  # back to 80 at a suit
         "hold:ok:700", "shot:toast_pile_defence", "wait:1600", "shot:entry_tens_defence",
     ]),
+    ("names", "classic2000", [
+        # settings > teams (the last row): NS "Nous", EW "Eux"; then a deal: home and history use them
+        *_s(_TO_SETTINGS), "up", "ok", "shot:teams",
+        "ok", "up", "shot:setting_team_name", "ok",
+        "down", "ok", "up", "up", "ok", "shot:teams_named",
+        "back", "back", *_s("up ok ok ok ok"), "wait:1600", "shot:home_names",
+        *_s("ok down ok"), "shot:history_names",
+    ]),
     ("long", "coinche1000", [
         *(["ok", "ok"] * 10),  # ten deals all passed
         *_s("down hold:ok:700 ok hold:down:480 ok ok hold:ok:700 hold:ok:700 ok"), "wait:1600",

@@ -21,7 +21,7 @@ from ui import i18n
 SCRIPT = os.path.join(ROOT, "tests", "mp", "text_fit.py")
 LAYOUTS = ("128x64", "240x135")
 # every screen the firmware has (as tests/test_ui_screens.py lists them)
-SCREENS = {"home", "menu", "ask", "history", "deal", "gameover", "settings", "options", "setting", "archive",
+SCREENS = {"home", "menu", "ask", "history", "deal", "gameover", "settings", "options", "setting", "archive", "teams",
            "entry-taker", "entry-bid", "entry-tens", "entry-units",
            "entry-meld", "entry-melds_to", "entry-confirm", "chart", "stats"}
 

@@ -398,3 +398,21 @@ def test_coinche_left_from_a_numeric_bid_does_not_block_a_capot_bid():
         st = sim.state()
     assert st["screen"] == "home" and len(st["deals"]) == 1
     assert st["deals"][0]["bid"] == "capot" and st["deals"][0]["coinche"] == 0
+
+
+# ------------------------------------------------------------------ team names
+
+def test_team_names_are_journaled_and_shown(tmp_path):
+    """Settings > Teams: NS becomes "Nous", EW "Eux" (the French pair, first in the list);
+    a restart on the same flash keeps them; back to NS/EW is the list's first row."""
+    flash = str(tmp_path / "flash.img")
+    to_teams = ["ok", "down", "down", "down", "ok", "up", "ok"]  # menu > settings > teams (last row)
+    with Sim(rules="classic2000", flash=flash) as sim:
+        sim.run_script(to_teams + ["ok", "up", "ok", "down", "ok", "up", "up", "ok", "back", "back"])
+        st = sim.state()
+        assert st["screen"] == "home" and st["settings"]["names"] == {"NS": "Nous", "EW": "Eux"}
+    with Sim(flash=flash) as sim:
+        assert sim.state()["settings"]["names"] == {"NS": "Nous", "EW": "Eux"}
+        sim.run_script(to_teams + ["ok", "down", "ok", "back", "back"])  # NS: DOWN from "Nous" is NS again
+        st = sim.state()
+    assert st["settings"]["names"] == {"EW": "Eux"}

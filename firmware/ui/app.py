@@ -24,6 +24,7 @@ except ImportError:  # CPython (unit tests)
         return a + b
 
 TOAST_MS = 1500
+MAX_NAME = 8  # characters of a team name
 # Dimming is off unless set (the score stays readable between deals); when set, the
 # screen dims to half its contrast, never below what can still be read (on the
 # Display Pack the contrast is the backlight: a low level is black).
@@ -143,8 +144,34 @@ class App:
         self.dirty = True
 
     def team_name(self, team):
-        """How a team ("NS" or "EW") is shown everywhere: its name in the language in use."""
+        """How a team ("NS" or "EW") is shown everywhere: the name the table gave it
+        (settings "names", up to 8 characters), else NS/EW in the language in use."""
+        names = self.settings.get("names")
+        if names:
+            name = names.get(team)
+            if name:
+                return name
         return self.T[team]
+
+    def set_team_name(self, team, name):
+        """Name a team (None: back to NS/EW); one journaled setting, like any other."""
+        names = dict(self.settings.get("names") or {})
+        if name:
+            names[team] = name[:MAX_NAME]
+        else:
+            names.pop(team, None)
+        value = names or None
+        if self.settings.get("names") == value:
+            return
+        if not self._record({"op": "set", "k": "names", "v": value}):
+            return
+        if value is None:
+            del self.settings["names"]
+        else:
+            self.settings["names"] = value
+        from ui.text import prepare_table
+        prepare_table(self.T)  # the text cache starts afresh with the new names
+        self.flash(self.T["saved"])
 
     def seat_label(self):
         return self.seats[self.game.dealer()]
@@ -296,6 +323,8 @@ class App:
         order = self.settings.get("dir", "acw")
         old = self.game
         result = {"NS": old.total["NS"], "EW": old.total["EW"], "winner": old.winner} if old.deals else None
+        if result is not None and self.settings.get("names"):
+            result["names"] = {t: self.team_name(t) for t in ("NS", "EW")}  # as the past games list had them
         if not self._record(_new(rules, dealer, result, order)):
             return
         self.game = Game(rules, (), dealer, order)

@@ -767,7 +767,7 @@ SEATS = ("N", "W", "S", "E")
 
 class Settings(ListScreen):
     name = "settings"
-    ITEMS = ("s_preset", "s_target", "s_options", "s_first", "s_lang", "s_contrast", "s_dim", "s_dir")
+    ITEMS = ("s_preset", "s_target", "s_options", "s_first", "s_lang", "s_contrast", "s_dim", "s_dir", "s_names")
 
     def title(self):
         return self.app.T["m_settings"]
@@ -780,7 +780,7 @@ class Settings(ListScreen):
         dim = a.settings.get("dim", 0)
         vals = (T["p_" + r.preset], str(r["target"]), ">", T["seat_" + a.settings.get("dealer", "N")], T["lang"],
                 str(a.settings.get("contrast", 255)), (str(dim) + T["sec"]) if dim else T["never"],
-                order_label(T, a.settings.get("dir", "acw")))
+                order_label(T, a.settings.get("dir", "acw")), ">")
         return [(T[k], v) for k, v in zip(self.ITEMS, vals)]
 
     def pick(self, i):
@@ -788,6 +788,8 @@ class Settings(ListScreen):
         k = self.ITEMS[i]
         if k == "s_options":
             a.go(OptionsScreen(a, self))
+        elif k == "s_names":
+            a.go(TeamsScreen(a, self))
         else:
             a.go(ValuePicker(a, k, self))
 
@@ -829,6 +831,9 @@ class ValuePicker(Screen):
             self.value = app.settings.get(k, default)
         elif key == "m_dealer":  # the next dealer, corrected during a game
             self.value = app.game.dealer()
+        elif key == "s_name":  # a team's name (option: the team); None: NS/EW
+            names = app.settings.get("names") or {}
+            self.value = names.get(option)
         elif key == "s_preset":
             self.value = spec["preset"]
         else:
@@ -845,6 +850,8 @@ class ValuePicker(Screen):
             return SEATS
         if k == "m_dealer":
             return ORDERS[self.app.game.order]
+        if k == "s_name":
+            return name_choices(self.app.settings.get("lang", "fr"), self.value)
         if k == "s_dir":
             return ("acw", "cw")
         if k == "s_lang":
@@ -862,6 +869,10 @@ class ValuePicker(Screen):
             if self.key_ == "s_contrast":
                 self.app.board.display.contrast(self.value)  # preview
         elif _is(ev, OK):
+            if self.key_ == "s_name":
+                self.app.set_team_name(self.option, self.value)
+                self.app.go(self.back_to)
+                return
             if self.key_ == "m_dealer":
                 self.app.go(self.back_to)
                 self.app.correct_dealer(self.value)
@@ -886,6 +897,8 @@ class ValuePicker(Screen):
             return T["p_" + v]
         if k == "s_first" or k == "m_dealer":
             return T["seat_" + v]
+        if k == "s_name":
+            return v or T[self.option]
         if k == "s_dir":
             return order_label(T, v)
         if k == "s_dim":
@@ -896,13 +909,56 @@ class ValuePicker(Screen):
 
     def draw(self, L):
         T = self.app.T
-        title = T[self.key_] if self.option is None else T["o_" + self.option]
+        if self.key_ == "s_name":
+            title = T["s_names"] + " " + T[self.option]
+        else:
+            title = T[self.key_] if self.option is None else T["o_" + self.option]
         v = self.value
         if isinstance(v, int) and not isinstance(v, bool) and self.key_ != "s_dim":
             L.picker(title, None, v, None, None, "^v  OK  <")
         else:
             context = T["d_" + v] if self.key_ == "s_preset" else None
             L.picker(title, None, None, self.label(), context, "^v  OK  <")
+
+
+# team names offered (the language in use first, then the others'): "us" and "them"
+NAME_PAIRS = {"fr": ("Nous", "Eux"), "en": ("Us", "Them"), "de": ("Wir", "Ihr"), "it": ("Noi", "Voi")}
+
+
+def name_choices(lang, current):
+    """None (NS/EW), the language's pair, the other pairs; a name set before stays in the list."""
+    out = [None]
+    for code in (lang,) + LANGS:
+        for name in NAME_PAIRS.get(code, ()):
+            if name not in out:
+                out.append(name)
+    if current is not None and current not in out:
+        out.append(current)
+    return out
+
+
+class TeamsScreen(ListScreen):
+    """Each team's name: NS and EW rows; OK on one picks its name (settings "names")."""
+
+    name = "teams"
+    wrap = False
+
+    def __init__(self, app, back_to):
+        ListScreen.__init__(self, app)
+        self.back_to = back_to
+
+    def title(self):
+        return self.app.T["s_names"]
+
+    def rows(self):
+        a = self.app
+        return [(a.T[t], a.team_name(t)) for t in ("NS", "EW")]
+
+    def pick(self, i):
+        self.app.go(ValuePicker(self.app, "s_name", self, ("NS", "EW")[i]))
+
+    def back(self):
+        self.app.go(self.back_to)
 
 
 class OptionsScreen(ListScreen):

@@ -277,6 +277,15 @@ def tour_settings(app):
     render(app, "next dealer")
     for _ in range(4):
         press(app, UP, PRESS, "next dealer")
+    # the team names: the list, then every name offered for each team
+    teams = S.TeamsScreen(app, S.Settings(app))
+    tour_lists(app, teams, "teams")
+    for team in ("NS", "EW"):
+        picker = S.ValuePicker(app, "s_name", teams, team)
+        app.go(picker)
+        render(app, "team name")
+        for _ in range(len(picker.choices())):
+            press(app, UP, PRESS, "team name")
     settings = S.Settings(app)
     tour_lists(app, settings, "settings")
     for key in S.Settings.ITEMS:
@@ -290,6 +299,8 @@ def tour_settings(app):
                 for _ in range(len(picker.choices())):
                     press(app, UP, PRESS, option)
             continue
+        if key == "s_names":
+            continue  # the teams screen and its pickers: toured above
         picker = S.ValuePicker(app, key, settings)
         app.go(picker)
         render(app, key)
