@@ -264,8 +264,8 @@ def test_dealing_order_and_a_correction_on_the_device(order):
     from coinche.game import ORDERS
     rules = Rules("classic2000")
     rec = {"taker": "NS", "bid": 80, "trump": "H", "points": 90}
-    # settings: the dealing order is the last row; UP from the anticlockwise default is clockwise
-    settings = ["ok", "down", "down", "down", "ok", "up", "ok"]
+    # settings: the dealing order is the row above the last; UP from the anticlockwise default is clockwise
+    settings = ["ok", "down", "down", "down", "ok", "up", "up", "ok"]
     lines = (settings + ["up", "ok", "back"] if order == "cw" else [])
     g = Game(rules, (), "N", order)
     lines += K.plan_deal(rules, g, rec)
