@@ -56,15 +56,23 @@ NOTES = []
 LAYOUT = None
 
 
+def _flash_class():
+    """rp2.Flash, from the C module _rp2: importing the rp2 package would
+    keep its PIO assembler's classes on the heap for nothing."""
+    try:
+        from _rp2 import Flash  # pyright: ignore[reportMissingImports]  (the C half of rp2)
+    except ImportError:  # a port (or a test) with only the rp2 module
+        from rp2 import Flash
+    return Flash
+
+
 def flash(first_block, block_count):
     """The partition as an rp2.Flash block device (start is inside the region)."""
-    import rp2
-    return rp2.Flash(start=first_block * BLOCK_SIZE, len=block_count * BLOCK_SIZE)
+    return _flash_class()(start=first_block * BLOCK_SIZE, len=block_count * BLOCK_SIZE)
 
 
 def whole_region():
-    import rp2
-    return rp2.Flash()
+    return _flash_class()()
 
 
 def superblock_count(device):
