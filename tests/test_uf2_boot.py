@@ -34,6 +34,14 @@ def test_stock_filesystem_over_the_whole_region_is_used_as_it_is():
     assert r["files_again"] == ["old games", "new game"]
 
 
+def test_empty_stock_filesystem_gives_way_to_the_partitions():
+    r = boot_case("stock_whole_empty")
+    assert r["boot"] == ["partitions", []]
+    assert r["again"] == ["partitions", []]
+    assert r["files"] == ["game"]
+    assert r["mounts"] == ["data_a", "data_b"]
+
+
 def test_damaged_user_filesystem_is_kept_and_the_games_still_mount():
     r = boot_case("damaged_user")
     assert r["boot"] == ["partitions", ["kept"]]

@@ -24,7 +24,8 @@ without first keeping its content:
   over a Pico that ran `make deploy`) is mounted whole at /, as the stock
   firmware does: the journal then keeps its two copies in the directories
   /data_a and /data_b of that filesystem, exactly as on the stock firmware.
-  Formatting it into partitions would destroy it, so it stays;
+  Formatting it into partitions would destroy it, so it stays; only an
+  empty one (nothing was ever put on it) is replaced by the partitions;
 - a damaged filesystem spanning the whole region is left untouched (there is
   nowhere to copy 1.4 MB): the device runs on a RAM filesystem and says that
   nothing is saved.
@@ -205,44 +206,50 @@ def _mount_data_partition(point, first_block, user_mounted):
     return False
 
 
+def _mount_user(user):
+    """Mount the user filesystem at /: True (on flash), False (kept damaged,
+    / in RAM), or "whole" / "ram" when the region is one filesystem."""
+    if _mount(user, "/"):
+        return True
+    if _mount(whole_region(), "/"):
+        if os.listdir("/"):
+            # A stock MicroPython filesystem over the whole region, holding
+            # files: used as it is.
+            for point, _first in DATA_PARTITIONS:
+                _makedirs(point)
+            return "whole"
+        # An empty one (stock MicroPython flashed, nothing put on it yet):
+        # nothing to keep, so the region gets the three partitions.
+        vfs.umount("/")
+        _format_and_mount(user, "/")
+        return True
+    count = superblock_count(user)
+    if count is None:
+        # No filesystem starts the region: a new or erased Pico.
+        _format_and_mount(user, "/")
+        return True
+    _note("kept")
+    _ram_filesystem("/")
+    if count == USER_BLOCKS:
+        return False  # our user filesystem, damaged: kept as it is
+    # A damaged filesystem that spans more than the user partition: pieces of
+    # it may be anywhere in the region, so nothing is touched.
+    _note("unsaved")
+    for point, _first in DATA_PARTITIONS:
+        _makedirs(point)
+    return "ram"
+
+
 def mount_all():
     """Mount the storage as described above; returns LAYOUT. Never raises for
     a flash problem: the device must start whatever the flash holds."""
     global LAYOUT
     del NOTES[:]
-    user = flash(USER_FIRST, USER_BLOCKS)
-    if _mount(user, "/"):
-        LAYOUT = "partitions"
-        user_mounted = True
-    else:
-        if _mount(whole_region(), "/"):
-            # A stock MicroPython filesystem over the whole region: used as it is.
-            LAYOUT = "whole"
-            for point, _first in DATA_PARTITIONS:
-                _makedirs(point)
-            return LAYOUT
-        count = superblock_count(user)
-        if count is None:
-            # No filesystem starts the region: a new or erased Pico.
-            _format_and_mount(user, "/")
-            LAYOUT = "partitions"
-            user_mounted = True
-        elif count == USER_BLOCKS:
-            # Our user filesystem, damaged: kept as it is; / lives in RAM.
-            _note("kept")
-            _ram_filesystem("/")
-            LAYOUT = "partitions"
-            user_mounted = False
-        else:
-            # A damaged filesystem that spans more than the user partition:
-            # pieces of it may be anywhere in the region, so nothing is touched.
-            _note("kept")
-            _note("unsaved")
-            _ram_filesystem("/")
-            for point, _first in DATA_PARTITIONS:
-                _makedirs(point)
-            LAYOUT = "ram"
-            return LAYOUT
+    user_mounted = _mount_user(flash(USER_FIRST, USER_BLOCKS))
+    if user_mounted == "whole" or user_mounted == "ram":
+        LAYOUT = user_mounted
+        return LAYOUT
+    LAYOUT = "partitions"
     on_flash = 0
     for point, first_block in DATA_PARTITIONS:
         if _mount_data_partition(point, first_block, user_mounted):

@@ -132,6 +132,14 @@ elif case == "stock_whole":
     write("/data_a/game", "new game")
     result["again"] = boot()
     result["files_again"] = [read("/data/settings.log"), read("/data_a/game")]
+elif case == "stock_whole_empty":
+    # stock MicroPython flashed and started once, nothing put on it
+    vfs.VfsLfs2.mkfs(Window(), progsize=256)
+    result["boot"] = boot()
+    write("/data_a/game", "game")
+    result["again"] = boot()
+    result["files"] = [read("/data_a/game")]
+    result["mounts"] = sorted(os.listdir("/"))
 elif case == "damaged_user":
     d1_with_games()
     unmount_all()
