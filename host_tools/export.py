@@ -113,7 +113,7 @@ def score_game(item, number):
     spec = item.get("rules")
     rules = Rules.from_spec(spec)
     dealer = spec.get("dealer", "N")
-    game = Game(rules, item["deals"], dealer)
+    game = Game(rules, item["deals"], dealer, spec.get("dir", "acw"), spec.get("fix", ()))  # order, corrections
     names = team_names(spec)
     deals = []
     for i, (rec, res) in enumerate(zip(game.deals, game.results)):

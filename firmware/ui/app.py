@@ -45,14 +45,16 @@ def _lang(code):
     return load(code)
 
 
-def _new(rules, dealer, result=None, order="acw"):
-    """The journal's "new" action; the first dealer and a clockwise dealing order
-    travel inside the rules spec, the final totals of the game it closes (if any)
-    in "result"."""
+def _new(rules, dealer, result=None, order="acw", names=None):
+    """The journal's "new" action; the first dealer, a clockwise dealing order and
+    the team names travel inside the rules spec (the exporter reads them there),
+    the final totals of the game it closes (if any) in "result"."""
     spec = rules.spec()
     spec["dealer"] = dealer
     if order != "acw":
         spec["dir"] = order
+    if names:
+        spec["names"] = names
     act = {"op": "new", "rules": spec}
     if result is not None:
         act["result"] = result
@@ -276,7 +278,7 @@ class App:
         if not g.deals and not self._journal_matches(g):
             # first deal of a game whose rules changed while it was empty: the journal
             # starts that game now (a cut right after it boots to the same empty game)
-            if not self._record(_new(g.rules, g.first_dealer, None, g.order)):
+            if not self._record(_new(g.rules, g.first_dealer, None, g.order, self.settings.get("names"))):
                 return
         if not self._record(action):
             return
@@ -325,7 +327,7 @@ class App:
         result = {"NS": old.total["NS"], "EW": old.total["EW"], "winner": old.winner} if old.deals else None
         if result is not None and self.settings.get("names"):
             result["names"] = {t: self.team_name(t) for t in ("NS", "EW")}  # as the past games list had them
-        if not self._record(_new(rules, dealer, result, order)):
+        if not self._record(_new(rules, dealer, result, order, self.settings.get("names"))):
             return
         self.game = Game(rules, (), dealer, order)
         self._after_change(self.T["m_new"])

@@ -1041,7 +1041,8 @@ class Archive(ListScreen):
         try:
             game = arc[len(arc) - 1 - i]
             spec = game["rules"]
-            past = Game(Rules.from_spec(spec), game["deals"], spec.get("dealer", "N"))
+            past = Game(Rules.from_spec(spec), game["deals"], spec.get("dealer", "N"), spec.get("dir", "acw"),
+                        spec.get("fix", ()))
         except Exception:  # a damaged game cannot be browsed: say so, lose nothing
             a.flash(a.T["e_store"])
             return

@@ -43,7 +43,8 @@ def tallies(app):
         try:
             g = archive[i]
             spec = g["rules"]
-            every.add_game(Game(Rules.from_spec(spec), g["deals"], spec.get("dealer", "N")))
+            every.add_game(Game(Rules.from_spec(spec), g["deals"], spec.get("dealer", "N"), spec.get("dir", "acw"),
+                                spec.get("fix", ())))
         except (ValueError, KeyError, TypeError, AttributeError, OSError):
             pass  # the journal reported it at boot; the other games still count
         g = None
