@@ -24,10 +24,11 @@ GOLDEN_DIR = os.path.join(ROOT, "tests", "golden")
 DOCS_DIR = os.path.join(ROOT, "docs", "screenshots")
 SCALE = 4
 README_SHOTS = {"home.png": "home_deals", "history.png": "history", "confirm.png": "confirm",
-                "gameover.png": "gameover"}  # docs name -> shot (128x64)
+                "gameover.png": "gameover", "chart.png": "chart", "stats.png": "stats"}  # docs name -> shot (128x64)
 PACK_SCALE = 2
 PACK_SHOTS = {"pack_home.png": "pack_home", "pack_history.png": "pack_history", "pack_confirm.png": "pack_confirm",
-              "pack_gameover.png": "pack_gameover"}  # docs name -> shot of the Display Pack (240x135)
+              "pack_gameover.png": "pack_gameover", "pack_chart.png": "pack_chart",
+              "pack_stats.png": "pack_stats"}  # docs name -> shot of the Display Pack (240x135)
 
 # settings menu rows: rules, target, options, first dealer, language, contrast, dim
 _TO_SETTINGS = "ok down down down ok"  # home > menu > settings
@@ -158,6 +159,15 @@ PACK_SCENES = [
         *_s("ok down ok"), "shot:pack_history",
         "back",
         *_s("up ok ok ok up"), "shot:pack_confirm",  # NS 100, 100 points, a belote
+    ]),
+    ("pack_chart", "classic2000", [
+        # the two deals of the first scene, twice: the chart and the statistics of four deals
+        *_s("up hold:up:430 ok up ok up up ok hold:ok:700 ok"), "wait:1600",
+        *_s("down ok hold:down:730 ok hold:down:580 ok down ok"), "wait:1600",
+        *_s("up hold:up:430 ok up ok up up ok hold:ok:700 ok"), "wait:1600",
+        *_s("down ok hold:down:730 ok hold:down:580 ok down ok"), "wait:1600",
+        *_s(_TO_CHART), "shot:pack_chart",
+        "ok", "shot:pack_stats",
     ]),
     ("pack_end", "classic2000", [
         *_s(_CAPOT_FIRST), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), "wait:1600",

@@ -120,7 +120,7 @@ def test_display_pack_screenshots_come_from_the_simulator():
     from host_tools.sim import frame_image
 
     pack = G.pack_shots()
-    assert {fr.screen for fr in pack.values()} == {"home", "history", "entry-confirm", "gameover"}
+    assert {fr.screen for fr in pack.values()} == {"home", "history", "entry-confirm", "gameover", "chart", "stats"}
     for doc, name in G.PACK_SHOTS.items():
         fr = pack[name]
         assert (fr.fmt, fr.w, fr.h) == ("rgb565", 240, 135)
