@@ -98,9 +98,9 @@ def read_device(port, restart=True):
 
 # ------------------------------------------------------------------ scoring
 
-def team_names(spec):
-    """{"NS": name, "EW": name}: the names the table gave, else the team codes."""
-    names = spec.get("names") if isinstance(spec, dict) else None
+def team_names(names):
+    """{"NS": name, "EW": name}: the names the table gave (settings "names", kept with a
+    finished game's result), else the team codes."""
     out = {}
     for t in TEAMS:
         v = names.get(t) if isinstance(names, dict) else None
@@ -114,7 +114,11 @@ def score_game(item, number):
     rules = Rules.from_spec(spec)
     dealer = spec.get("dealer", "N")
     game = Game(rules, item["deals"], dealer, spec.get("dir", "acw"), spec.get("fix", ()))  # order, corrections
-    names = team_names(spec)
+    result = item.get("result")
+    # the names the device shows: the settings' for the current game, those kept with a finished
+    # game's result, else those the game started with
+    names = team_names(item.get("names") or (result.get("names") if isinstance(result, dict) else None)
+                       or spec.get("names"))
     deals = []
     for i, (rec, res) in enumerate(zip(game.deals, game.results)):
         deals.append({"deal": i + 1, "dealer": game.dealer(i), "record": rec, "made": res.made,

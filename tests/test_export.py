@@ -41,6 +41,13 @@ def _next_preset(over):
     return into + ["down"] * S.Settings.ITEMS.index("s_preset") + ["ok", "up", "ok", "back"]
 
 
+def _names_from_settings():
+    """On the settings list: Teams > NS > the first name offered (Nous), EW > the second (Eux); back on
+    the settings list, its first row selected."""
+    at = S.Settings.ITEMS.index("s_names")
+    return ["down"] * at + ["ok", "ok", "up", "ok", "down", "ok", "up", "up", "ok", "back"] + ["up"] * at
+
+
 def _new_game(over):
     return ["ok"] if over else _menu("m_new") + ["ok"]
 
@@ -80,7 +87,9 @@ def build_image(path):
             st = sim.state()
             assert st["over"] and st["screen"] == "gameover", (preset, st["screen"])
             played.append((preset, options, want))
-            if n < 3:
+            if n == 0:  # the teams get names: the game this closes keeps them, and every later one
+                sim.run_script(["down"] + _names_from_settings() + _next_preset(True)[1:] + _new_game(True))
+            elif n < 3:
                 sim.run_script(_next_preset(True) + _new_game(True))
         # the evening's last game is still being played: the current game
         _label, preset, options, records = C.games(C.SEED_TUNING + 1, 1, [C.CONFIGS[0]])[0]
@@ -156,7 +165,7 @@ def test_json_totals_equal_the_calculator(exported):
         want = _calculator(preset, options, records)
         assert [d["total"] for d in g["deals"]] == want
         assert g["total"] == want[-1]
-        assert g["teams"] == {"NS": "NS", "EW": "EW"}
+        assert g["teams"] == {"NS": "Nous", "EW": "Eux"}
         assert g["first_dealer"] == "N"
         assert [d["dealer"] for d in g["deals"][:5]] == ["N", "W", "S", "E", "N"][: len(g["deals"])]
         rules = Rules(preset, options)

@@ -18,12 +18,6 @@ from ui.text import width
 _DASH = const(6)  # the target line: 3 pixels drawn in every 6
 
 
-def team_name(app, team):
-    """The team's name once teams have names (issue 9), else its code in the language."""
-    name = getattr(app, "team_name", None)
-    return name(team) if name is not None else app.T[team]
-
-
 def key_bar(L, ok_text, back_text):
     """The Display Pack's hint bar: the key caps OK (X) and BACK (Y), each with what it does.
     The BACK part keeps room for eight characters ("indietro")."""
@@ -115,7 +109,7 @@ class Chart(Screen):
         self.count = n
         self.target_y = bottom - span * target // high
         self.target_s = str(target)
-        self.legend = (team_name(a, "NS") + " " + str(ns), team_name(a, "EW") + " " + str(ew))
+        self.legend = (a.team_name("NS") + " " + str(ns), a.team_name("EW") + " " + str(ew))
         if L.W < 240 and max(width(self.legend[0]), width(self.legend[1])) > L.W // 2 - 1:
             # long team names: the codes, so both totals stay on the line
             self.legend = (a.T["NS"] + " " + str(ns), a.T["EW"] + " " + str(ew))

@@ -13,7 +13,7 @@ Reading the archive scores every kept game once, one game in RAM at a time.
 from coinche.game import Game
 from coinche.rules import Rules
 from coinche.stats import BELOTES, CAPOTS, COINCHE_WON, GAMES, MADE, SURCOINCHE_WON, TAKEN, WON, Tally, percent
-from ui.chart import key_bar, team_name
+from ui.chart import key_bar
 from ui.inputs import BACK, OK
 from ui.screens import Screen, _is, _step
 from ui.text import width
@@ -33,22 +33,43 @@ def _values(tally, team):
             "%d/%d" % (c[WON], c[GAMES]))
 
 
+def _winner_name(app, result, winner):
+    """The name a finished game's winner had (kept with its result), else its code in the language."""
+    names = result.get("names") if isinstance(result, dict) else None
+    name = names.get(winner) if isinstance(names, dict) else None
+    return name if name else app.T[winner]
+
+
 def tallies(app):
-    """(this game, every kept game and this one) as two Tallies; an unreadable kept game is left out."""
+    """(this game, every kept game and this one) as two Tallies; an unreadable kept game is left out.
+
+    Over every game, "games won" counts by team name: the games won by a team that
+    had the name this team has now (by NS/EW when no names were given)."""
     game = Tally()
     game.add_game(app.game)
     every = Tally()
+    won = {}  # winner's name -> games won
     archive = app.archive
     for i in range(len(archive)):
         try:
             g = archive[i]
             spec = g["rules"]
-            every.add_game(Game(Rules.from_spec(spec), g["deals"], spec.get("dealer", "N"), spec.get("dir", "acw"),
-                                spec.get("fix", ())))
+            played = Game(Rules.from_spec(spec), g["deals"], spec.get("dealer", "N"), spec.get("dir", "acw"),
+                          spec.get("fix", ()))
+            every.add_game(played)
+            if played.over:
+                name = _winner_name(app, g.get("result"), played.winner)
+                won[name] = won.get(name, 0) + 1
         except (ValueError, KeyError, TypeError, AttributeError, OSError):
             pass  # the journal reported it at boot; the other games still count
-        g = None
-    every.add_game(app.game)
+        g = played = None
+    current = app.game
+    every.add_game(current)
+    if current.over:
+        name = app.team_name(current.winner)
+        won[name] = won.get(name, 0) + 1
+    for team in TEAMS:
+        every.counts[team][WON] = won.get(app.team_name(team), 0)
     return game, every
 
 
@@ -72,7 +93,7 @@ class Stats(Screen):
         for k in range(4):
             team = TEAMS[k & 1]
             scope = T["st_game" if k < 2 else "st_all"]
-            title = team_name(a, team) + " " + scope
+            title = a.team_name(team) + " " + scope
             if width(title) > L.W - 8:  # a long team name: its code, so the scope stays readable
                 title = T[team] + " " + scope
             pages.append((title, _values(every if k >= 2 else game, team)))

@@ -13,7 +13,7 @@ Output, one JSON object per line:
     {"notice": TEXT}                      the journal's own notice (damage found)
     {"error": TEXT}                       a game that could not be read: skipped
     {"game": G, "current": false, "rules": SPEC, "deals": [...], "result": R}
-    {"game": null, "current": true, "rules": SPEC, "deals": [...]}
+    {"game": null, "current": true, "rules": SPEC, "deals": [...], "names": NAMES}
     {"end": N}                            N games written: the dump is complete
 """
 import json
@@ -60,7 +60,9 @@ def dump(root):
             game = None
     current = state.get("game")
     if current and current.get("deals"):
-        _line({"game": None, "current": True, "rules": current.get("rules"), "deals": current["deals"]})
+        names = (state.get("settings") or {}).get("names")  # the current game's team names
+        _line({"game": None, "current": True, "rules": current.get("rules"), "deals": current["deals"],
+               "names": names})
         written += 1
     return written
 
