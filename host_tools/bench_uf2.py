@@ -26,6 +26,7 @@ on the heap throughout; they are part of every figure.
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -152,6 +153,8 @@ def measure(board, uf2, preset, deals=bench.GAME_DEALS, flash=None, deploy=False
             pico.deploy()
         pico.wait_for_frame()
         out = pico.exec(code, timeout=1800)
+    if scratch is not None:
+        shutil.rmtree(scratch, ignore_errors=True)
     figures = json.loads(out.strip().splitlines()[-1].replace("'", '"'))
     figures["seconds"] = round(time.monotonic() - started, 1)
     figures["records"] = len(records)

@@ -5,7 +5,8 @@ v1.28.0 with the scoreboard frozen in, host_tools/uf2.py) booted by rp2040js
 The UF2 boots on an empty flash to the home screen (as the simulator draws it); a
 game of 12 deals is typed on the GPIO buttons; the power is cycled; a newer UF2
 flashed over the older one keeps the games (they live in the data partitions);
-the Display Pack's UF2 boots and draws over SPI.  Skipped with the reason where
+the Display Pack's UF2 boots and draws over SPI; a UF2 dragged over a stock
+MicroPython that ran `make deploy` keeps that install's game.  Skipped with the reason where
 the rp2 source, the Arm toolchain, the emulator or its boot ROM is missing.
 """
 import json
@@ -148,6 +149,28 @@ def test_newer_uf2_over_the_older_keeps_the_games(played, older_and_newer, tmp_p
         after = pico.state()
     assert label == "newer"
     assert after == played["state"]
+
+
+def test_uf2_over_a_stock_install_keeps_its_games(uf2_images, tmp_path):
+    """`make deploy` on the stock MicroPython (one littlefs over the whole flash),
+    a few deals; then the UF2 dragged over it: its boot uses that filesystem as
+    it is (nothing formatted) and the game is the one that was there."""
+    image = str(tmp_path / "flash.img")
+    records = _game(3)
+    rules = K.Rules("classic2000")
+    lines, _ = K.plan(rules, records)
+    with rp2emu.Pico("pico_oled", image) as pico:  # the stock UF2 ($MICROPYTHON_UF2)
+        pico.deploy(rules="classic2000")
+        pico.wait_for_frame()
+        pico.play(parse_script(lines), press_ms=PRESS_MS, gap_ms=GAP_MS)
+        before = pico.state()
+    with rp2emu.Pico("pico_oled", image, uf2=uf2_images["pico_oled"]) as pico:
+        pico.wait_for_frame()
+        layout = pico.exec("import flash_report\nprint(flash_report.LAYOUT, len(flash_report.NOTES))\n").split()
+        after = pico.state()
+    assert layout == ["whole", "0"]
+    assert len(before["deals"]) == 3
+    assert after == before
 
 
 def test_display_pack_uf2_boots_and_draws(uf2_images, tmp_path):
