@@ -67,6 +67,7 @@ SCENES = [
         "back", "back", "back",
         "back", "shot:ask_undo",
         "back", *_s(_TO_SETTINGS), "shot:settings",
+        "ok", "up", "shot:setting_preset", "back",  # a preset by its name and description
         "down", "ok", "shot:setting_target",
         "back", "down", "ok", "shot:options",
         "ok", "shot:setting_option",
@@ -139,6 +140,7 @@ SCENES = [
         "ok", "wait:1600", "shot:home_deals_en",
         "ok", "shot:menu_en",
         *_s("down down down ok"), "shot:settings_en",
+        *_s("down down down down ok up"), "shot:setting_language_en",  # each language by its own name
     ]),
     ("german", "federation", [
         *_lang("de"), "wait:1600", "shot:settings_de",

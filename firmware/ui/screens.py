@@ -205,14 +205,13 @@ class Ask(Screen):
 
 def contract_text(app, rec, taker=True, compact=False):
     """'NS 100 SA x2': a deal's contract (taker: with the taking team's name first;
-    compact: '100SAx2', no spaces)."""
+    compact: '100SAx2', no spaces, 'Gén.' for 'Générale'). With the taker's name, a
+    text longer than a 128x64 line is given compact."""
     T = app.T
     if rec["bid"] == "pass":
         return T["passed"]
     b = rec["bid"]
-    s = str(b) if isinstance(b, int) else T[b]
-    if taker:
-        s = app.team_name(rec["taker"]) + " " + s
+    s = str(b) if isinstance(b, int) else T[b + "_short" if compact else b]
     sep = "" if compact else " "
     t = rec.get("trump")
     if t in ("NT", "AT"):
@@ -220,6 +219,10 @@ def contract_text(app, rec, taker=True, compact=False):
     c = rec.get("coinche", 0)
     if c:
         s += sep + "x" + str(2 * c)
+    if taker:
+        s = app.team_name(rec["taker"]) + " " + s
+        if not compact and len(s) > 16:
+            return contract_text(app, rec, True, True)
     return s
 
 

@@ -155,17 +155,28 @@ DEALS = {
         {"taker": "NS", "bid": 100, "trump": "H", "coinche": 1, "points": 112},
         {"taker": "EW", "bid": 80, "trump": "S", "points": 67, "belote": {"NS": 0, "EW": 1}},
         {"bid": "pass"},
-        {"taker": "EW", "bid": "capot", "trump": "C", "tricks": 8, "belote": {"NS": 0, "EW": 1}},
+        {"taker": "EW", "bid": "capot", "trump": "C", "points": 162, "tricks": 8, "belote": {"NS": 0, "EW": 1}},
         {"taker": "NS", "bid": 160, "trump": "D", "coinche": 1, "points": 162, "tricks": 8},
         {"taker": "NS", "bid": 90, "trump": "D", "points": 70},
     ],
     "federation": [
         {"taker": "NS", "bid": 160, "trump": "NT", "coinche": 2, "points": 40},
-        {"taker": "EW", "bid": "generale", "trump": "AT", "solo": True, "coinche": 2,
-         "belote": {"NS": 2, "EW": 2}, "melds": {"NS": [], "EW": ["carre_J", "quinte", "quinte"]}},
-        {"taker": "NS", "bid": "capot", "trump": "S", "tricks": 8, "coinche": 1},
+        {"taker": "EW", "bid": "generale", "trump": "AT", "points": 162, "tricks": 8, "solo": True, "coinche": 2,
+         "belote": {"NS": 0, "EW": 2}, "melds": {"NS": [], "EW": ["carre_J", "quinte", "quinte"]}},
+        {"taker": "NS", "bid": "capot", "trump": "S", "points": 162, "tricks": 8, "coinche": 1},
+        {"taker": "EW", "bid": 90, "trump": "S", "points": 50, "belote": {"NS": 1, "EW": 0}},
     ],
 }
+DEALS["coinche1000"] = DEALS["classic2000"]
+DEALS["coinche1001"] = DEALS["federation"][:1] + DEALS["federation"][2:]
+
+
+def saved(app, rec):
+    """Save one deal; a record the preset refuses is a mistake in this list, not a state."""
+    n = len(app.game.deals)
+    play(app, [rec])
+    if len(app.game.deals) == n and not app.game.over:
+        print("refused", json.dumps(rec))
 
 
 # one deal per verdict of the check-and-save step: each failure reason, capot and
@@ -323,7 +334,7 @@ def tour_language(app, code):
     del app.settings["dealer"]
     app.game = app._empty_game()
     for rec in DEALS[app.game.rules.preset]:
-        play(app, [rec])
+        saved(app, rec)
         app.go(S.GameOver(app) if app.game.over else S.Home(app))
         render(app, "after %r" % (rec,))
     tour_chart_stats(app, "during a game")
@@ -417,7 +428,7 @@ def tour_game_over(app, code):
 
 
 def main():
-    for preset in ("classic2000", "federation"):
+    for preset in ("classic2000", "federation", "coinche1000", "coinche1001"):
         app = fresh_app(preset)
         for code in i18n.LANGS:
             set_language(app, code)
