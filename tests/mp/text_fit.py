@@ -372,7 +372,7 @@ def tour_entries(app):
     app.go(entry)
     render(app, "confirm error")
     # the check-and-save step for every verdict and reason, new and edited
-    for rec in CONFIRM[app.game.rules.preset]:
+    for rec in CONFIRM.get(app.game.rules.preset, CONFIRM["federation"]):
         for index in (None, 0) if app.game.deals else (None,):
             entry = S.Entry(app, Draft(app.game.rules, record=rec), index, S.Home(app))
             entry.step = "confirm"
