@@ -16,14 +16,11 @@ import os
 import pytest
 
 from conftest import ROOT, run_mp
+from test_ui_screens import SCREENS  # every screen the firmware has: a new one must join the tour too
 from ui import i18n
 
 SCRIPT = os.path.join(ROOT, "tests", "mp", "text_fit.py")
 LAYOUTS = ("128x64", "240x135")
-# every screen the firmware has (as tests/test_ui_screens.py lists them)
-SCREENS = {"home", "menu", "ask", "history", "deal", "gameover", "settings", "options", "setting", "archive", "teams",
-           "entry-taker", "entry-bid", "entry-tens", "entry-units",
-           "entry-meld", "entry-melds_to", "entry-confirm", "chart", "stats"}
 
 
 def run_fit(layout, *options):
