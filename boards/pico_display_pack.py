@@ -18,7 +18,7 @@ from drivers.st7789 import ST7789
 SPI_BAUD = 62_500_000  # the ST7789 is specified to 62.5 MHz write clock
 BACKLIGHT_HZ = 1000
 LED_LEVEL = 0  # RGB LED brightness for the click blink, 0 (off) .. 65535
-STORAGE = "/data"
+STORAGE = ("/data_a", "/data_b")  # the journal's two copies (docs/storage.md)
 # ---------------------------------------------------------------------------
 
 # Fixed by the pack (Pimoroni's pinout).

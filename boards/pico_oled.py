@@ -19,7 +19,7 @@ BUTTON_PINS = (10, 11, 12, 13)  # UP, DOWN, OK, BACK: each to GND, no resistor
 BUZZER = None  # a GPIO with a passive piezo to GND (e.g. 15), or None
 CLICK_HZ = 4000
 CLICK_US = 2000
-STORAGE = "/data"
+STORAGE = ("/data_a", "/data_b")  # the journal's two copies (docs/storage.md)
 # ---------------------------------------------------------------------------
 
 NAME = "pico_oled"

@@ -69,6 +69,7 @@ CORPUS_DEALS = 1000  # deals (whole games) per configuration
 CPU_DEALS = 3  # deals of the reference game pressed under callgrind
 ERASE_CYCLES = 100_000
 FLASH_BLOCKS = 352
+DATA_BLOCKS = 2 * 96  # the two data partitions the journal writes (store/partitions.py)
 DEALS_PER_NIGHT = 30
 SH1106_BOARD = "pico_oled_sh1106"  # generated in the tree: pico_oled.py with CONTROLLER = "sh1106"
 HEAP_HI = 1 << 21  # the unix port's default heap: the game must complete there
@@ -478,7 +479,7 @@ def deploy_copies_data():
 
 def flash_figures(tree, deals=GAME_DEALS):
     code = ("import sys, json\nsys.path.insert(0, %r)\nsys.path.insert(0, %r)\n"
-            "import flash_stats\nprint(json.dumps(flash_stats.game_stats(%d, %d)))\n"
+            "import flash_stats\nprint(json.dumps(flash_stats.game_stats(%d, %d, True)))\n"
             % (os.path.join(tree, "host_tools", "mp"), os.path.join(tree, "firmware"), deals, FLASH_BLOCKS))
     return json.loads(_run_mp(["-c", code]).strip().splitlines()[-1])
 
@@ -873,13 +874,17 @@ def _r_size(r, row):
 
 def _r_flash(r, row):
     f = r["flash"]
-    years = wear_years(f["erases_per_deal"])
-    row("6 flash", "bytes programmed per deal (%d-deal game with edits, undos, a setting; archived)" % f["deals"],
+    # the journal's two copies on the two data partitions (store/partitions.py), both counted:
+    # the erases spread over both partitions' blocks
+    years = wear_years(f["erases_per_deal"], blocks=DATA_BLOCKS)
+    row("6 flash", "bytes programmed per deal, both journal copies (%d-deal game with edits, undos, a setting; "
+        "archived)" % f["deals"],
         "%d B (total %d B)" % (f["bytes_per_deal"], f["bytes"]), "", "")
     row("6 flash", "blocks erased per deal", "%g (total %d)" % (f["erases_per_deal"], f["erases"]), "", "")
     for op, (count, b, e) in sorted(f["by_op"].items()):
         row("6 flash", "… `%s` actions" % op, "%d: %d B, %d erases" % (count, b, e), "", "")
-    row("6 flash", "wear: %d blocks × %d erases, %d deals a night" % (FLASH_BLOCKS, ERASE_CYCLES, DEALS_PER_NIGHT),
+    row("6 flash", "wear: %d blocks (2 data partitions) × %d erases, %d deals a night"
+        % (DATA_BLOCKS, ERASE_CYCLES, DEALS_PER_NIGHT),
         "%s years of nightly play" % ("{:,.0f}".format(years) if years != float("inf") else "∞"), "", "")
 
 

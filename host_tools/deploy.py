@@ -60,7 +60,10 @@ def board_settings(board, boards=BOARDS):
                 found[name] = ast.literal_eval(node.value)
     if "DRIVERS" not in found:
         raise DeployError("%s declares no DRIVERS tuple: it is not a board for real hardware" % board)
-    return tuple(found["DRIVERS"]), found.get("LAYOUT"), found.get("STORAGE", "/data"), path
+    storage = found.get("STORAGE", ("/data_a", "/data_b"))
+    if isinstance(storage, str):
+        storage = (storage,)
+    return tuple(found["DRIVERS"]), found.get("LAYOUT"), tuple(storage), path
 
 
 def _imports(firmware, rel):
@@ -91,7 +94,11 @@ def _imports(firmware, rel):
 
 
 def _optional(rel):
-    """Files only some boards need: one display driver, one screen layout."""
+    """Files only some boards need: one display driver, one screen layout; and the
+    partition mount of the UF2's boot (the stock firmware has one filesystem, and the
+    journal's two copies are directories on it)."""
+    if rel == "store/partitions.py":
+        return True
     if rel.startswith("drivers/") and rel.count("/") == 1:
         return rel != "drivers/__init__.py"
     return rel.startswith("ui/layout_") and rel.count("/") == 1
@@ -200,7 +207,7 @@ def plan(board, port=None, arch="armv6m", build_dir=None, firmware=FIRMWARE, boa
         "        pass",
         "for p in %s:" % _tuple(tops + stale),
         "    rm(p)",
-        "for d in %s:" % _tuple(dirs + [storage]),
+        "for d in %s:" % _tuple(dirs + list(storage)),
         "    try:",
         "        os.mkdir(d)",
         "    except OSError:",

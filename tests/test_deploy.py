@@ -37,16 +37,19 @@ def test_plan_sends_what_the_board_needs(board):
     assert "main.py" not in compiled  # main stays source: MicroPython only runs main.py
     assert "drivers/%s.py" % mine in compiled and "drivers/dirty.py" in compiled
     assert "drivers/%s.py" % other not in compiled
-    # everything else of the firmware goes, compiled for the Pico
+    # everything else of the firmware goes, compiled for the Pico, but the UF2 boot's
+    # partition mount (the stock firmware has one filesystem: the journal's copies are folders)
+    assert "store/partitions.py" not in compiled
     layouts = [s for s in sources if s.startswith("ui/layout_")]
-    expected = [s for s in sources if s != "main.py" and not s.startswith("drivers/") and s not in layouts]
+    expected = [s for s in sources if s != "main.py" and not s.startswith("drivers/") and s not in layouts
+                and s != "store/partitions.py"]
     assert set(expected) <= set(compiled)
     assert all(c[1] == "-march=armv6m" for c in compile_cmds)
     assert "/main.py" in on_device and "/board.py" in on_device
     data = ["/" + f for f in firmware_files(ext=None)]  # tables, fonts: sent as they are
     assert set(data) <= set(on_device)
     assert all(p.endswith(".mpy") for p in on_device if p not in ["/main.py", "/board.py"] + data)
-    # mpremote: prepare (clean old firmware, create folders and /data), copy, reset
+    # mpremote: prepare (clean old firmware, create folders and the journal folders /data_a, /data_b), copy, reset
     steps, cur = [], []
     for a in argv[1:] + ["+"]:
         if a == "+":
@@ -54,7 +57,7 @@ def test_plan_sends_what_the_board_needs(board):
             cur = []
         else:
             cur.append(a)
-    assert steps[0].startswith("exec ") and '"/data"' in steps[0]
+    assert steps[0].startswith("exec ") and '"/data_a"' in steps[0] and '"/data_b"' in steps[0]
     assert steps[-1] == "reset"
     assert "fs cp boards/%s.py :/board.py" % board in steps
     assert "fs cp firmware/main.py :/main.py" in steps

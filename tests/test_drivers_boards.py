@@ -58,7 +58,7 @@ print(json.dumps(out))
 """ % name)
     assert res["NAME"] == name
     assert res["LAYOUT"] == "%dx%d" % tuple(res["size"])
-    assert res["STORAGE"] == "/data"
+    assert res["STORAGE"] == ["/data_a", "/data_b"]
     assert res["n_buttons"] == 4
     assert res["idle"] == [False] * 4 and res["released"] == [False] * 4
     assert res["presses"] == [[i == j for j in range(4)] for i in range(4)]

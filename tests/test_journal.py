@@ -114,8 +114,8 @@ out(same=model.same(st, exp), same2=model.same(st2, exp), notice=st["notice"], w
     assert r["rules"] == {"preset": "coinche1000", "options": {"target": 1000}}
     assert r["deals"] == 2 and r["arch"] == [24]
     # the layout of docs/storage.md: settings, one archived game, the new game's segment(s)
-    assert "settings.log" in r["names"] and "a1.log" in r["names"]
-    assert all(n == "settings.log" or n == "a1.log" or n.startswith("g2.") for n in r["names"]), r["names"]
+    assert "s3.log" in r["names"] and "a1.log" in r["names"]  # the third settings change
+    assert all(n == "s3.log" or n == "a1.log" or n.startswith("g2.") for n in r["names"]), r["names"]
 
 
 def test_fresh_device_no_directory_then_first_record_creates_it():
@@ -373,7 +373,7 @@ last = segs[-1]
 g, s = last[1:-4].split(".")
 write("g%s.%d.log" % (g, int(s) + 1), lines.encode({"v": 2, "t": "log", "g": int(g), "s": int(s) + 1, "p": 99})
       + lines.encode({"op": "add", "deal": {"taker": "NS"}, "extra": 1}))
-write("settings.log", lines.encode({"v": 2, "t": "set", "s": {"lang": "fr"}, "theme": "dark"}))
+write(settings_file(), lines.encode({"v": 2, "t": "set", "s": {"lang": "fr"}, "theme": "dark"}))
 write("a1.log", lines.encode({"v": 2, "t": "arc", "g": 1, "n": 0, "rules": {}, "zip": True}))
 st = load()
 exp = model.states(acts)[-1]
@@ -490,7 +490,7 @@ def test_damaged_settings_reset_and_next_set_works():
     r = one("""
 dev = setup()
 play([{"op": "set", "k": "lang", "v": "fr"}, {"op": "set", "k": "dim", "v": 30}])
-flip("settings.log", 25)
+flip(settings_file(), 25)
 st = load()
 j = Journal(ROOT); j.load()
 j.record({"op": "set", "k": "lang", "v": "en"})

@@ -58,7 +58,8 @@ def test_full_filesystem_loses_nothing(blocks, step):
     r = script("full_fs.py", blocks, step)
     assert r["failures"] == 0, r["first"]
     assert r["rounds"] > 5
-    assert r["failed_ops"].get("add", 0) > 0 and r["failed_ops"].get("new", 0) > 0
+    # a foreign file took the space: growing the game fails first (the journal's reserve)
+    assert r["failed_ops"].get("add", 0) > 0
 
 
 def test_flash_wear_per_deal_is_small_and_beats_the_simple_layouts():
@@ -73,12 +74,40 @@ def test_flash_wear_per_deal_is_small_and_beats_the_simple_layouts():
     for layout in ("append", "rewrite"):
         assert r["bytes_per_deal"] < r[layout]["bytes_per_deal"]
         assert r["erases_per_deal"] < r[layout]["erases_per_deal"]
+    # the device: two copies on two partitions, each as cheap as the one copy (3353 B and 1.05
+    # erases per deal in all, measured; docs/storage.md); a clean load writes nothing either
+    two = r["two_copies"]
+    assert two["load_writes"] == 0
+    assert two["bytes_per_deal"] < 2 * 2200 and two["erases_per_deal"] < 2 * 0.8
 
 
 def test_load_of_the_largest_state_fits_a_small_heap(tmp_path):
     img = str(tmp_path / "flash.img")
     script("memory.py", "build", img, heapsize="16M")
-    # 64-bit unix objects are about twice the Pico's; 150 KB here includes littlefs and the imports
-    r = script("memory.py", "load", img, heapsize="150K")
+    # 64-bit unix objects are about twice the Pico's; 170 KB here includes littlefs and the imports
+    # compiled from source (160 KB is the measured minimum; 150 KB before the journal kept two
+    # copies: its code is ~5 KB of .mpy more)
+    r = script("memory.py", "load", img, heapsize="170K")
     assert r["archive"] == [40] * 20 and r["current"] == 40 and r["notice"] is None
     assert r["kept"] < 32 * 1024  # the current game's records and the bookkeeping, no archive
+
+
+@pytest.mark.parametrize("blocks,games,deals", [(24, 3, 10), (96, 20, 40)])
+def test_a_full_journal_still_takes_undo_settings_and_a_new_game(blocks, games, deals):
+    """The journal alone fills its filesystem (a data partition): older finished games go
+    first, then an add is refused, and the reserve still takes undo, settings, a new game."""
+    r = script("full_own.py", blocks, games, deals)
+    assert r["failures"] == 0, r["first"]
+    assert r["grown"] > 10
+
+
+@pytest.mark.parametrize("layout", ["single", "device"])
+def test_exceptions_at_every_write_step_lose_and_hide_nothing(layout):
+    """MemoryError, KeyboardInterrupt and OSError raised at every write step of record()
+    (each line encoded, each write, each close, each remove): the next load gives the state
+    before or after the action, silently; the same journal takes the next action; the end
+    state is the scenario's. (The compaction scenario: a base written every few actions.)"""
+    r = script("faults.py", "checkpoints", layout)
+    assert r["failures"] == 0, r["first"]
+    assert r["steps"] > 200 and r["runs"] == 3 * r["steps"]  # every step, every exception, raised
+    assert r["surfaced"] > r["steps"]  # and record() did raise in many (always for KeyboardInterrupt)

@@ -25,9 +25,15 @@ from store.lines import LineError, Lines, check, decode, encode
 FORMAT_VERSION = const(1)
 _COPY_CHUNK = const(256)
 _ENOENT = const(2)
+_EIO = const(5)
 _EEXIST = const(17)
+_ENOMEM = const(12)
+_ENOSPC = const(28)
 _S_IFREG = const(0x8000)
-SETTINGS_FILE = "settings.log"
+_BLOCK = const(4096)
+_RESERVE_BLOCKS = const(4)  # littlefs' own room (metadata compaction) plus settings
+_GROWING_ACTIONS = ("add", "edit")
+LEGACY_SETTINGS_FILE = "settings.log"  # format 1 before numbered settings files
 
 
 def _canonical_number(text):
@@ -37,9 +43,20 @@ def _canonical_number(text):
     return int(text)
 
 
+def settings_name(number):
+    """The file name of settings file `number` (each change writes the next one)."""
+    return "s%d.log" % number
+
+
+def _settings_file(number):
+    return settings_name(number) if number else LEGACY_SETTINGS_FILE
+
+
 def _classify_name(name):
-    """('set'|'seg'|'arc'|'dmg', G, S) for a journal file name, None for anything else."""
-    if name == SETTINGS_FILE:
+    """('set'|'seg'|'arc'|'dmg', G, S) for a journal file name, None for anything else.
+
+    For a settings file, G is its number (0: the legacy settings.log)."""
+    if name == LEGACY_SETTINGS_FILE:
         return ("set", 0, 0)
     if name.startswith("damaged-") and name.endswith(".bin"):
         number = _canonical_number(name[8:-4])
@@ -47,9 +64,11 @@ def _classify_name(name):
     if len(name) < 6 or not name.endswith(".log"):
         return None
     stem = name[1:-4]
-    if name[0] == "a":
-        game = _canonical_number(stem)
-        return ("arc", game, 0) if game > 0 else None
+    if name[0] == "a" or name[0] == "s":
+        number = _canonical_number(stem)
+        if number > 0:
+            return ("arc" if name[0] == "a" else "set", number, 0)
+        return None
     if name[0] == "g":
         dot = stem.find(".")
         if dot > 0:
@@ -193,8 +212,10 @@ class Archive:
         return {"rules": header.get("rules"), "result": header.get("r"), "n": header.get("n", 0)}
 
 
-class Journal:
-    """See the module docstring; load() first, then record() each confirmed action."""
+class JournalCopy:
+    """One complete copy of the journal, in one directory (see the module docstring).
+
+    Journal drives one or two of them; nothing else needs this class."""
 
     def __init__(self, root, segment_bytes=512, max_segments=32, keep=20):
         # segment_bytes: littlefs stores files up to block_size/8 inline in the directory;
@@ -231,13 +252,23 @@ class Journal:
         self._to_set_aside = []  # names to move aside; never deleted
         self._damaged_files = []  # (name, size) of damaged-N.bin files
         self._highest_damaged_number = 0  # highest N of damaged-N.bin
+        self._settings_sequence = 0  # "q" of the settings file
+        self._settings_number = 0  # number of the settings file in use (0: none or settings.log)
+        self._settings_files = []  # numbers of the settings files on disk
+        self._interrupted_files = []  # incomplete bases above a complete one: removed
+        self._game_sequence = 0  # "q" of the newest action of the current game read or written
+        self._damaged_archives = {}  # game -> size, archives with a problem (load without repair)
+        self._deal_bytes = 0  # about the bytes of the current game's deals (for the space reserve)
+        self.notes = []  # what load() found, short English texts
+        self.newer = False  # load() found data of a newer format
 
     # ---------------------------------------------------------------- reading
 
     def _read_lines(self, name, visit, checksum_only_from=1 << 30):
         """Feed each line of a file to visit(obj, index); Unreadable on the first problem.
 
-        Lines from index checksum_only_from on are only checksummed; visit gets None for them."""
+        Lines from index checksum_only_from on are only checksummed; visit gets None for them.
+        Returns the number of lines."""
         count = 0
         try:
             with open(self._prefix + name, "rb") as file:
@@ -259,6 +290,7 @@ class Journal:
             raise Unreadable
         if count == 0:
             raise Unreadable
+        return count
 
     def _read_header(self, name):
         """The first line of a file as an object, or None."""
@@ -269,6 +301,13 @@ class Journal:
         except (OSError, LineError):
             pass
         return None
+
+    def _base_complete(self, name, snapshot_lines):
+        """Does a base read to its end, with at least its header and snapshot lines?"""
+        try:
+            return self._read_lines(name, _ignore, 0) > snapshot_lines
+        except Unreadable:
+            return False
 
     def _read_archive(self, game, parse=True):
         """Read the archive of a game: (header, deals, problem); problem None, or the args of an Unreadable.
@@ -301,21 +340,30 @@ class Journal:
             problem = ()
         return header, deals if parse else len(deals), problem
 
+    def archive_intact(self, game):
+        """Does this copy hold the archive of that game, checked by load() and undamaged?
+        (A file of a game that was still current is the leftover of a "new" that did
+        not finish: not checked, not intact.)"""
+        return game in self._archive_kept and game in self._archive_files and game not in self._damaged_archives
+
     # ------------------------------------------------------------------- load
 
-    def load(self):
-        """Rebuild settings, current game and archive from the files; never raises on bad data."""
+    def load(self, repair=True, keep_deals=True):
+        """Rebuild settings, current game and archive from the files; never raises on bad data.
+
+        repair=False writes nothing: damage is only noted (the two-copy Journal
+        repairs a copy from the other one instead). keep_deals=False only counts
+        the deals (the state's "deals" is then None): the second copy is read that
+        way, so that start-up holds one copy of the game, not two."""
         self._reset_state()
         self._loaded = True
-        notes = []
-        newer = False
+        notes = self.notes
         to_set_aside = self._to_set_aside
 
         def set_aside(name, why, note=None):
             # why: the args of an Unreadable, true for a newer format
-            nonlocal newer
             if why:
-                newer = True
+                self.newer = True
             if name not in to_set_aside:
                 to_set_aside.append(name)
             if note and note not in notes:
@@ -329,7 +377,7 @@ class Journal:
         segments_by_game = {}  # game -> [(segment, name, size)]
         archive_sizes = {}  # game -> size
         segment_names = []
-        settings_size = 0
+        settings_sizes = {}  # number -> size
         for entry in listing:
             name = entry[0]
             if entry[1] != _S_IFREG:
@@ -340,7 +388,8 @@ class Journal:
             size = entry[3] if len(entry) > 3 else os.stat(self._prefix + name)[6]
             kind, game, segment = kind
             if kind == "set":
-                settings_size = size
+                settings_sizes[game] = size
+                self._settings_files.append(game)
             elif kind == "dmg":
                 self._damaged_files.append((name, size))
                 self._highest_damaged_number = max(self._highest_damaged_number, game)
@@ -354,23 +403,34 @@ class Journal:
                     archive_sizes[game] = size
                     self._archive_files.append(game)
 
-        # settings: all or nothing
-        if settings_size:
-            settings = None
+        # settings: the newest readable file, all or nothing; a newer unreadable one
+        # above a readable one is a write that did not finish (removed by the clean-up)
+        settings = None
 
-            def visit_settings(obj, index):
-                nonlocal settings
-                _check_version(obj)
-                values = obj.get("s")
-                if index > 0 or obj.get("t") != "set" or not isinstance(values, dict):
-                    raise Unreadable
-                settings = values
+        def visit_settings(obj, index):
+            nonlocal settings
+            _check_version(obj)
+            values = obj.get("s")
+            if index > 0 or obj.get("t") != "set" or not isinstance(values, dict):
+                raise Unreadable
+            settings = values
+            self._settings_sequence = _sequence_of(obj)
 
+        unreadable = None
+        for number in sorted(settings_sizes, reverse=True):
+            if not settings_sizes[number]:
+                continue
             try:
-                self._read_lines(SETTINGS_FILE, visit_settings)
+                self._read_lines(_settings_file(number), visit_settings)
                 self._settings = settings
+                self._settings_number = number
+                break
             except Unreadable as error:
-                set_aside(SETTINGS_FILE, error.args, "settings reset")
+                self._settings_sequence = 0
+                if unreadable is None:
+                    unreadable = (number, error.args)
+        if unreadable is not None and not self._settings_number:
+            set_aside(_settings_file(unreadable[0]), unreadable[1], "settings reset")
 
         # the current game: the highest game with a readable base
         base_header = None
@@ -378,35 +438,47 @@ class Journal:
         to_replay = []  # the base and the segments after it
         for game in sorted(segments_by_game, reverse=True):
             files = sorted(f for f in segments_by_game[game] if f[2] > 0)
-            to_replay = []
-            for file in reversed(files):
-                to_replay.insert(0, file)
+            # the newest complete base; an incomplete one above it is a write that did not
+            # finish (an exception inside it): never trusted, removed by the clean-up
+            incomplete = []  # (position, header) of bases that do not read to their end
+            base_position = 0
+            for position in range(len(files) - 1, -1, -1):
+                file = files[position]
                 header = self._read_header(file[1])
                 if (header is not None and header.get("v") == FORMAT_VERSION and header.get("t") == "log"
                         and header.get("g") == game and header.get("s") == file[0] and header.get("p") == 0
                         and isinstance(header.get("rules"), dict) and type(header.get("n")) is int):
-                    base_header = header
-                    for old in header.get("aside") or ():
-                        if old in segment_names:
-                            set_aside(old, 0)
-                    break
+                    if self._base_complete(file[1], header["n"]):
+                        base_header, base_position = header, position
+                        break
+                    incomplete.append((position, header))
+                    continue
                 if header is not None and type(header.get("v")) is int and header["v"] > FORMAT_VERSION:
-                    newer = True
+                    self.newer = True
+            if base_header is None and incomplete:
+                base_position, base_header = incomplete.pop(0)  # the newest: keep what it holds
             if base_header:
+                for position, _ in incomplete:
+                    self._interrupted_files.append(files[position][1])
+                to_replay = [f for f in files[base_position:] if f[1] not in self._interrupted_files]
+                for old in base_header.get("aside") or ():
+                    if old in segment_names:
+                        set_aside(old, 0)
                 break
             for file in files:
                 set_aside(file[1], 0, "unreadable game set aside")
 
         if base_header:
             # replay the game from its base; on a problem keep the valid part, plan a repair
-            deals = []
+            deals = [] if keep_deals else DealCount()
             fixes = [base_header["rules"]]  # the rules spec as the replay goes (dealer corrections)
             actions = 0
             segments_read = 0
             segment = 0
+            sequence = _sequence_of(base_header)
 
             def visit_segment(obj, index):
-                nonlocal actions
+                nonlocal actions, sequence
                 if index == 0:
                     _check_version(obj)
                     # "p" is 0 in the base, where actions is 0 too
@@ -417,6 +489,8 @@ class Journal:
                 apply_action(deals, obj)
                 fixes[0] = _rules_after(fixes[0], obj)
                 actions += 1
+                if "q" in obj:
+                    sequence = _sequence_of(obj)
 
             for segment, name, size in to_replay:
                 try:
@@ -430,10 +504,12 @@ class Journal:
                     notes.append("game kept to deal %d" % len(deals))
                     break
                 self._append_segment, self._append_segment_size = segment, size
+                self._deal_bytes += size
                 segments_read += 1
             self._game_number = game
             self._rules = fixes[0]
             self._deals = deals
+            self._game_sequence = sequence
             self._base_segment = to_replay[0][0]
             self._highest_segment = max(f[0] for f in segments_by_game[game])
             self._actions_since_base = actions
@@ -447,8 +523,12 @@ class Journal:
                 continue  # empty, or written by a "new" that did not complete
             header, count, problem = self._read_archive(game, False)
             if problem is not None:
+                self._damaged_archives[game] = archive_sizes[game]
                 if header is None or not count:
                     set_aside(archive_name(game), problem, "archived game %d set aside" % game)
+                    continue
+                if not repair:
+                    self._archive_kept.append(game)
                     continue
                 # copy the damaged file aside, then rewrite it with its valid deals
                 header, deals, problem = self._read_archive(game)
@@ -468,40 +548,69 @@ class Journal:
         # repairs and leftovers of interrupted work
         if to_set_aside:
             notes.append("damaged data kept aside")
-        try:
-            if self._needs_base:
-                self._write_base(self._game_number, self._highest_segment + 1, self._rules, self._deals)
-            self._settle()
-        except (OSError, ValueError):
-            notes.append("repair not saved yet")
-        notice = None
-        if notes:
-            notice = "Recovered: " + "; ".join(notes)
-            if newer:
-                notice += " (newer format)"
+        if repair:
+            try:
+                if self._needs_base:
+                    self._write_base(self._game_number, self._highest_segment + 1, self._rules, self._deals,
+                                     self._game_sequence)
+                self._settle()
+            except (OSError, ValueError):
+                notes.append("repair not saved yet")
         game = None
         if self._rules is not None:
-            game = {"rules": self._rules, "deals": list(self._deals)}
-        return {"settings": dict(self._settings), "game": game, "archive": Archive(self), "notice": notice}
+            game = {"rules": self._rules, "deals": list(self._deals) if keep_deals else None}
+        return {"settings": dict(self._settings), "game": game}
 
-    def archive(self):
-        """The archive as it stands now (it follows later "new" actions)."""
-        return Archive(self)
+    def sequence(self):
+        """The newest sequence number this copy holds."""
+        return max(self._settings_sequence, self._game_sequence)
 
     # ---------------------------------------------------------------- writing
 
     def _write_file(self, name, first, items=(), as_adds=False):
         """Write a whole file: the line first, then each item encoded (as an "add" if as_adds).
 
-        littlefs makes it visible only at close (or not at all). The items must
-        encode once the file is open: close would commit what was written so
-        far. Callers encode headers (the only lines that can still be rejected)
-        before calling. Returns the size."""
+        littlefs makes it visible only at close (or not at all). Returns the
+        number of lines and the size."""
+        lines = 1
         with open(self._prefix + name, "wb") as file:
             size = file.write(first)
             for item in items:
                 size += file.write(encode({"op": "add", "deal": item} if as_adds else item))
+                lines += 1
+        return lines, size
+
+    def _write_checked(self, name, first, items=(), as_adds=False):
+        """Write a whole file under a name nothing valid uses yet, then read it back.
+
+        The switch is done by whoever trusts the new file only when it is
+        complete: an exception anywhere here (MemoryError, KeyboardInterrupt,
+        OSError) can leave a half-written file, since close() commits what was
+        written, but never touches the file in use. (Not a write to a temporary
+        name and a rename: a power cut inside a littlefs rename that compacts the
+        directory was seen to lose a third file.) Returns the size."""
+        lines, size = self._write_file(name, first, items, as_adds)
+        try:
+            if self._read_lines(name, _ignore, 0) != lines:
+                raise Unreadable
+        except Unreadable:
+            raise OSError(_EIO)  # what was written does not read back
         return size
+
+    def _write_settings(self, settings, sequence):
+        """A new settings file; the older ones are removed once it is complete."""
+        header = {"v": FORMAT_VERSION, "t": "set", "s": settings}
+        if sequence:
+            header["q"] = sequence
+        first = encode(header)
+        self._make_root()
+        number = max(self._settings_files or [0]) + 1
+        self._settings_files.append(number)  # before the write: ours even if left
+        self._write_checked(settings_name(number), first)
+        self._settings = settings
+        self._settings_sequence = sequence
+        self._settings_number = number
+        self._settle_quietly()
 
     def _write_archive(self, game, rules, deals, result):
         """Write the archive file of a game."""
@@ -509,11 +618,12 @@ class Journal:
         if result is not None:
             header["r"] = result
         # a ValueError from the header comes before the file is touched
-        self._write_file(archive_name(game), encode(header), deals)
+        self._write_checked(archive_name(game), encode(header), deals)
         if game not in self._archive_files:
             self._archive_files.append(game)
+        self._damaged_archives.pop(game, None)
 
-    def _write_base(self, game, segment, rules, deals):
+    def _write_base(self, game, segment, rules, deals, sequence):
         """A new base segment of a game (the snapshot of deals); the caller then settles.
 
         The base lists the damaged segments it makes obsolete: those are the
@@ -522,27 +632,30 @@ class Journal:
         on disk and are found again. (At most 64 names: a header line has a
         length limit.)"""
         header = {"v": FORMAT_VERSION, "t": "log", "g": game, "s": segment, "p": 0, "n": len(deals), "rules": rules}
+        if sequence:
+            header["q"] = sequence
         obsolete = [name for name in self._to_set_aside if name[0] == "g"][:64]
         if obsolete:
             header["aside"] = obsolete
         first = encode(header)
         name = segment_name(game, segment)
-        self._segment_files.append((game, segment, name))  # before the write: an empty leftover is ours
-        size = self._write_file(name, first, deals, True)
+        self._segment_files.append((game, segment, name))  # before the write: ours even if left
+        size = self._write_checked(name, first, deals, True)
         self._game_number = game
         self._rules = rules
         self._deals = deals
+        self._game_sequence = sequence
         self._base_segment = self._append_segment = self._highest_segment = segment
-        self._append_segment_size = size
+        self._append_segment_size = self._deal_bytes = size
         self._segments_since_base = 1
         self._actions_since_base = len(deals)
         self._needs_base = False
 
     def _settle_quietly(self):
-        """_settle after a commit: its failures never undo the action just recorded."""
+        """_settle after a commit: its failures (even a MemoryError) never undo the action just recorded."""
         try:
             self._settle()
-        except OSError:
+        except Exception:  # noqa: BLE001 - the next load() settles again
             pass
 
     def _settle(self):
@@ -563,20 +676,25 @@ class Journal:
                 if (game < self._game_number and game not in self._archive_kept and name not in self._to_set_aside
                         and self._move_away(name, False)):
                     self._archive_files.remove(game)
+        for name in list(self._interrupted_files):
+            if self._move_away(name, False):
+                self._interrupted_files.remove(name)
+                self._segment_files = [item for item in self._segment_files if item[2] != name]
+        for number in list(self._settings_files):
+            name = _settings_file(number)
+            if number != self._settings_number and name not in self._to_set_aside and self._move_away(name, False):
+                self._settings_files.remove(number)
 
     def _move_away(self, name, set_aside=True):
-        """Move a file to the next damaged-N.bin (or remove it): done, or it was gone."""
-        destination = "damaged-%d.bin" % (self._highest_damaged_number + 1)
+        """Copy a file to the next damaged-N.bin (set_aside), then remove it: done, or it was gone.
+
+        A copy and a remove, not a rename: see _write_checked."""
         try:
             if set_aside:
-                os.rename(self._prefix + name, self._prefix + destination)
-            else:
-                os.remove(self._prefix + name)
+                self._copy_aside(name, os.stat(self._prefix + name)[6])
+            os.remove(self._prefix + name)
         except OSError as error:
             return error.errno == _ENOENT
-        if set_aside:
-            self._highest_damaged_number += 1
-            self._damaged_files.append((destination, -1))
         return True
 
     def _copy_aside(self, name, size):
@@ -600,8 +718,6 @@ class Journal:
         self._highest_damaged_number += 1
         self._damaged_files.append((destination, size))
 
-    # ---------------------------------------------------------------- record
-
     def _make_root(self):
         if not self._root_exists:
             try:
@@ -611,29 +727,107 @@ class Journal:
                     raise
             self._root_exists = True
 
-    def record(self, action):
-        """Make one confirmed action durable; returns only after the file is closed.
+    def _free_space(self):
+        """(free bytes, filesystem bytes) where the copy lives."""
+        try:
+            info = os.statvfs(self.root if self._root_exists else self.root.rsplit("/", 1)[0] or "/")
+        except OSError:
+            return 1 << 30, 1 << 30  # a filesystem that cannot say: the write itself will tell
+        return info[0] * info[3], info[0] * info[2]
 
-        ValueError for an action that does not fit the current state (nothing is
-        written); OSError (ENOSPC, EIO) from the filesystem, with the previous
-        state still what load() returns."""
-        if not self._loaded:
-            self.load()
+    def _free_bytes(self):
+        return self._free_space()[0]
+
+    def _reserve_bytes(self):
+        """Free space an action that grows the game must leave: enough for what always
+        has to work (an undo that compacts, the archive and base of a "new", settings)."""
+        return _RESERVE_BLOCKS * _BLOCK + 2 * self._deal_bytes
+
+    # ------------------------------------------------------------------- repair
+
+    def adopt(self, settings, settings_sequence, game, rules, deals, game_sequence, archives, read_archive,
+              highest_game_number):
+        """Make this copy hold the given state (after load(repair=False)); writes only what differs.
+
+        archives: the game numbers to keep, oldest first; read_archive(game) gives
+        (header, deals) of one of them from a copy that has it."""
+        if settings_sequence != self._settings_sequence or settings != self._settings:
+            self._write_settings(settings, settings_sequence)
+        for number in archives:
+            if not self.archive_intact(number):
+                header, archived = read_archive(number)
+                if number in self._damaged_archives and archive_name(number) not in self._to_set_aside:
+                    self._copy_aside(archive_name(number), self._damaged_archives[number])
+                    self._move_away(archive_name(number), False)
+                self._make_root()
+                self._write_archive(number, header["rules"], archived, header.get("r"))
+        self._archive_kept[:] = archives
+        self._highest_game_number = max(self._highest_game_number, highest_game_number)
+        if game and (game != self._game_number or game_sequence != self._game_sequence or self._needs_base
+                     or rules != self._rules or self._deals is None or len(deals) != len(self._deals)):
+            segment = 0
+            for number, existing, _ in self._segment_files:
+                if number == game and existing >= segment:
+                    segment = existing + 1
+            self._make_root()
+            self._write_base(game, segment, rules, list(deals), game_sequence)
+        self._settle()
+
+    # ---------------------------------------------------------------- record
+
+    def check(self, action):
+        """ValueError if the action does not fit this copy's state; False if it changes nothing."""
         if not isinstance(action, dict):
             raise ValueError("not a dict")
         op = action.get("op")
         if op in GAME_ACTIONS:
             if self._rules is None:
                 raise ValueError("no game")
+            apply_action(list(self._deals), action)  # an Unreadable is a ValueError
+        elif op == "set":
+            key = action.get("k")
+            if not isinstance(key, str):
+                raise ValueError("bad key")
+            settings = self._settings
+            if key in settings and settings[key] == action.get("v"):
+                return False
+            encode({"v": FORMAT_VERSION, "t": "set", "s": {key: action.get("v")}})
+        elif op == "new":
+            if not isinstance(action.get("rules"), dict):
+                raise ValueError("bad rules")
+        else:
+            raise ValueError("unknown op")
+        return True
+
+    def record(self, action, sequence=0, game_number=0):
+        """Make one confirmed action durable in this copy; returns only after the file is closed.
+
+        sequence: the action's number ("q"), 0 for none; game_number: the number a
+        "new" gives its game (default: one above any on disk). ValueError for an
+        action that does not fit the current state (nothing is written); OSError
+        (ENOSPC, EIO) from the filesystem, with the previous state still what
+        load() returns."""
+        if not self._loaded:
+            self.load()
+        if not self.check(action):
+            return  # nothing changes: no write
+        op = action["op"]
+        if op in GAME_ACTIONS:
             deals = list(self._deals)
-            apply_action(deals, action)  # an Unreadable is a ValueError
+            apply_action(deals, action)
             entry = {"op": op}
             for field in GAME_ACTIONS[op][1]:
                 entry[field] = action[field]
+            if sequence:
+                entry["q"] = sequence
             line = encode(entry)
+            if op in _GROWING_ACTIONS:
+                self._keep_reserve(len(line))
+            rules = _rules_after(self._rules, action)
             fits = self._append_segment_size + len(line) <= self.segment_bytes
             if self._needs_base or (not fits and self._segments_since_base >= self.max_segments):
-                self._write_base(self._game_number, self._highest_segment + 1, self._rules, deals)
+                # the new base holds the action: its deals, and its rules (a dealer correction)
+                self._write_base(self._game_number, self._highest_segment + 1, rules, deals, sequence)
                 self._settle_quietly()
             elif fits:
                 with open(self._prefix + segment_name(self._game_number, self._append_segment), "ab") as file:
@@ -648,33 +842,20 @@ class Journal:
                 # listed before the write: an empty leftover is ours
                 self._segment_files.append((self._game_number, segment, name))
                 self._highest_segment = segment
-                self._append_segment_size = self._write_file(name, header + line)
+                self._append_segment_size = self._write_file(name, header + line)[1]
                 self._append_segment = segment
                 self._segments_since_base += 1
                 self._actions_since_base += 1
+            self._deal_bytes += len(line)
             self._deals = deals
-            self._rules = _rules_after(self._rules, action)
+            self._rules = rules
+            self._game_sequence = sequence
         elif op == "set":
-            key = action.get("k")
-            if not isinstance(key, str):
-                raise ValueError("bad key")
-            value = action.get("v")
-            settings = self._settings
-            if key in settings and settings[key] == value:
-                return  # nothing changes: no write
-            if SETTINGS_FILE in self._to_set_aside:
-                if not self._move_away(SETTINGS_FILE):
-                    raise OSError(5)  # the damaged file must not be overwritten
-                self._to_set_aside.remove(SETTINGS_FILE)
-            settings = dict(settings)
-            settings[key] = value
-            self._make_root()
-            self._write_file(SETTINGS_FILE, encode({"v": FORMAT_VERSION, "t": "set", "s": settings}))
-            self._settings = settings
-        elif op == "new":
-            rules = action.get("rules")
-            if not isinstance(rules, dict):
-                raise ValueError("bad rules")
+            settings = dict(self._settings)
+            settings[action["k"]] = action.get("v")
+            self._write_settings(settings, sequence)
+        else:  # "new"
+            rules = action["rules"]
             self._make_root()
             old = self._game_number
             archived = self._deals  # a game with deals
@@ -683,16 +864,249 @@ class Journal:
             elif old and old in self._archive_files:
                 # a stale copy from an interrupted "new": this game ends empty
                 if not self._move_away(archive_name(old), False):
-                    raise OSError(5)
+                    raise OSError(_EIO)
                 self._archive_files.remove(old)
-            game = self._highest_game_number + 1
+            game = max(game_number, self._highest_game_number + 1)
             self._highest_game_number = game
-            self._write_base(game, 0, rules, [])
+            self._write_base(game, 0, rules, [], sequence)
             # committed: the new base exists
             if archived:
-                self._archive_kept.append(old)  # in place: Archive views follow
+                self._archive_kept.append(old)
                 while len(self._archive_kept) > self.keep:
                     self._archive_kept.pop(0)
             self._settle_quietly()
+
+    def _keep_reserve(self, line_bytes):
+        """Before an action that grows the game: make sure it leaves the reserve free.
+
+        The oldest finished games go first (as beyond `keep`; the newest one stays);
+        if that is not enough, ENOSPC: the reserve is for undo, new game and settings."""
+        while self._free_bytes() < self._reserve_bytes() + line_bytes:
+            if len(self._archive_kept) < 2 or not self._move_away(archive_name(self._archive_kept[0]), False):
+                raise OSError(_ENOSPC)
+            self._archive_files.remove(self._archive_kept.pop(0))
+
+
+def _ignore(obj, index):
+    pass
+
+
+class DealCount:
+    """Stands for a deal list when only its length matters (apply_action's calls)."""
+
+    def __init__(self, length=0):
+        self.length = length
+
+    def __len__(self):
+        return self.length
+
+    def append(self, deal):
+        self.length += 1
+
+    def pop(self, index):
+        self.length -= 1
+
+    def __setitem__(self, index, deal):
+        pass
+
+
+def _sequence_of(obj):
+    sequence = obj.get("q", 0)
+    return sequence if type(sequence) is int and sequence > 0 else 0
+
+
+class Journal:
+    """The journal: load() first, then record() each confirmed action.
+
+    roots: one directory, or two on independent filesystems (the data
+    partitions of store/partitions.py). With two, every action goes to both,
+    numbered ("q"); load() takes the newest consistent state of each part
+    (settings, current game, each finished game) from either copy and rewrites
+    the other copy where it differs, so one damaged block, whichever, costs
+    nothing. notices: texts to put in front of load()'s notice (the mount's).
+    """
+
+    def __init__(self, roots, segment_bytes=512, max_segments=32, keep=20, notices=()):
+        if isinstance(roots, str):
+            roots = (roots,)
+        self.copies = [JournalCopy(root, segment_bytes, max_segments, keep) for root in roots]
+        self.root = self.copies[0].root if self.copies else None
+        self.keep = keep
+        self._mount_notices = list(notices)
+        self._archive_kept = []  # game numbers of the archive, oldest first; Archive views share it
+        self._sequence = 0  # the newest action's number
+        self._highest_game_number = 0
+        self._loaded = False
+        self._interrupted = False  # an exception stopped a write: read the flash again first
+        self._behind = []  # copies that missed an action (OSError): repaired at the next load()
+        self._repair_tried = False  # a copy that missed an action was repaired once this session
+
+    def archive(self):
+        """The archive as it stands now (it follows later "new" actions)."""
+        return Archive(self)
+
+    def _read_archive(self, game, parse=True):
+        result = None
+        for copy in self.copies:
+            found = copy._read_archive(game, parse)
+            if found[2] is None:
+                return found
+            if result is None or (found[0] is not None and result[0] is None):
+                result = found
+        return result or (None, [] if parse else 0, ())
+
+    def _read_header(self, name):
+        for copy in self.copies:
+            header = copy._read_header(name)
+            if header is not None:
+                return header
+        return None
+
+    def load(self):
+        """Rebuild settings, current game and archive; never raises on bad data.
+
+        Returns {"settings", "game", "archive", "notice"} (docs/architecture.md)."""
+        self._loaded = True
+        self._interrupted = False
+        self._behind = []
+        copies = self.copies
+        notes = list(self._mount_notices)
+        newer = False
+        if not copies:
+            notes.append("no storage")
+            state = {"settings": {}, "game": None}
+        elif len(copies) == 1:
+            state = copies[0].load()
+            notes += copies[0].notes
+            newer = copies[0].newer
+            self._sequence = copies[0].sequence()
+            self._archive_kept[:] = copies[0]._archive_kept
         else:
-            raise ValueError("unknown op")
+            state, copy_notes, newer = self._load_copies()
+            notes += copy_notes
+        self._highest_game_number = max([copy._highest_game_number for copy in copies] or [0])
+        notice = None
+        if notes:
+            notice = "Recovered: " + "; ".join(notes)
+            if newer:
+                notice += " (newer format)"
+        state["archive"] = Archive(self)
+        state["notice"] = notice
+        return state
+
+    def _load_copies(self):
+        """Load every copy without repairing, merge the newest consistent parts, repair."""
+        copies = self.copies
+        states = [copies[0].load(False)]
+        for copy in copies[1:]:
+            states.append(copy.load(False, False))  # deals counted, not kept: one game in RAM
+        newer = False
+        for copy in copies:
+            newer = newer or copy.newer
+        # the newest readable settings and game; on a tie the first copy
+        settings_from = game_from = 0
+        for index in range(1, len(copies)):
+            if copies[index]._settings_sequence > copies[settings_from]._settings_sequence:
+                settings_from = index
+            if copies[index]._game_sequence > copies[game_from]._game_sequence or (
+                    copies[game_from]._rules is None and copies[index]._rules is not None):
+                game_from = index
+        source = copies[game_from]
+        if game_from and source._rules is not None:
+            # the newest game is in another copy: drop the first copy's deals, read these
+            first = copies[0]
+            if first._deals is not None:
+                first._deals = DealCount(len(first._deals))
+            states[0]["game"] = None
+            states[game_from] = source.load(False)
+        game_number = source._game_number
+        # finished games: any copy's, below the current game, the newest `keep`
+        numbers = []
+        for copy in copies:
+            for number in copy._archive_kept:
+                if number not in numbers and (not game_number or number < game_number):
+                    numbers.append(number)
+        numbers.sort()
+        numbers = numbers[-self.keep:] if self.keep else []
+        # what is lost for good: damage that every copy has (a part one copy lost,
+        # the other gives back), and the game as the copy it comes from kept it
+        notes = []
+        for note in copies[0].notes:
+            if note != "damaged data kept aside" and all(note in copy.notes for copy in copies[1:]):
+                notes.append(note)
+        for note in source.notes:
+            if note.startswith("game kept") and note not in notes:
+                notes.append(note)
+
+        def read_archive(number):
+            header, deals, problem = self._read_archive(number)
+            note = "archived game %d: %d deals kept" % (number, len(deals))
+            if problem is not None and header is not None and note not in notes:
+                notes.append(note)
+            return header, deals
+
+        newest = max(copy.sequence() for copy in copies)
+        for index, copy in enumerate(copies):
+            damaged = bool(copy._to_set_aside or copy._damaged_archives or copy._needs_base)
+            behind = newest - copy.sequence()
+            try:
+                copy.adopt(states[settings_from]["settings"], copies[settings_from]._settings_sequence,
+                           game_number, source._rules, source._deals or [], source._game_sequence, numbers,
+                           read_archive, max(c._highest_game_number for c in copies))
+            except (OSError, ValueError, MemoryError):
+                notes.append("copy %d not repaired" % (index + 1))
+                self._behind.append(copy)
+                continue
+            if damaged or behind > 1:
+                notes.append("copy %d repaired" % (index + 1))
+            if copy is not source and source._rules is not None:
+                copy._deals = source._deals  # the same records (never changed in place): one game in RAM
+        self._sequence = max(copy.sequence() for copy in copies)
+        self._archive_kept[:] = numbers
+        game = None
+        if source._rules is not None:
+            game = {"rules": source._rules, "deals": list(source._deals)}
+        return {"settings": dict(states[settings_from]["settings"]), "game": game}, notes, newer
+
+    def record(self, action):
+        """Make one confirmed action durable; returns only after every copy's file is closed.
+
+        ValueError for an action that does not fit the current state (nothing is
+        written); OSError (ENOSPC, EIO) when no copy could take it, with the
+        previous state still what load() returns. A copy that fails while the
+        other takes the action is repaired from it at the next load()."""
+        if not self._loaded or self._interrupted or (self._behind and not self._repair_tried):
+            # first use, an exception stopped a write, or a copy missed an action (once per
+            # session: a copy that keeps failing waits for the next start): read and repair
+            self._repair_tried = bool(self._behind)
+            self.load()
+        live = [copy for copy in self.copies if copy not in self._behind]
+        if not live:
+            raise OSError(_EIO)
+        if not live[0].check(action):
+            return  # nothing changes: no write
+        sequence = self._sequence + 1
+        game_number = self._highest_game_number + 1 if action["op"] == "new" else 0
+        errors = []
+        self._interrupted = True  # until every copy is done: an exception leaves the copies unsure
+        for copy in live:
+            try:
+                copy.record(action, sequence, game_number)
+            except (OSError, MemoryError) as error:
+                # this copy did not take the action (what it holds in RAM may be half
+                # updated): left alone until the next load() repairs it from the other
+                errors.append(error if isinstance(error, OSError) else OSError(_ENOMEM))
+                self._behind.append(copy)
+        if len(errors) == len(live):
+            for error in errors:
+                if error.errno == _ENOSPC:
+                    raise error
+            raise errors[0]  # the flash holds the state before: reloaded before the next write
+        self._interrupted = False
+        self._sequence = sequence
+        if game_number:
+            self._highest_game_number = game_number
+            for copy in live:
+                if copy not in self._behind:
+                    self._archive_kept[:] = copy._archive_kept  # in place: Archive views follow
+                    break

@@ -6,6 +6,7 @@ power cut. Nothing is written for a key press that confirms nothing.
 """
 import json
 
+from coinche.compat import const
 from coinche.game import Game, GameError
 from coinche.record import RecordError, validate
 from coinche.rules import DEFAULT_PRESET, Rules, RulesError
@@ -25,6 +26,11 @@ except ImportError:  # CPython (unit tests)
 
 TOAST_MS = 1500
 MAX_NAME = 8  # characters of a team name
+# The deal limit of one game. A game ends in 15-40 deals; only deals where all four
+# pass (they score nothing) make it longer. At 150 deals, start-up, play and the
+# archiving of the game fit the Pico's heap with room to spare (docs/storage.md,
+# "Memory"; tests/test_deal_limit.py runs such a game at the heap it has).
+MAX_DEALS = const(150)
 # Dimming is off unless set (the score stays readable between deals); when set, the
 # screen dims to half its contrast, never below what can still be read (on the
 # Display Pack the contrast is the backlight: a low level is black).
@@ -61,8 +67,50 @@ def _new(rules, dealer, result=None, order="acw", names=None):
     return act
 
 
+def _setting_ok(key, value):
+    """Can the app use this stored value for this setting? (Unknown keys: kept as they are.)"""
+    if key == "lang":
+        from ui.i18n import LANGS
+        return value in LANGS
+    if key == "contrast":
+        return type(value) is int and 0 <= value <= 255
+    if key == "dim":
+        return type(value) is int and 0 <= value <= 3600
+    if key == "dealer":
+        return value in ("N", "W", "S", "E")
+    if key == "rules":
+        try:
+            Rules.from_spec(value)
+        except (RulesError, TypeError, AttributeError, KeyError, ValueError):
+            return False
+    return True
+
+
+def checked_settings(settings):
+    """(the settings the app can use, the keys dropped): a value that passed the journal's
+    checksum but is not one the app can use (`{"dim": "abc"}`) falls back to its default."""
+    usable = {}
+    dropped = []
+    for key in settings:
+        if settings[key] is None:
+            continue  # cleared (see App._boot): the default
+        if _setting_ok(key, settings[key]):
+            usable[key] = settings[key]
+        else:
+            dropped.append(key)
+    return usable, dropped
+
+
 def _journal(board):
+    """The journal on the data partitions the boot mounted (store.partitions, with what
+    the mount had to say), else in the board's STORAGE directories (stock firmware)."""
+    import sys
+
     from store.journal import Journal
+    partitions = sys.modules.get("store.partitions")
+    mounted = partitions.mounted if partitions is not None else None
+    if mounted is not None:
+        return Journal([root for root in mounted[0] if root], notices=mounted[1])
     return Journal(board.STORAGE)
 
 
@@ -86,7 +134,7 @@ class App:
     # -- boot -----------------------------------------------------------
     def _boot(self, defaults):
         st = self.journal.load()
-        self.settings = dict(st.get("settings") or {})
+        self.settings, dropped = checked_settings(st.get("settings") or {})
         # a lazy view: each finished game is read from flash only when shown.
         # Kept even when empty (an empty view is falsy): it follows later "new" actions.
         arc = st.get("archive")
@@ -129,7 +177,9 @@ class App:
             from flash_report import NOTES
         except ImportError:  # the stock firmware (make deploy)
             NOTES = ()
-        if notice or NOTES:
+        for key in dropped:  # cleared once: the next start is quiet
+            self._record({"op": "set", "k": key, "v": None})
+        if notice or NOTES or dropped:
             self.flash(self.T["e_store" if "unsaved" in NOTES else "recovered"], 4000)
 
     # -- helpers used by screens -------------------------------------------
@@ -193,9 +243,18 @@ class App:
     def next_rules(self):
         return self.settings.get("rules") or self.game.rules.spec()
 
+    def at_deal_limit(self):
+        """The game holds MAX_DEALS deals: says so, and True."""
+        if len(self.game.deals) < MAX_DEALS:
+            return False
+        self.flash(self.T["e_limit"] % MAX_DEALS, 3000)
+        return True
+
     def start_entry(self, taker):
         if self.game.over:
             self.flash(self.T["e_over"])
+            return
+        if self.at_deal_limit():
             return
         prev = self.game.deals[-1] if self.game.deals else None
         # the previous real contract is the default bid
@@ -262,6 +321,8 @@ class App:
 
     def save_deal(self, rec, index):
         g = self.game
+        if index is None and self.at_deal_limit():
+            return
         try:
             rec = validate(g.rules, rec)
             if index is None:

@@ -182,6 +182,43 @@ class FileBlockDev(BlockDev):
         self._f.close()
 
 
+class Window:
+    """Blocks first_block .. first_block + block_count - 1 of a device, as a device of
+    their own: what rp2.Flash(start=first_block * 4096, len=block_count * 4096) is on
+    the Pico. Programs and erases go to the device underneath (so a CutDev counts
+    and cuts them)."""
+
+    def __init__(self, device, first_block, block_count):
+        self.device = device
+        self.first_block = first_block
+        self.block_count = block_count
+        self.block_size = device.block_size
+
+    def _check(self, block, offset, length):
+        if block < 0 or offset < 0 or (block * self.block_size + offset + length
+                                       > self.block_count * self.block_size):
+            raise OSError(_EIO)
+
+    def readblocks(self, block, buf, offset=0):
+        self._check(block, offset, len(buf))
+        self.device.readblocks(self.first_block + block, buf, offset)
+
+    def writeblocks(self, block, buf, offset=None):
+        self._check(block, offset or 0, len(buf))
+        if offset is None:
+            self.device.writeblocks(self.first_block + block, buf)
+        else:
+            self.device.writeblocks(self.first_block + block, buf, offset)
+
+    def ioctl(self, op, arg):
+        if op == _IOCTL_BLOCK_COUNT:
+            return self.block_count
+        if op == _IOCTL_ERASE:
+            self._check(arg, 0, self.block_size)
+            return self.device.ioctl(op, self.first_block + arg)
+        return self.device.ioctl(op, arg)
+
+
 def is_blank(dev):
     """True if both superblock copies (blocks 0 and 1) are all 0xFF or all 0x00."""
     buf = bytearray(dev.block_size)

@@ -35,7 +35,7 @@ def _fail(msg):
 
 
 def dump(root):
-    """Write every game the journal at root keeps; returns how many."""
+    """Write every game the journal at root (a folder, or the list of its copies) keeps; returns how many."""
     from store.journal import Journal
 
     state = Journal(root).load()
@@ -75,11 +75,13 @@ def main(argv):
         import flash_image  # the launcher's mount: the image has the device's layout
 
         how = flash_image.mount_flash(argv[2])
-        if how != "mounted":
+        for notice in flash_image.NOTICES:
+            _line({"notice": "storage: " + notice})
+        if how == "formatted":
             _line({"notice": "the image held no filesystem (%s): no games" % how})
             _line({"end": 0})
             return
-        root = flash_image.STORAGE
+        root = list(flash_image.ROOTS)  # both copies of the journal
     else:
         root = argv[2]
     _line({"end": dump(root)})

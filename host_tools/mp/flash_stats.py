@@ -73,12 +73,35 @@ def sample_game(deals=40, seed=1, rules=RULES, edits=True):
     return acts
 
 
-def measure(actions, block_count=352, path="/flash", root="/flash/data", **journal_opts):
+def _fresh_device_layout():
+    """The device's layout (store/partitions.py): data partitions A and B of one flash,
+    formatted and mounted at /data_a and /data_b; returns (device, roots)."""
+    import vfs
+
+    from blockdev import PROG_SIZE, Window
+
+    dev = cutdev.CutDev(4096, 352)
+    roots = []
+    for (first, count), point in (((160, 96), "/data_a"), ((256, 96), "/data_b")):
+        cutdev.unmount(point)
+        vfs.VfsLfs2.mkfs(Window(dev, first, count), progsize=PROG_SIZE)
+        vfs.mount(vfs.VfsLfs2(Window(dev, first, count), progsize=PROG_SIZE), point)
+        roots.append(point)
+    dev.programmed = dev.erases = 0
+    return dev, roots
+
+
+def measure(actions, block_count=352, path="/flash", root="/flash/data", device_layout=False, **journal_opts):
     """Run actions on a fresh littlefs and count what reached the flash.
 
+    device_layout: the journal's two copies on the device's two data partitions
+    (both counted) instead of one copy in root.
     Returns totals and a split by action ("add", "edit", "del", "set", "new"):
     [count, bytes programmed, blocks erased]."""
-    dev = cutdev.fresh(block_count, path)
+    if device_layout:
+        dev, root = _fresh_device_layout()
+    else:
+        dev = cutdev.fresh(block_count, path)
     j = Journal(root, **journal_opts)
     j.load()
     by = {}
@@ -105,6 +128,9 @@ def measure(actions, block_count=352, path="/flash", root="/flash/data", **journ
         "notice": st["notice"],
     }
     cutdev.unmount(path)
+    if device_layout:
+        cutdev.unmount("/data_a")
+        cutdev.unmount("/data_b")
     return out
 
 
@@ -145,11 +171,12 @@ def naive(actions, layout, block_count=352, path="/flash"):
     return out
 
 
-def game_stats(deals=40, block_count=352):
+def game_stats(deals=40, block_count=352, device_layout=False):
     """The documented figure: one game of `deals` deals, closed by the next
-    "new" (which archives it), on a fresh Pico-sized filesystem."""
+    "new" (which archives it), on a fresh Pico-sized filesystem (or the device's
+    two data partitions, both copies counted)."""
     acts = sample_game(deals) + [{"op": "new", "rules": RULES}]
-    return measure(acts, block_count)
+    return measure(acts, block_count, device_layout=device_layout)
 
 
 if __name__ == "__main__":
@@ -158,6 +185,8 @@ if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 40
     blocks = int(sys.argv[2]) if len(sys.argv) > 2 else 352
     res = game_stats(n, blocks)
+    device = game_stats(n, device_layout=True)
+    res["two_copies"] = {key: device[key] for key in ("bytes_per_deal", "erases_per_deal", "by_op", "load_writes")}
     acts = sample_game(n) + [{"op": "new", "rules": RULES}]
     for layout in ("append", "rewrite"):
         b, e = naive(acts, layout, blocks)

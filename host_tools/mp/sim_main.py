@@ -13,7 +13,7 @@ import sys
 import time
 
 from binascii import hexlify
-from flash_image import STORAGE, mount_flash
+from flash_image import FLASH_MOUNT, NOTICES, ROOTS, mount_flash
 from micropython import const
 
 _HERE = sys.path[0]  # the unix port puts the script's directory first
@@ -177,7 +177,6 @@ def _load_board(name, rt):
 
     board = hwsim.load(name, rt)
     rt.hw = hwsim
-    board.STORAGE = STORAGE
     if not hasattr(board, "app"):
         board.app = None
     return board
@@ -189,7 +188,10 @@ def main(argv):
     how = mount_flash(opts["flash"])  # flash_image.py: shared with the exporter
     rt = Runtime(int(opts["wrap-in"]) if opts["wrap-in"] else _WRAP_IN)
     rt.out.write("L flash %s\n" % how)
+    for notice in NOTICES:
+        rt.out.write("L storage: %s\n" % notice)
     board = _load_board(opts["board"], rt)
+    board.STORAGE = ROOTS[0] if ROOTS else FLASH_MOUNT  # one copy, for simple apps; ui.app uses both
     rt.board = board
     sys.modules["board"] = board  # firmware code may `import board`, as on the Pico
     defaults = None

@@ -1,6 +1,10 @@
 """Cut the power at every block operation of a scenario, remount, load, compare.
 
-micropython cut_all.py SCENARIO BLOCKS [stop|tear|both] [STRIDE]
+micropython cut_all.py SCENARIO BLOCKS [stop|tear|both] [STRIDE] [LAYOUT]
+
+LAYOUT (tests/mp_journal/layouts.py): single (one copy, the default), dirs
+(two copies in two folders of one littlefs) or device (two copies on the
+two data partitions of store/partitions.py; BLOCKS is then 352).
 
 Runs the scenario once on a recording device, then for every k (every
 STRIDE-th) rebuilds the medium a cut at program/erase k leaves (Replay),
@@ -18,13 +22,23 @@ _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 sys.path[:0] = [_HERE, _HERE + "/../../firmware", _HERE + "/../../host_tools/mp"]
 
 import cutdev  # noqa: E402
+import layouts  # noqa: E402
 import model  # noqa: E402
 import scenarios  # noqa: E402
 from flash_stats import _Rand, sample_deal  # noqa: E402
 from store.journal import Journal  # noqa: E402
 
 PATH = "/flash"
-ROOT = "/flash/data"
+LAYOUT = sys.argv[5] if len(sys.argv) > 5 else "single"
+ROOT = layouts.roots(LAYOUT)
+
+
+def mount(dev):
+    layouts.mount(dev, LAYOUT)
+
+
+def unmount():
+    layouts.unmount(LAYOUT)
 
 
 def main():
@@ -36,7 +50,7 @@ def main():
     actions = make()
     expect = model.states(actions)
 
-    dev = cutdev.fresh(blocks, PATH, record=True)
+    dev = layouts.fresh(LAYOUT, blocks, record=True)
     snapshot = dev.image()
     j = Journal(ROOT, **opts)
     j.load()
@@ -50,7 +64,7 @@ def main():
     fails = []
     if not model.same(final, expect[-1]):
         fails.append("uncut run: " + model.describe(final))
-    cutdev.unmount(PATH)
+    unmount()
 
     replay = cutdev.Replay(snapshot, dev.log, dev.block_size, blocks)
     tears = {"stop": (False,), "tear": (True,), "both": (False, True)}[modes]
@@ -68,13 +82,13 @@ def main():
             where = "k=%d%s action %d (%s)" % (k, " torn" if tear else "", a, actions[a]["op"] if a < len(actions) else "-")
             img = replay.at(k, tear)
             survivor = img.image()
-            cutdev.mount(img, PATH)
+            mount(img)
             jj = Journal(ROOT, **opts)
             st = jj.load()
             if img.ops:
-                # load() wrote (it finished an interrupted clean-up): cut that too
+                # load() wrote (it finished an interrupted clean-up or repaired a copy): cut that too
                 nested += cut_the_load(survivor, blocks, opts, st, fails, where)
-                cutdev.mount(img, PATH)
+                mount(img)
             before, after = expect[a], expect[min(a + 1, len(actions))]
             if model.same(st, after) and (k < total):
                 after_seen[(a, tear)] = True
@@ -98,29 +112,30 @@ def main():
                 again = Journal(ROOT, **opts).load()
                 if not model.same(again, model.step(got, nxt)) or again["notice"] is not None:
                     fails.append(where + ": after one more action: " + model.describe(again))
-            cutdev.unmount(PATH)
+            unmount()
             checked += 1
-    print(json.dumps({"scenario": name, "blocks": blocks, "actions": len(actions), "ops": total,
+    print(json.dumps({"scenario": name, "blocks": blocks, "layout": LAYOUT, "actions": len(actions), "ops": total,
                       "checked": checked, "nested": nested, "failures": len(fails), "first": fails[:5]}))
 
 
 def cut_the_load(survivor, blocks, opts, want, fails, where):
     """Every cut of a load() that writes: the next load must give the same state."""
     rec = cutdev.CutDev(4096, blocks, record=True, under=survivor)
-    cutdev.mount(rec, PATH)
+    mount(rec)
     Journal(ROOT, **opts).load()
-    cutdev.unmount(PATH)
+    unmount()
     replay = cutdev.Replay(survivor, rec.log, 4096, blocks)
     n = 0
     for k in range(len(rec.log) + 1):
         for tear in (False, True):
             if tear and k == len(rec.log):
                 continue
-            cutdev.mount(replay.at(k, tear), PATH)
+            mount(replay.at(k, tear))
             st = Journal(ROOT, **opts).load()
             if not model.same(st, want) or st["notice"] is not None:
-                fails.append("%s, then load cut at %d%s: %s" % (where, k, " torn" if tear else "", model.describe(st)))
-            cutdev.unmount(PATH)
+                fails.append("%s, then load cut at %d%s: %s %s" % (where, k, " torn" if tear else "",
+                                                                  model.describe(st), st["notice"]))
+            unmount()
             n += 1
     return n
 

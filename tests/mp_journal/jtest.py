@@ -54,6 +54,12 @@ def flip(name, pos, bit=0):
     write(name, bytes(b))
 
 
+def settings_file():
+    """The name of the settings file in use (s<N>.log, the highest N)."""
+    found = [n for n in names() if n.startswith("s") and n.endswith(".log") and n[1:-4].isdigit()]
+    return max(found, key=lambda n: int(n[1:-4])) if found else None
+
+
 def segments(g=None):
     """Segment names of game g (default: the highest), in order."""
     segs = []
@@ -97,4 +103,4 @@ def out(**kw):
 
 
 __all__ = ["Journal", "cutdev", "model", "scenarios", "os", "json", "setup", "remount", "play", "load",
-           "names", "read", "write", "flip", "segments", "game_part", "expect_with_game", "out", "ROOT", "PATH"]
+           "names", "read", "write", "flip", "settings_file", "segments", "game_part", "expect_with_game", "out", "ROOT", "PATH"]
