@@ -219,7 +219,7 @@ dev = cutdev.fresh(352, "/flash")
 j = Journal(["/flash/data_a", "/flash/data_b"])
 j.load()
 for k, v in (("dim", "abc"), ("contrast", "x"), ("lang", 7), ("dealer", "Q"), ("rules", "classic"),
-             ("team", "kept")):
+             ("dir", "up"), ("names", "abc"), ("team", "kept")):
     j.record({"op": "set", "k": k, "v": v})
 board = fakeboard.Board(["/flash/data_a", "/flash/data_b"])
 app = A.App(board)

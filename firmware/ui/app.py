@@ -78,6 +78,15 @@ def _setting_ok(key, value):
         return type(value) is int and 0 <= value <= 3600
     if key == "dealer":
         return value in ("N", "W", "S", "E")
+    if key == "dir":
+        return value in ("acw", "cw")
+    if key == "names":
+        if not isinstance(value, dict):
+            return False
+        for team in value:
+            if team not in ("NS", "EW") or not isinstance(value[team], str) or len(value[team]) > MAX_NAME:
+                return False
+        return True
     if key == "rules":
         try:
             Rules.from_spec(value)
