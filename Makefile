@@ -18,7 +18,19 @@ $(STAMP): requirements-dev.txt
 	touch $@
 
 test: $(STAMP)
+	-@$(PY) -m host_tools.rp2emu.install
 	$(PY) -m pytest -q tests
+
+# --- the emulated Pico (host_tools/rp2emu, docs/rp2emu.md): rp2040js from npm, pinned
+# in host_tools/rp2emu/package-lock.json; the UF2 and boot ROM come from
+# MICROPYTHON_UF2 and RP2040_BOOTROM (default ../shared/rp2/).
+.PHONY: rp2emu pico
+rp2emu: $(STAMP)
+	$(PY) -m host_tools.rp2emu.install
+
+# the scoreboard on the emulated Pico, its USB serial on a local port (make pico BOARD=pico_oled)
+pico: rp2emu
+	$(PY) -m host_tools.rp2emu --board $(if $(filter sim,$(BOARD)),pico_oled,$(BOARD)) --flash pico-flash.img --serve
 
 # --- simulator (make sim BOARD=name; the game is kept in sim-flash.img)
 BOARD ?= sim

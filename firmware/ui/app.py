@@ -137,8 +137,10 @@ class App:
         self.dirty = True
         self.version = 0  # bumped by every confirmed change: screens rebuild cached rows then
         self._boot(defaults or {})
-        if hasattr(board, "app"):
-            board.app = self
+        try:
+            board.app = self  # the REPL (and the emulator's tests) read the running app's state
+        except AttributeError:
+            pass
 
     # -- boot -----------------------------------------------------------
     def _boot(self, defaults):
