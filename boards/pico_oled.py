@@ -34,12 +34,13 @@ else:
 display = _Panel(_i2c, OLED_ADDR)
 
 
-def _button(pin_no):
-    pin = Pin(pin_no, Pin.IN, Pin.PULL_UP)
+def _button(pin):
     return lambda: pin.value() == 0  # pressed pulls the pin to ground
 
 
-buttons = tuple(_button(p) for p in BUTTON_PINS)
+# the app puts an edge interrupt on each (ui/inputs.py): no press is lost while it is busy
+button_pins = tuple(Pin(p, Pin.IN, Pin.PULL_UP) for p in BUTTON_PINS)
+buttons = tuple(_button(p) for p in button_pins)
 
 ticks_ms = time.ticks_ms
 sleep_ms = time.sleep_ms

@@ -128,7 +128,8 @@ class App:
         self.board = board
         self.fb = board.display
         self.clock = board.ticks_ms
-        self.inputs = Inputs(board.buttons, board.ticks_ms)
+        # pins with edge interrupts latch every press; boards without them are polled
+        self.inputs = Inputs(board.buttons, board.ticks_ms, getattr(board, "button_pins", None))
         self.layout = _layout(board)
         self.journal = journal if journal is not None else _journal(board)
         self.toast_msg = None

@@ -1,21 +1,35 @@
 """Buttons to events: debouncing, short press, long press, accelerating repeat.
 
-Any zero-argument callable works as a button (True while pressed), and the
-clock is passed in, so tests drive both (the idea of Adafruit's Debouncer and
-of Peter Hinch's Pushbutton). All time arithmetic is wrap-safe ticks_diff.
+Two ways in, one logic.  With the board's button pins (machine.Pin objects,
+board.button_pins), every edge raises a hard interrupt that only writes
+(time, button, level) into a preallocated ring: no press is lost however long
+the app is busy (a render, a flash write, a garbage collection), and poll()
+works through the edges in the order they came, with their own times.  With
+no pins, or pins without interrupts (the terminal simulator, unit tests),
+poll() samples the levels itself, as often as the app polls.
+
+Either way a level counts only once it held DEBOUNCE_MS (the idea of
+Adafruit's Debouncer and of Peter Hinch's Pushbutton).  Any zero-argument
+callable works as a button (True while pressed), and the clock is passed
+in, so tests drive both.  All time arithmetic is wrap-safe ticks_diff.
 
 UP/DOWN act on the press (then repeat while held); OK/BACK act on release so a
 hold can mean something else (LONG fires once at LONG_MS and eats the release).
 Events are small ints (kind << 2 | button): no allocation per event.
 """
+from array import array
+
 from coinche.compat import const
 from ui.timing import DEBOUNCE_MS, LONG_MS, REPEAT_FIRST, repeat_gap
 
 try:
-    from time import ticks_diff
+    from time import ticks_add, ticks_diff
 except ImportError:  # CPython (tests, planner)
     def ticks_diff(a, b):
         return a - b
+
+    def ticks_add(a, b):
+        return a + b
 
 UP = const(0)
 DOWN = const(1)
@@ -28,63 +42,119 @@ LONG = const(2)
 
 NAMES = ("UP", "DOWN", "OK", "BACK")
 
+EDGE_SLOTS = const(64)  # edges the ring holds between two polls (a power of two)
+EDGE_COUNT_MASK = const(0xFFFF)  # edge counters wrap here (a multiple of EDGE_SLOTS): small ints only
+
 
 def event(kind, button):
     return (kind << 2) | button
 
 
 class Debounced:
-    """One button: the level flips only after the raw level held DEBOUNCE_MS."""
+    """One button: the raw level and when it last changed; the debounced level."""
 
     def __init__(self, read, now):
         self.read = read
-        self.state = False
-        self._raw = False
-        self._since = now
-        self.changed_at = now
+        self.state = False  # debounced: pressed or not
+        self.raw = False  # the last level seen on the wire
+        self.raw_since = now
+        self.changed_at = now  # when the debounced level last flipped
 
-    def update(self, now):
-        """Returns True when the debounced level changed at this poll."""
-        raw = bool(self.read())
-        if raw != self._raw:
-            self._raw = raw
-            self._since = now
-        if raw != self.state and ticks_diff(now, self._since) >= DEBOUNCE_MS:
-            self.state = raw
-            self.changed_at = now
-            return True
-        return False
+    def feed(self, raw, at):
+        """The wire showed `raw` at time `at`."""
+        if raw != self.raw:
+            self.raw = raw
+            self.raw_since = at
 
 
 class Inputs:
-    """Polls four buttons and queues events in a fixed ring buffer."""
+    """Four buttons to a fixed ring of events, from pin interrupts or from polling."""
 
     QUEUE = const(16)
 
-    def __init__(self, buttons, clock):
+    def __init__(self, buttons, clock, pins=None):
         self.clock = clock
         now = clock()
         self.keys = [Debounced(b, now) for b in buttons]
         self._repeats = [0, 0, 0, 0]
         self._next = [0, 0, 0, 0]
         self._long = [False, False, False, False]
-        self._q = bytearray(self.QUEUE)
+        self._queue = bytearray(self.QUEUE)
         self._head = 0
-        self._len = 0
+        self._length = 0
         self.last_activity = now
+        # the edge ring, written by the interrupt handler only
+        self._edge_times = array("i", [0] * EDGE_SLOTS)
+        self._edge_levels = bytearray(EDGE_SLOTS)  # button << 1 | pressed
+        self._edges_written = 0
+        self._edges_read = 0
+        self.edges_dropped = 0  # edges the ring had no room for (never, at human speed)
+        self._latched = bytearray(4)  # the level each button's last recorded edge left
+        self._irqs = None
+        self._both = 0
+        self.interrupts = pins is not None and self._attach(pins)
 
+    # -- interrupts -----------------------------------------------------------
+    def _attach(self, pins):
+        """Edge interrupts on every pin; False (polling then) where there are none."""
+        try:
+            from machine import Pin
+            both = Pin.IRQ_FALLING | Pin.IRQ_RISING
+            self._irqs = [None] * len(pins)
+            for index in range(len(pins)):
+                self._irqs[index] = pins[index].irq(handler=self._handler(index), trigger=both, hard=True)
+        except (ImportError, AttributeError, TypeError, ValueError, OSError):
+            return False
+        self._both = both
+        now = self.clock()
+        for index in range(len(self.keys)):  # a button already held now is held
+            key = self.keys[index]
+            key.feed(bool(key.read()), now)
+            self._latched[index] = 1 if key.raw else 0
+        return True
+
+    def _handler(self, index):
+        def on_edge(pin):
+            self._latch(index, self._irqs[index].flags())
+        return on_edge
+
+    def _latch(self, index, edges):
+        """In the hard interrupt: note when and what, allocate nothing, return.
+
+        Flash erases and programs run with interrupts off (tens of ms for an
+        erase): a press made and released meanwhile shows only as both edge
+        flags with the level unchanged.  It is recorded as a press that held just
+        long enough for the debouncer, ending now."""
+        now = self.clock()
+        level = 1 if self.keys[index].read() else 0
+        if (edges & self._both) == self._both and level == self._latched[index]:
+            self._record(index, 1 - level, ticks_add(now, -DEBOUNCE_MS))
+        self._record(index, level, now)
+
+    def _record(self, index, level, at):
+        written = self._edges_written
+        if ((written - self._edges_read) & EDGE_COUNT_MASK) >= EDGE_SLOTS:
+            self.edges_dropped += 1
+            return
+        slot = written & (EDGE_SLOTS - 1)
+        self._edge_times[slot] = at
+        self._edge_levels[slot] = (index << 1) | level
+        self._latched[index] = level
+        self._edges_written = (written + 1) & EDGE_COUNT_MASK
+
+    # -- the event queue --------------------------------------------------------
     def _push(self, ev):
-        if self._len < self.QUEUE:
-            self._q[(self._head + self._len) % self.QUEUE] = ev
-            self._len += 1
+        if self._length < self.QUEUE:
+            self._queue[(self._head + self._length) % self.QUEUE] = ev
+            self._length += 1
 
     def pop(self):
         """Next event, or -1 when none."""
-        if not self._len:
+        if not self._length:
             return -1
-        ev = self._q[self._head]
+        ev = self._queue[self._head]
         self._head = (self._head + 1) % self.QUEUE
-        self._len -= 1
+        self._length -= 1
         return ev
 
     def any_down(self):
@@ -93,30 +163,76 @@ class Inputs:
                 return True
         return False
 
+    # -- turning levels into events ---------------------------------------------
     def poll(self):
         now = self.clock()
+        if self.interrupts:
+            read = self._edges_read
+            written = self._edges_written
+            times = self._edge_times
+            levels = self._edge_levels
+            while read != written:
+                slot = read & (EDGE_SLOTS - 1)
+                at = times[slot]
+                what = levels[slot]
+                self._advance(at, True)  # what was due before this edge comes first
+                self.keys[what >> 1].feed((what & 1) == 1, at)
+                read = (read + 1) & EDGE_COUNT_MASK
+            self._edges_read = read
+            self._advance(now, True)
+        else:
+            for key in self.keys:
+                key.feed(bool(key.read()), now)
+            self._advance(now, False)
+
+    def _advance(self, until, exact):
+        """Every debounced flip due by `until`, in the order they fell due, with the
+        repeats and LONGs of held buttons before each.  exact: a flip happens at the
+        moment its level had held DEBOUNCE_MS (edge times known); else at this poll."""
+        keys = self.keys
+        while True:
+            best = -1
+            for i in range(4):
+                k = keys[i]
+                if k.raw != k.state and ticks_diff(until, k.raw_since) >= DEBOUNCE_MS:
+                    if best < 0 or ticks_diff(k.raw_since, keys[best].raw_since) < 0:
+                        best = i
+            if best < 0:
+                break
+            k = keys[best]
+            at = ticks_add(k.raw_since, DEBOUNCE_MS) if exact else until
+            self._holds(at)
+            self._flip(best, at)
+        self._holds(until)
+
+    def _flip(self, i, at):
+        k = self.keys[i]
+        k.state = k.raw
+        k.changed_at = at
+        self.last_activity = at
+        if k.state:  # pressed
+            self._repeats[i] = 0
+            self._long[i] = False
+            self._next[i] = REPEAT_FIRST
+            if i < OK:
+                self._push(event(PRESS, i))
+        elif i >= OK and not self._long[i]:  # released: OK/BACK act now
+            self._push(event(PRESS, i))
+
+    def _holds(self, until):
+        """Repeats (UP/DOWN) and the LONG (OK/BACK) that held buttons owe by `until`."""
         for i in range(4):
             k = self.keys[i]
-            if k.update(now):
-                self.last_activity = now
-                if k.state:  # pressed
-                    self._repeats[i] = 0
-                    self._long[i] = False
-                    self._next[i] = REPEAT_FIRST
-                    if i < OK:
-                        self._push(event(PRESS, i))
-                else:  # released
-                    if i >= OK and not self._long[i]:
-                        self._push(event(PRESS, i))
-            elif k.state:
-                held = ticks_diff(now, k.changed_at)
-                if i < OK:
-                    if held >= self._next[i]:
-                        self._repeats[i] += 1
-                        self._next[i] += repeat_gap(self._repeats[i])
-                        self._push(event(REPEAT, i))
-                        self.last_activity = now
-                elif not self._long[i] and held >= LONG_MS:
-                    self._long[i] = True
-                    self._push(event(LONG, i))
-                    self.last_activity = now
+            if not k.state:
+                continue
+            held = ticks_diff(until, k.changed_at)
+            if i < OK:
+                while held >= self._next[i]:
+                    self._repeats[i] += 1
+                    self._next[i] += repeat_gap(self._repeats[i])
+                    self._push(event(REPEAT, i))
+                    self.last_activity = until
+            elif not self._long[i] and held >= LONG_MS:
+                self._long[i] = True
+                self._push(event(LONG, i))
+                self.last_activity = until

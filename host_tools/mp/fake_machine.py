@@ -27,7 +27,7 @@ class _Wire:
         self.out = 0
         self.ext = None  # level forced from outside (None = nobody drives it)
         self.pwm = None  # the PWM object driving the pin, if any
-        self.irq = None  # (handler, trigger)
+        self.irq = None  # _PinIrq once Pin.irq() was called
 
     def level(self):
         if self.pwm is not None and self.pwm.active:
@@ -116,20 +116,48 @@ class Pin:
     def toggle(self):
         self.value(1 - self.wire.out)
 
-    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
-        self.wire.irq = (handler, trigger) if handler else None
+    def irq(self, handler=None, trigger=None, hard=None):
+        """As on rp2: with arguments, (re)configure; either way, return the pin's irq
+        object (its flags() are the edges behind the current call of the handler)."""
+        w = self.wire
+        if w.irq is None:
+            w.irq = _PinIrq()
+        if handler is not None or trigger is not None or hard is not None:
+            w.irq.handler = handler
+            w.irq.trigger = (IRQ_FALLING_OR_RISING if trigger is None else trigger) if handler else 0
+            w.irq.hard = bool(hard)
+        return w.irq
 
     def __repr__(self):
         return "Pin(%r)" % (self.wire.id,)
 
 
+class _PinIrq:
+    """The object Pin.irq() returns on rp2: handler, trigger, and flags()."""
+
+    def __init__(self):
+        self.handler = None
+        self.trigger = 0
+        self.hard = False
+        self.edges = 0
+
+    def flags(self):
+        return self.edges
+
+
+IRQ_FALLING_OR_RISING = const(12)
+
+
 def _edge(w, before):
+    """A level change on a wire: its handler runs at once, as a hard interrupt would."""
     after = w.level()
-    if after == before or w.irq is None:
+    irq = w.irq
+    if after == before or irq is None or irq.handler is None:
         return
-    handler, trigger = w.irq
-    if (after and trigger & Pin.IRQ_RISING) or (not after and trigger & Pin.IRQ_FALLING):
-        handler(Pin(w.id))
+    edge = Pin.IRQ_RISING if after else Pin.IRQ_FALLING
+    if irq.trigger & edge:
+        irq.edges = edge
+        irq.handler(Pin(w.id))
 
 
 # -- the outside world (used by the simulator and the tests) -------------

@@ -42,6 +42,7 @@ DEFAULT_BOOTROM = os.path.join(SHARED_RP2, "rp2040-bootrom-b1.bin")
 PRESS_MS = 30
 GAP_MS = 30
 SETTLE_MS = 1500  # after the last key: renders, the toast, a save have long finished
+SHOT_MS = 400  # a `shot` line waits this long (simulated) for the drawing to finish
 BOOT_MS = 4000  # simulated time from reset to the first frame of the app, generously
 
 
@@ -236,6 +237,7 @@ class Pico:
         self.cut = None  # what the power cut struck, once it did
         self.reboots = 0
         self.usb_up = 0
+        self.errors = []  # what the emulator refused (a button edge scheduled in the past)
         self._lines = queue.SimpleQueue()
         self._answers = queue.SimpleQueue()
         self._mark_seq = 0
@@ -282,6 +284,8 @@ class Pico:
             elif kind == "X":
                 self.cut = rest.split(" ", 1)[1] if " " in rest else rest
                 self._answers.put((kind, rest))
+            elif kind == "E":
+                self.errors.append(rest)
             elif kind in ("P", "T", "F"):
                 self._answers.put((kind, rest))
             elif self.verbose:
@@ -337,9 +341,13 @@ class Pico:
         return self.wait_until(self.now_us() + ms * 1000)
 
     # -- buttons
-    def pin_at(self, micros, button, down):
+    def _pin_line(self, micros, button, down):
         pin = self.wiring["BUTTON_PINS"][BUTTONS.index(button)]
-        self._send("pin %d %d %d" % (micros, pin, 0 if down else 1))
+        return "pin %d %d %d" % (micros, pin, 0 if down else 1)
+
+    def pin_at(self, micros, button, down):
+        """Press (down) or release a button at that simulated time (still to come)."""
+        self._send(self._pin_line(micros, button, down))
 
     def play(self, steps, press_ms=PRESS_MS, gap_ms=GAP_MS, settle_ms=SETTLE_MS, on_shot=None, start_us=None):
         """Press a parsed script (host_tools.sim.parse_script) on the GPIO pins.
@@ -348,26 +356,33 @@ class Pico:
         the presses are what a finger does whatever the firmware is busy with.
         on_shot(name, frame, looks) is called for each `shot NAME` line at its moment.
         Returns the simulated time when the script (and settle_ms) ended."""
+        self._send("pause")  # time stands still while the edges are scheduled
         t = start_us if start_us is not None else self.now_us() + 20_000
         shots = []
+        batch = []
         for step in steps:
             op = step[1]
             if op == "press" or op == "hold":
                 ms = press_ms if op == "press" else step[3]
-                self.pin_at(t, step[2], True)
+                batch.append(self._pin_line(t, step[2], True))
                 t += ms * 1000
-                self.pin_at(t, step[2], False)
+                batch.append(self._pin_line(t, step[2], False))
                 t += gap_ms * 1000
             elif op == "wait":
                 t += step[2] * 1000
-            elif op == "shot":
-                shots.append((t + settle_ms * 1000 // 3, step[2]))
+            elif op == "shot":  # the picture once the last key's work is drawn; then go on
+                t += SHOT_MS * 1000
+                shots.append((t, step[2]))
         end = t + settle_ms * 1000
+        batch.append("resume")
+        self._send("\n".join(batch))
         for at, name in shots:
             micros, frame, looks = self.wait_until(at)
             if on_shot is not None:
                 on_shot(name, frame, looks)
         self.wait_until(end)
+        if self.errors:
+            raise EmulatorError("; ".join(self.errors))
         return end
 
     # -- the display
@@ -410,6 +425,15 @@ class Pico:
         if err:
             raise EmulatorError("device raised:\n%s" % err.decode(errors="replace"))
         return out.decode(errors="replace")
+
+    def start(self, code):
+        """Run code on the raw REPL and leave it running (e.g. main.py under other settings)."""
+        transport = self.repl()
+        try:
+            transport.enter_raw_repl(soft_reset=False)
+            transport.exec_raw_no_follow(code)
+        finally:
+            transport.close()
 
     def state(self):
         """The running app's state document (stops the app: main.py is interrupted)."""

@@ -34,6 +34,12 @@ const FLASH_BASE = 0x10000000;
 const PAGE_BYTES = 256;
 const SECTOR_BYTES = 4096;
 const CYCLE_NANOS = 1e9 / 125e6;
+// How long the chip stays busy (W25Q16JV datasheet, typical): the firmware waits on
+// the status register meanwhile, with interrupts off.
+const PROGRAM_NANOS = 400e3;
+const SECTOR_ERASE_NANOS = 45e6;
+const BLOCK_32K_ERASE_NANOS = 120e6;
+const BLOCK_64K_ERASE_NANOS = 150e6;
 
 function parseArguments(argv) {
   const options = {
@@ -115,9 +121,12 @@ function saveImage(file, flash) {
  * to a fraction of its bytes, then the power goes.
  */
 class NorFlash {
-  constructor(flash, onPowerCut) {
+  constructor(flash, onPowerCut, nanos) {
     this.flash = flash;
     this.onPowerCut = onPowerCut;
+    this.nanos = nanos; // the simulated clock
+    this.busyUntil = 0;
+    this.busyNanos = 0; // total time spent programming and erasing
     this.writeEnabled = false;
     this.command = -1;
     this.received = []; // bytes after the command byte, this transaction
@@ -144,7 +153,8 @@ class NorFlash {
     const index = this.received.length;
     this.received.push(byte);
     switch (this.command) {
-      case 0x05: return this.writeEnabled ? 0x02 : 0x00; // status 1: never busy
+      case 0x05: // status 1: BUSY while a program or erase runs, WEL
+        return (this.nanos() < this.busyUntil ? 0x01 : 0) | (this.writeEnabled ? 0x02 : 0);
       case 0x35: return 0x02; // status 2: quad enable set, so boot2 leaves it alone
       case 0x15: return 0x00;
       case 0x9f: return [0xef, 0x40, 0x15][index % 3]; // Winbond W25Q16JV
@@ -168,6 +178,10 @@ class NorFlash {
   deselect() {
     const command = this.command;
     this.command = -1;
+    if (this.nanos() < this.busyUntil && command !== 0x05) {
+      this.received.length = 0; // a busy chip ignores everything but the status read
+      return;
+    }
     if (command === 0x02 && this.received.length > 3) {
       if (this.writeEnabled) this.program(this.address(), this.received.slice(3));
       this.writeEnabled = false;
@@ -181,6 +195,11 @@ class NorFlash {
       this.writeEnabled = false; // chip erase: never sent by the firmware, refused here
     }
     this.received.length = 0;
+  }
+
+  busy(nanos) {
+    this.busyUntil = this.nanos() + nanos;
+    this.busyNanos += nanos;
   }
 
   /** Is this operation the one the armed power cut strikes? */
@@ -201,6 +220,7 @@ class NorFlash {
       this.flash[at] &= data[i]; // programming only clears bits
     }
     this.programmedBytes += count;
+    this.busy(PROGRAM_NANOS);
     if (cut) this.onPowerCut(`program of ${data.length} bytes at 0x${address.toString(16)} cut after ${count}`);
   }
 
@@ -209,6 +229,7 @@ class NorFlash {
     const cut = this.strikes();
     const count = cut ? Math.floor(size * this.cutFraction) : size;
     this.flash.fill(0xff, address, address + count);
+    this.busy(size === SECTOR_BYTES ? SECTOR_ERASE_NANOS : size === 32768 ? BLOCK_32K_ERASE_NANOS : BLOCK_64K_ERASE_NANOS);
     if (cut) this.onPowerCut(`erase of ${size} bytes at 0x${address.toString(16)} cut after ${count}`);
   }
 }
@@ -338,6 +359,7 @@ class Board {
     this.pendingRead = null; // the device's OUT endpoint read, when nothing was there
     this.client = null;
     this.poweredOff = false;
+    this.paused = false;
     this.boots = 0;
     this.cutArmed = null;
     this.statistics = { programs: 0, erases: 0, programmedBytes: 0 };
@@ -350,7 +372,7 @@ class Board {
     mcu.loadBootrom(this.bootrom); // resets, which erases rp2040js's flash array
     mcu.flash.set(this.image);
     this.image = null;
-    const chip = new NorFlash(mcu.flash, (what) => this.powerCut(what));
+    const chip = new NorFlash(mcu.flash, (what) => this.powerCut(what), () => mcu.clock.nanos);
     if (this.cutArmed) {
       chip.cutCountdown = this.cutArmed.countdown;
       chip.cutFraction = this.cutArmed.fraction;
@@ -588,9 +610,18 @@ function main() {
     switch (words[0]) {
       case 'pin': { // pin MICROS GPIO LEVEL: drive an input at that simulated time
         const [micros, gpio, level] = words.slice(1).map(Number);
+        if (micros * 1000 < board.nanos()) {
+          send(`E pin ${gpio} at ${micros} us is in the past (now ${board.micros()} us)`);
+        }
         board.at(micros, () => board.mcu.gpio[gpio].setInputValue(level !== 0));
         break;
       }
+      case 'pause': // the core stops (time with it) until `resume`: for scheduling without a race
+        board.paused = true;
+        break;
+      case 'resume':
+        board.paused = false;
+        break;
       case 'mark': { // mark MICROS ID: say "M ID MICROS" once simulated time gets there
         const micros = Number(words[1]);
         const id = words[2];
@@ -632,6 +663,10 @@ function main() {
 
   const step = () => {
     if (board.poweredOff) return;
+    if (board.paused) {
+      setTimeout(step, 1);
+      return;
+    }
     board.run(100000);
     setImmediate(step);
   };
