@@ -86,46 +86,47 @@ def _split(s):
     return (s, None) if plain else ("".join(base), tuple(marks))
 
 
-def text(fb, s, x, y, c=1):
-    """Draw s at (x, y); returns the x just after it."""
-    base, marks = _prepare(s)
-    fb.text(base, x, y, c)
+def text(fb, string, x, y, colour=1):
+    """Draw string at (x, y); returns the x just after it."""
+    base, marks = _prepare(string)
+    fb.text(base, x, y, colour)
     if marks:
         for i, m, upper in marks:
             cx = x + 8 * i
             for dx, dy in _MARKS[m]:
                 if upper and m != 5:
                     dy -= 2
-                fb.pixel(cx + dx, y + dy, c)
+                fb.pixel(cx + dx, y + dy, colour)
     return x + 8 * len(base)
 
 
-def narrow_text(fb, s, x, y, c=1):
-    """Draw s with its characters 7 px apart instead of 8 (the font's glyphs are 6 px
+def narrow_text(fb, string, x, y, colour=1):
+    """Draw string with its characters 7 px apart instead of 8 (the font's glyphs are 6 px
     wide, so one blank column stays between them): for a line one character too long.
     Returns the x after it. Allocates nothing (one-character strings are interned)."""
-    base, marks = _prepare(s)
+    base, marks = _prepare(string)
     for i in range(len(base)):
-        fb.text(base[i], x + 7 * i - 1, y, c)
+        fb.text(base[i], x + 7 * i - 1, y, colour)
     if marks:
         for i, m, upper in marks:
             cx = x + 7 * i - 1
             for dx, dy in _MARKS[m]:
                 if upper and m != 5:
                     dy -= 2
-                fb.pixel(cx + dx, y + dy, c)
+                fb.pixel(cx + dx, y + dy, colour)
     return x + 7 * len(base)
 
 
-def width(s):
-    return 8 * len(_prepare(s)[0])
+def width(string):
+    return 8 * len(_prepare(string)[0])
 
 
-def center(fb, s, y, w, c=1, x0=0):
-    text(fb, s, x0 + (w - width(s)) // 2, y, c)
+def center(fb, string, y, region_width, colour=1, x0=0):
+    text(fb, string, x0 + (region_width - width(string)) // 2, y, colour)
 
 
 def ndigits(n):
+    """How many digits n has (its sign not counted)."""
     n = -n if n < 0 else n
     k = 1
     while n >= 10:
@@ -134,7 +135,7 @@ def ndigits(n):
     return k
 
 
-def num(fb, n, x, y, c=1, right=False):
+def num(fb, n, x, y, colour=1, right=False):
     """Draw the integer n (8x8 font) without allocating; left edge x, or right edge if right."""
     neg = n < 0
     if neg:
@@ -145,11 +146,11 @@ def num(fb, n, x, y, c=1, right=False):
     end = x + 8 * k
     cx = end - 8
     while True:
-        fb.text(DIG[n % 10], cx, y, c)
+        fb.text(DIG[n % 10], cx, y, colour)
         n //= 10
         cx -= 8
         if not n:
             break
     if neg:
-        fb.text("-", cx, y, c)
+        fb.text("-", cx, y, colour)
     return end

@@ -241,6 +241,7 @@ class Pico:
         self._lines = queue.SimpleQueue()
         self._answers = queue.SimpleQueue()
         self._mark_seq = 0
+        self._last_time = 0  # simulated time last seen (to size the wait for a later moment)
         self._lock = threading.Lock()
         self._pending_time = None
         reason = missing(self.uf2) if self.uf2 else None
@@ -326,14 +327,21 @@ class Pico:
     def now_us(self):
         """Simulated microseconds since power-on."""
         self._send("time")
-        return int(self._wait_for("T")[1])
+        self._last_time = int(self._wait_for("T")[1])
+        return self._last_time
 
-    def wait_until(self, micros):
-        """Block until simulated time reaches micros (the display is as it was then)."""
+    def wait_until(self, micros, timeout=None):
+        """Block until simulated time reaches micros (the display is as it was then).
+
+        timeout: seconds of real time; by default self.timeout plus 30 s per simulated
+        second to go (a busy app runs at about a third of real time, slower on a loaded machine)."""
         self._mark_seq += 1
         ident = "m%d" % self._mark_seq
         self._send("mark %d %s" % (micros, ident))
-        self._wait_for("M", ident)
+        if timeout is None:
+            timeout = self.timeout + 30 * max(0, micros - self._last_time) / 1e6
+        self._wait_for("M", ident, timeout=timeout)
+        self._last_time = micros
         return self.marks.pop(ident)
 
     def run_ms(self, ms):
@@ -482,9 +490,10 @@ class Pico:
         return out.strip() not in ("", "0")
 
     # -- power
-    def cut_during(self, operation, fraction=0.5):
-        """Arm a power cut during the operation-th flash program/erase from now (0 = the next)."""
-        self._send("cut %d %s" % (operation, fraction))
+    def cut_during(self, operation, kind="any", fraction=0.5):
+        """Arm a power cut during the operation-th (0 = the next) flash operation of kind
+        "program", "erase" or "any" from now, once `fraction` of its bytes are done."""
+        self._send("cut %d %s %s" % (operation, kind, fraction))
 
     def flash_operations(self):
         """(programs, erases, bytes programmed) since the last call (or the start)."""

@@ -135,6 +135,7 @@ class NorFlash {
     this.programmedBytes = 0;
     this.cutCountdown = -1; // operations left before the one that is cut
     this.cutFraction = 0.5;
+    this.cutKind = 'any';
   }
 
   select() {
@@ -202,9 +203,10 @@ class NorFlash {
     this.busyNanos += nanos;
   }
 
-  /** Is this operation the one the armed power cut strikes? */
-  strikes() {
+  /** Is this operation (a 'program' or an 'erase') the one the armed power cut strikes? */
+  strikes(kind) {
     if (this.cutCountdown < 0) return false;
+    if (this.cutKind !== 'any' && this.cutKind !== kind) return false;
     if (this.cutCountdown === 0) return true;
     this.cutCountdown--;
     return false;
@@ -212,7 +214,7 @@ class NorFlash {
 
   program(address, data) {
     this.programs++;
-    const cut = this.strikes();
+    const cut = this.strikes('program');
     const count = cut ? Math.floor(data.length * this.cutFraction) : data.length;
     const page = address - (address % PAGE_BYTES);
     for (let i = 0; i < count; i++) {
@@ -226,7 +228,7 @@ class NorFlash {
 
   erase(address, size) {
     this.erases++;
-    const cut = this.strikes();
+    const cut = this.strikes('erase');
     const count = cut ? Math.floor(size * this.cutFraction) : size;
     this.flash.fill(0xff, address, address + count);
     this.busy(size === SECTOR_BYTES ? SECTOR_ERASE_NANOS : size === 32768 ? BLOCK_32K_ERASE_NANOS : BLOCK_64K_ERASE_NANOS);
@@ -631,9 +633,11 @@ function main() {
       case 'time':
         send(`T ${board.micros()}`);
         break;
-      case 'cut': // cut N FRACTION: the power goes during the N-th flash program/erase from now
+      case 'cut': // cut N KIND FRACTION: the power goes during the N-th (from 0) flash
+        // operation of KIND (program, erase or any) from now, once FRACTION of it is done
         board.chip.cutCountdown = Number(words[1]);
-        board.chip.cutFraction = Number(words[2] || 0.5);
+        board.chip.cutKind = words[2] || 'any';
+        board.chip.cutFraction = Number(words[3] || 0.5);
         break;
       case 'flash': // F programs erases programmed-bytes, since this process started
         board.saveStatistics();

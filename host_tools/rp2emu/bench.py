@@ -1,0 +1,230 @@
+"""Figures of the real port: the stock rp2 MicroPython on the emulated RP2040 (125 MHz).
+
+    measure(log) -> dict       (host_tools/bench.py renders it as figure 9)
+
+The firmware is deployed as make deploy does (.mpy for armv6m), then main.py runs
+with a thin layer around the app, loaded from the REPL (nothing of it is in the
+firmware): it times every render (drawing, then the display transfer), the
+longest stretch between two polls (a render, a save, a collection: the app sees
+no key then), and every few polls collects the garbage to sample the live heap
+and time a full collection.  Keys are pressed on the GPIO pins at 30 ms / 30 ms
+for the 40-deal game; press-to-pixels is measured on one deal with the keys
+apart, from the edge that acts (the press for UP/DOWN, the release for OK/BACK)
+to the end of the last display transfer it caused, on each board's own bus.
+"""
+import ast
+import os
+import re
+import shutil
+import statistics
+import tempfile
+
+from host_tools import keys as K
+from host_tools.rp2emu import EmulatorError, Pico
+from host_tools.sim import parse_script
+from ui.timing import DEBOUNCE_MS
+
+GAME_DEALS = 40
+SAMPLE_EVERY = 8  # polls between two live-heap samples (each a gc.collect())
+
+# Loaded on the device from the REPL, then main.py's own lines: the measuring layer.
+INSTRUMENT = """
+import gc, time, board
+from ui import app as app_module
+bench = {"render": {}, "show_max": 0, "gap_max": 0, "gap_screen": "-", "gc_max": 0, "live_max": 0,
+         "free_min": 1 << 30, "polls": 0, "last": time.ticks_us()}
+gc.collect()
+bench["boot_free"] = gc.mem_free()
+bench["boot_live"] = gc.mem_alloc()
+_render = app_module.App.render
+_show = board.display.show
+_sleep = board.sleep_ms
+def _timed_show():
+    t = time.ticks_us()
+    _show()
+    d = time.ticks_diff(time.ticks_us(), t)
+    bench["show"] = d
+    if d > bench["show_max"]:
+        bench["show_max"] = d
+board.display.show = _timed_show
+def _timed_render(self):
+    bench["show"] = 0
+    t = time.ticks_us()
+    _render(self)
+    d = time.ticks_diff(time.ticks_us(), t)
+    r = bench["render"].get(self.view.name)
+    if r is None:
+        r = bench["render"][self.view.name] = [0, 0, 0, 0]
+    draw = d - bench["show"]
+    r[0] += 1
+    r[1] += draw
+    r[2] = max(r[2], draw)
+    r[3] = max(r[3], bench["show"])
+app_module.App.render = _timed_render
+def _sleep_ms(ms):
+    now = time.ticks_us()
+    gap = time.ticks_diff(now, bench["last"])
+    if gap > bench["gap_max"] and bench["polls"] > 1:
+        bench["gap_max"] = gap
+        bench["gap_screen"] = board.app.view.name if getattr(board, "app", None) else "-"
+    bench["polls"] += 1
+    free = gc.mem_free()
+    if free < bench["free_min"]:
+        bench["free_min"] = free
+    if bench["polls"] % %(every)d == 0:
+        t = time.ticks_us()
+        gc.collect()
+        d = time.ticks_diff(time.ticks_us(), t)
+        if d > bench["gc_max"]:
+            bench["gc_max"] = d
+        live = gc.mem_alloc()
+        if live > bench["live_max"]:
+            bench["live_max"] = live
+        if bench["polls"] == %(every)d:
+            bench["app_live"] = live
+    _sleep(ms)
+    bench["last"] = time.ticks_us()
+board.sleep_ms = _sleep_ms
+exec(open("/main.py").read())
+"""
+
+REPORT = ("import board\nbench['edges_dropped'] = board.app.inputs.edges_dropped\n"
+          "bench['interrupts'] = board.app.inputs.interrupts\nprint(repr(bench))\n")
+MEM_INFO = "import gc, micropython\ngc.collect()\nmicropython.mem_info()\n"
+
+
+def _deploy(board, image, log):
+    with Pico(board, image) as pico:
+        log("    deploying into the emulated Pico (%s)" % board)
+        pico.deploy()
+        pico.wait_for_frame()
+
+
+def _instrumented(pico):
+    pico.start(INSTRUMENT.replace("%(every)d", str(SAMPLE_EVERY)))
+    pico.wait_for_frame()
+
+
+def _mem_info(text):
+    total = re.search(r"GC: total: (\d+), used: (\d+), free: (\d+)", text)
+    largest = re.search(r"max free sz: (\d+)", text)
+    return {"total": int(total.group(1)), "used": int(total.group(2)), "free": int(total.group(3)),
+            "largest_free": int(largest.group(1)) * 16 if largest else None}
+
+
+def game(board, image, preset, log):
+    """The 40-deal game at 30/30 under the measuring layer: heap, renders, pauses."""
+    rules = K.Rules(preset)
+    from host_tools.bench import bench_game
+
+    _, records, lines, _ = bench_game(preset, GAME_DEALS)
+    with Pico(board, image) as pico:
+        pico.wait_for_frame()
+        before = _mem_info(pico.exec(MEM_INFO))
+        pico.start("import board, gc\nboard.app.change_setting('s_preset', %r)\nboard.app = None\n" % preset
+                   + INSTRUMENT.replace("%(every)d", str(SAMPLE_EVERY)))
+        pico.wait_for_frame()
+        log("    %d deals of %s at 30 ms presses / 30 ms gaps" % (len(records), preset))
+        pico.play(parse_script(lines), press_ms=30, gap_ms=30)
+        figures = ast.literal_eval(pico.exec(REPORT).strip())
+        after = _mem_info(pico.exec(MEM_INFO))
+        state = pico.state()
+    figures.pop("last", None)
+    figures["deals_kept"] = len(state["deals"])
+    figures["deals_wanted"] = len(records)
+    figures["deals_match"] = state["deals"] == [K.canonical(rules, r) for r in records]
+    figures["repl_before"] = before
+    figures["after_game"] = after
+    return figures
+
+
+def latency(board, image, preset, log, gap_ms=600):
+    """Press-to-pixels on one deal typed with the keys apart (ms): per acting edge, the end
+    of the last display transfer before the next edge."""
+    from host_tools.bench import bench_game
+
+    _, records, lines, _ = bench_game(preset, 2)
+    deal = []
+    seen = 0
+    for line in lines:
+        if line.startswith("# deal "):
+            seen += 1
+        if seen == 1:
+            deal.append(line)
+    steps = parse_script(deal)
+    with Pico(board, image) as pico:
+        pico.wait_for_frame()
+        _instrumented(pico)
+        transfers = []
+        record = pico.display
+
+        original_i2c, original_spi = record.i2c, record.spi
+
+        def i2c(micros, data):
+            transfers.append((micros, len(data)))
+            original_i2c(micros, data)
+
+        def spi(micros, level, duty, data):
+            transfers.append((micros, len(data)))
+            original_spi(micros, level, duty, data)
+
+        record.i2c, record.spi = i2c, spi
+        press_ms = 30
+        start = pico.now_us() + 50_000
+        edges = []
+        t = start
+        for step in steps:
+            if step[1] == "wait":
+                t += step[2] * 1000
+            if step[1] not in ("press", "hold"):
+                continue
+            held = press_ms if step[1] == "press" else step[3]
+            if step[1] == "press":  # a hold's repeats redraw on: not one press's pixels
+                edges.append(t if step[2] in ("UP", "DOWN") else t + held * 1000)
+            t += (held + gap_ms) * 1000
+        pico.play(steps, press_ms=press_ms, gap_ms=gap_ms, start_us=start)
+        figures = ast.literal_eval(pico.exec(REPORT).strip())
+    out = []
+    for i, edge in enumerate(edges):
+        following = edges[i + 1] if i + 1 < len(edges) else edge + gap_ms * 1000
+        after = [m for m, _ in transfers if edge <= m < following]
+        if after:
+            out.append((max(after) - edge) / 1000)
+    return {"latency_ms": out, "presses": len(edges), "render": figures["render"], "show_max": figures["show_max"],
+            "debounce_ms": DEBOUNCE_MS}
+
+
+def measure(log=print, preset="federation"):
+    """Every real-port figure, or {"error": why} when the emulator cannot run."""
+    from host_tools.rp2emu import missing
+
+    why = missing()
+    if why:
+        return {"error": why}
+    work = tempfile.mkdtemp(prefix="rp2bench-")
+    r = {"preset": preset}
+    try:
+        with Pico("pico_oled", os.path.join(work, "stock.img")) as pico:  # nothing deployed yet
+            r["stock"] = _mem_info(pico.exec(MEM_INFO))
+        oled = os.path.join(work, "oled.img")
+        _deploy("pico_oled", oled, log)
+        fresh = os.path.join(work, "oled-game.img")
+        shutil.copy(oled, fresh)
+        r["game"] = game("pico_oled", fresh, preset, log)
+        log("    press-to-pixels, pico_oled")
+        r["latency_oled"] = latency("pico_oled", oled, "classic2000", log)
+        pack = os.path.join(work, "pack.img")
+        _deploy("pico_display_pack", pack, log)
+        log("    press-to-pixels, pico_display_pack")
+        r["latency_pack"] = latency("pico_display_pack", pack, "classic2000", log)
+    except EmulatorError as e:
+        r["error"] = str(e)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return r
+
+
+def summary(values):
+    if not values:
+        return "-"
+    return "median %.0f, max %.0f" % (statistics.median(values), max(values))
