@@ -114,15 +114,18 @@ def _mem_info(text):
 
 def game(board, image, preset, log):
     """The 40-deal game at 30/30 under the measuring layer: heap, renders, pauses."""
-    rules = K.Rules(preset)
     from host_tools.bench import bench_game
 
-    _, records, lines, _ = bench_game(preset, GAME_DEALS)
+    rules, records, lines, _ = bench_game(preset, GAME_DEALS)
+    target = rules.spec()["options"].get("target")
     with Pico(board, image) as pico:
         pico.wait_for_frame()
         before = _mem_info(pico.exec(MEM_INFO))
-        pico.start("import board, gc\nboard.app.change_setting('s_preset', %r)\nboard.app = None\n" % preset
-                   + INSTRUMENT.replace("%(every)d", str(SAMPLE_EVERY)))
+        # the bench game's rules (its target is far: 40 deals never end it), then main.py again
+        setup = "import board, gc\nboard.app.change_setting('s_preset', %r)\n" % preset
+        if target is not None:
+            setup += "board.app.change_setting('s_target', %d)\n" % target
+        pico.start(setup + "board.app = None\n" + INSTRUMENT.replace("%(every)d", str(SAMPLE_EVERY)))
         pico.wait_for_frame()
         log("    %d deals of %s at 30 ms presses / 30 ms gaps" % (len(records), preset))
         pico.play(parse_script(lines), press_ms=30, gap_ms=30)
@@ -171,22 +174,24 @@ def latency(board, image, preset, log, gap_ms=600):
         record.i2c, record.spi = i2c, spi
         press_ms = 30
         start = pico.now_us() + 50_000
-        edges = []
+        edges = []  # (acting edge, start of the next key): a press's pixels come in between
         t = start
         for step in steps:
             if step[1] == "wait":
                 t += step[2] * 1000
             if step[1] not in ("press", "hold"):
                 continue
+            if edges and edges[-1][1] is None:
+                edges[-1] = (edges[-1][0], t)
             held = press_ms if step[1] == "press" else step[3]
             if step[1] == "press":  # a hold's repeats redraw on: not one press's pixels
-                edges.append(t if step[2] in ("UP", "DOWN") else t + held * 1000)
+                edges.append((t if step[2] in ("UP", "DOWN") else t + held * 1000, None))
             t += (held + gap_ms) * 1000
         pico.play(steps, press_ms=press_ms, gap_ms=gap_ms, start_us=start)
         figures = ast.literal_eval(pico.exec(REPORT).strip())
     out = []
-    for i, edge in enumerate(edges):
-        following = edges[i + 1] if i + 1 < len(edges) else edge + gap_ms * 1000
+    for edge, following in edges:
+        following = following or edge + gap_ms * 1000
         after = [m for m, _ in transfers if edge <= m < following]
         if after:
             out.append((max(after) - edge) / 1000)

@@ -476,9 +476,9 @@ class Board {
         if (transfer && transfer.length) send(`I ${this.micros()} ${toHex(transfer)}`);
         transfer = null;
       };
-      const byteNanos = () => {
+      const byteNanos = () => { // 8 bits and the ACK at SCL's period, counted in clk_sys cycles
         const period = bus.sclLowPeriod + bus.sclHighPeriod;
-        return period > 0 ? (9 * period * 1e9) / this.mcu.clkPeri : 22500;
+        return period > 0 ? (9 * period * 1e9) / this.mcu.clkSys : 22500;
       };
       bus.onStart = () => {
         flushTransfer();
