@@ -43,7 +43,8 @@ PRESS_MS = 30
 GAP_MS = 30
 SETTLE_MS = 1500  # after the last key: renders, the toast, a save have long finished
 SHOT_MS = 400  # a `shot` line waits this long (simulated) for the drawing to finish
-BOOT_MS = 4000  # simulated time from reset to the first frame of the app, generously
+BOOT_MS = 4000
+PICTURE_BYTES = 64  # a transfer this long is pixels (commands and their arguments are shorter)  # simulated time from reset to the first frame of the app, generously
 
 
 class EmulatorError(RuntimeError):
@@ -168,6 +169,7 @@ class Display:
     def __init__(self, wiring):
         self.wiring = wiring
         self.transfers = 0
+        self.pictures = 0  # transfers that carried picture data (not commands)
         self.bytes = 0
         self.last_us = 0
         if "OLED_ADDR" in wiring:
@@ -185,6 +187,8 @@ class Display:
 
     def i2c(self, micros, data):
         self.transfers += 1
+        if len(data) >= PICTURE_BYTES:
+            self.pictures += 1
         self.bytes += len(data)
         self.last_us = micros
         self.model.i2c_start()
@@ -192,6 +196,8 @@ class Display:
 
     def spi(self, micros, level, duty, data):
         self.transfers += 1
+        if level and len(data) >= PICTURE_BYTES:
+            self.pictures += 1
         self.bytes += len(data)
         self.last_us = micros
         _pins.levels[self.wiring["DC"]] = level
@@ -402,13 +408,16 @@ class Pico:
         return frame_image(self.frame(), scale, level, on)
 
     def wait_for_frame(self, seconds_simulated=BOOT_MS / 1000, quiet_ms=300):
-        """Run until the display shows a picture (not one flat colour: the driver's
-        own clear at init is not the app) and then got no traffic for quiet_ms."""
+        """Run until the app has drawn: picture data sent since this call (a reset keeps
+        the panel's old picture, and the OLED driver's init sends none), a picture that
+        is not one flat colour (the ST7789 driver's own clear at init is not the app),
+        then no traffic for quiet_ms."""
+        drawn = self.display.pictures
         end = self.now_us() + int(seconds_simulated * 1e6)
         while True:
             now = self.run_ms(100)[0]
             quiet = now - self.display.last_us
-            if quiet >= quiet_ms * 1000 and not self.display.blank():
+            if self.display.pictures > drawn and quiet >= quiet_ms * 1000 and not self.display.blank():
                 return self.frame()
             if now >= end:
                 raise EmulatorError("no picture on the display within %.1f s of simulated time"
