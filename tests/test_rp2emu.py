@@ -20,10 +20,8 @@ import pytest
 
 import ui_corpus as C
 from conftest import ROOT
-from host_tools import bench
 from host_tools import keys as K
 from host_tools import rp2emu
-from host_tools.rp2emu import bench as rp2bench
 from host_tools.sim import Sim, parse_script
 
 REASON = rp2emu.missing()
@@ -124,100 +122,3 @@ def test_display_pack_boots_over_spi(tmp_path):
     want = _sim_home("pico_display_pack")
     assert (frame.fmt, frame.w, frame.h) == ("rgb565", 240, 135)
     assert frame.data == want.data
-
-
-@pytest.fixture(scope="module")
-def long_game(oled_image, tmp_path_factory):
-    """A 40-deal federation game (melds, held keys) typed at 30 ms presses with 30 ms
-    gaps while the app renders, saves (each sector erase keeps interrupts off for 45 ms)
-    and collects garbage (the bench layer runs gc.collect() every 8 polls): make bench's
-    figure 9, measured once for the tests below."""
-    image = str(tmp_path_factory.mktemp("long") / "flash.img")
-    shutil.copy(oled_image[0], image)
-    return rp2bench.game("pico_oled", image, "federation", log=lambda text: None)
-
-
-def test_no_press_lost_or_reordered_at_30_30_ms(long_game):
-    """Every press of the 40 deals lands, in order: the device scores every deal as the
-    planner typed it, and the edge ring never overflowed."""
-    assert long_game["interrupts"] and long_game["edges_dropped"] == 0
-    assert long_game["deals_kept"] == long_game["deals_wanted"] == 40
-    assert long_game["deals_match"], "a press was lost or reordered: the deals do not score as typed"
-
-
-# Known gap, measured (make bench, figure 9): the app's live heap after boot is ~113 KB
-# (mostly the firmware's bytecode loaded from the .mpy files) and the 40 deals add ~12 KB,
-# a peak of ~125 KB against 122,944 B.  Strict: it turns red the day the budget holds.
-@pytest.mark.xfail(strict=True, reason="live heap peak ~125 KB on the real port, ~2 KB over half the rp2 heap")
-def test_live_heap_of_40_deals_within_half_the_rp2_heap(long_game):
-    """The real port's heap budget: the live heap peak of the 40-deal game, with the
-    deployed .mpy files and the measuring layer's own bytes left out, is at most half
-    of the rp2 heap."""
-    assert long_game["after_game"]["total"] == bench.RP2_HEAP
-    assert long_game["app_live_max"] <= bench.RP2_LIVE_BUDGET, (
-        "live heap peak %d B (the measuring layer's %d B left out) over the budget %d B (half the rp2 heap)"
-        % (long_game["app_live_max"], long_game["layer"], bench.RP2_LIVE_BUDGET))
-
-
-def _deal_scripts(rules, records):
-    """The planner's script cut into one list of lines per deal."""
-    lines, _ = K.plan(rules, records)
-    deals = []
-    for line in lines:
-        if line.startswith("# deal "):
-            deals.append([])
-        deals[-1].append(line)
-    return deals
-
-
-def test_power_cut_in_the_middle_of_flash_writes(oled_image, tmp_path):
-    """Three deals saved; the fourth is typed and the power is cut in the middle of a
-    page program or of a sector erase of its save (the NOR model has done half of
-    it).  The device boots on what the flash holds, on its home screen, with the
-    game as after the last confirmed action (three deals, or four when the cut
-    came after the save's commit), then goes on: the next deals give the
-    calculator's totals."""
-    rules = K.Rules("classic2000")
-    records = _game(6)
-    deals = _deal_scripts(rules, records)
-    base = str(tmp_path / "base.img")
-    shutil.copy(oled_image[0], base)
-    with rp2emu.Pico("pico_oled", base) as pico:
-        pico.wait_for_frame()
-        pico.play(parse_script(sum(deals[:3], [])))
-    measure = str(tmp_path / "measure.img")
-    shutil.copy(base, measure)
-    with rp2emu.Pico("pico_oled", measure) as pico:
-        pico.wait_for_frame()
-        pico.flash_operations()
-        pico.play(parse_script(deals[3]))
-        programs, erases, _ = pico.flash_operations()  # what saving one deal takes
-    assert programs >= 2, "a save programs the flash"
-    points = [("program", 0), ("program", programs // 2), ("program", programs - 1)]
-    if erases:
-        points += [("erase", 0), ("erase", erases - 1)]
-    seen = set()
-    for kind, index in points:
-        image = str(tmp_path / ("cut-%s-%d.img" % (kind, index)))
-        shutil.copy(base, image)
-        with rp2emu.Pico("pico_oled", image) as pico:
-            pico.wait_for_frame()
-            pico.cut_during(index, kind)
-            with pytest.raises(rp2emu.EmulatorError, match="power went"):
-                pico.play(parse_script(deals[3]))
-            assert pico.wait_for_cut().startswith(kind)
-        with rp2emu.Pico("pico_oled", image, uf2=None) as pico:
-            pico.wait_for_frame()
-            state = pico.state()
-            kept = len(state["deals"])
-            assert kept in (3, 4), (kind, index, state)
-            assert state["deals"] == [K.canonical(rules, r) for r in records[:kept]]
-            assert state["screen"] == "home"
-            seen.add(kept)
-            pico.reset()
-            pico.wait_for_frame()
-            pico.play(parse_script(sum(deals[kept:6], [])))
-            state = pico.state()
-        assert state["deals"] == [K.canonical(rules, r) for r in records], (kind, index)
-        assert state["total"] == _calculator_totals(records, "classic2000")
-    assert 3 in seen, "some cut must hit the save before its commit"
