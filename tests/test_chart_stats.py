@@ -197,3 +197,19 @@ def test_budgets_harness_reaches_both_screens():
     with open(os.path.join(HOST_MP, "bench_ui.py")) as f:
         src = f.read()
     assert '("chart",' in src and '("stats",' in src
+
+
+def test_chart_and_history_have_distinct_menu_labels_in_every_language():
+    """Two menu entries with the same name cannot be told apart (German had "Verlauf" twice)."""
+    lang_dir = os.path.join(ROOT, "firmware", "ui", "lang")
+    for name in sorted(os.listdir(lang_dir)):
+        if not name.endswith(".txt"):
+            continue
+        labels = {}
+        with open(os.path.join(lang_dir, name), encoding="utf-8") as f:
+            for line in f:
+                key, _, value = line.partition("=")
+                if key.strip() in ("m_history", "m_chart"):
+                    labels[key.strip()] = value.strip()
+        assert set(labels) == {"m_history", "m_chart"}, (name, labels)
+        assert labels["m_history"] != labels["m_chart"], (name, labels)
