@@ -20,7 +20,7 @@ build/uf2/ (gitignored):
 
 Frozen: the port's own modules except its _boot.py (rp2.py, asyncio and the
 small drivers of the stock image), our boot (uf2/_boot.py and
-uf2/flash_mount.py: the flash layout of docs/storage.md, never formatting
+firmware/store/partitions.py: the flash layout of docs/storage.md, never formatting
 storage that holds data), the firmware
 files the board needs (the same selection as `make deploy`), main.py, the
 board file as module `board`, and the language tables as code.
@@ -40,7 +40,14 @@ from host_tools.deploy import FIRMWARE, ROOT, DeployError, board_settings, firmw
 
 BUILD = os.path.join(ROOT, "build", "uf2")
 BOOT_DIR = os.path.join(ROOT, "uf2")
-BOOT_FILES = ("_boot.py", "flash_mount.py", "flash_report.py")  # our boot, the layout it mounts, what it found
+BOOT_FILES = ("_boot.py", "flash_report.py")  # our boot (it mounts by store/partitions.py), what it found
+BOOT_FIRMWARE = ("store/partitions.py",)  # the one mount policy (decision D1), which the boot imports
+
+
+def uf2_firmware_files(drivers, layout):
+    """What `make deploy` sends, and the mount policy the UF2's boot uses."""
+    files = firmware_files(drivers, layout)
+    return files + [rel for rel in BOOT_FIRMWARE if rel not in files]
 BOARDS = ("pico_oled", "pico_display_pack")  # the boards with a UF2
 PORT_BOARD = "RPI_PICO"  # RP2040 with 2 MB flash: the Pico, Pico W's chip without Wi-Fi
 
@@ -247,7 +254,7 @@ def firmware_build_source(board, label=""):
 def stage(board, build, label=""):
     """The files frozen for `board`, and the manifest naming them."""
     drivers, layout, _storage, board_path = board_settings(board)
-    files = firmware_files(drivers, layout)
+    files = uf2_firmware_files(drivers, layout)
     staged = os.path.join(build, "stage", board)
     with open(board_path, encoding="utf-8") as f:
         _write_if_changed(os.path.join(staged, "board.py"), f.read())
@@ -335,7 +342,7 @@ def firmware_digest(board):
     """A digest of everything frozen for `board` (to tell whether a UF2 is current)."""
     h = hashlib.sha256()
     drivers, layout, _storage, board_path = board_settings(board)
-    paths = [os.path.join(BOOT_DIR, name) for name in BOOT_FILES] + [board_path] + [os.path.join(FIRMWARE, rel) for rel in firmware_files(drivers, layout)]
+    paths = [os.path.join(BOOT_DIR, name) for name in BOOT_FILES] + [board_path] + [os.path.join(FIRMWARE, rel) for rel in uf2_firmware_files(drivers, layout)]
     lang = os.path.join(FIRMWARE, "ui", "lang")
     paths += [os.path.join(lang, n) for n in sorted(os.listdir(lang))]
     for p in paths:

@@ -1,4 +1,4 @@
-"""The UF2's own boot (uf2/_boot.py, uf2/flash_mount.py) on the MicroPython
+"""The UF2's own boot (uf2/_boot.py, mounting by firmware/store/partitions.py) on the MicroPython
 unix port: rp2.Flash(start, len) is modelled as windows onto one 352-block
 flash in RAM (tests/mp/flash_mount_cases.py).  No path formats storage that
 holds a filesystem without first keeping its content."""
@@ -74,7 +74,7 @@ def test_damaged_stock_filesystem_is_not_touched_and_the_session_runs_in_ram():
     assert r["recorded"] == ["this session", "this session"]
 
 
-@pytest.mark.parametrize("name", ["_boot.py", "flash_mount.py", "flash_report.py"])
+@pytest.mark.parametrize("name", ["_boot.py", "flash_report.py"])
 def test_boot_compiles_for_the_rp2040(name):
     from tests.conftest import mpy_cross_path
 

@@ -40,7 +40,7 @@ def test_manifest_freezes_our_boot_the_board_and_what_deploy_sends(tmp_path):
     modules = re.findall(r"module\('([^']+)'", manifest)
     drivers, layout, _storage, _path = board_settings("pico_display_pack")
     assert set(firmware_files(drivers, layout)) <= set(modules)
-    for name in ("_boot.py", "flash_mount.py", "board.py", "ui/language_tables.py", "main.py"):
+    for name in ("_boot.py", "flash_report.py", "store/partitions.py", "board.py", "ui/language_tables.py", "main.py"):
         assert name in modules
     # the port's modules directory only for rp2.py: its _boot.py formats the flash
     assert 'freeze("$(PORT_DIR)/modules", "rp2.py")' in manifest
@@ -89,7 +89,7 @@ def test_uf2_is_micropython_1_28_with_the_scoreboard_frozen_in(uf2_images, board
     assert re.search(r"version:\s+v1\.28\.0\b", info)
     frozen = re.search(r"frozen modules:(.*?)\n\s*binary start", info, re.S).group(1)
     frozen = {name.strip() for name in frozen.replace("\n", " ").split(",")}
-    for name in ("_boot", "flash_mount", "flash_report", "board", "main", "ui/app", "ui/language_tables", "firmware_build", "store/journal",
+    for name in ("_boot", "store/partitions", "flash_report", "board", "main", "ui/app", "ui/language_tables", "firmware_build", "store/journal",
                  "coinche/game", "rp2"):
         assert name in frozen
     driver = "drivers/st7789" if board == "pico_display_pack" else "drivers/ssd1306"

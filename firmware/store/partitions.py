@@ -1,5 +1,6 @@
 """The scoreboard's flash layout (decision D1) and how it is mounted: one module, for
-the UF2's boot on the Pico and for the simulator's launcher, so both see the same.
+the UF2's boot on the Pico (uf2/_boot.py) and for the simulator's launcher, so both
+see the same.
 
 The rp2 storage region is 352 blocks of 4096 bytes, cut into three littlefs
 partitions:
@@ -12,36 +13,47 @@ partitions:
 The journal (store/journal.py) writes every action to both data partitions;
 each holds a complete copy, so any one damaged block costs nothing.
 
-On the Pico, a partition is `rp2.Flash(start=first_block * 4096, len=block_count * 4096)`:
+On the Pico, a partition is `rp2.Flash(start=first_block * 4096, len=block_count * 4096)`;
+the UF2's boot calls mount_device(), which mounts them so:
 
-    import rp2, vfs
-    from store import partitions
-    roots, notices = partitions.mount_storage(
+    partitions.mount_storage(
         lambda first_block, block_count: rp2.Flash(start=first_block * 4096, len=block_count * 4096), vfs)
-    # then Journal(roots) (the app does it: see mounted)
 
-The mount policy, for each partition:
-* it mounts: used as it is;
-* it is blank (never formatted: every block erased, or zeros as in a new image
-  file): formatted, nothing to say;
-* it holds something littlefs cannot mount (or whose root cannot be listed):
-  it is never formatted before its raw bytes are copied to
-  /aside/<name>-<N>.bin on the user filesystem and read back equal; then it is
-  formatted and the journal refills it from the other copy. If the copy cannot
-  be made (no user filesystem, not enough room), the partition is left
-  untouched and unmounted, and the journal keeps that copy in the directory of
-  the same name on the user filesystem instead;
+The mount policy:
+* a partition that mounts is used as it is;
+* a blank one (never formatted: every block erased, or zeros as in a new image
+  file) is formatted, nothing to say;
+* the region holds one stock MicroPython littlefs over all 352 blocks (the UF2
+  flashed over a Pico that ran `make deploy`): holding files, it is used as it
+  is, mounted whole at "/", and the journal's two copies are its directories
+  /data_a and /data_b, as on the stock firmware; empty (nothing was ever put
+  on it), it is replaced by the three partitions;
+* such a whole-region filesystem that does not mount is left untouched (there is
+  nowhere to copy 1.4 MB): "/" is a small filesystem in RAM for this session and
+  nothing is saved;
+* a data partition that holds something littlefs cannot mount (or whose root
+  cannot be listed) is never formatted before its raw bytes are copied to
+  /aside/<name>-<N>.bin on the user filesystem (with room to spare) and read
+  back equal; then it is formatted and the journal refills it from the other
+  copy. If the copy cannot be made (no room, user filesystem not usable), the
+  partition is left untouched and unmounted, and the journal keeps that copy
+  in the directory of the same name on the user filesystem instead (in RAM
+  when the user filesystem is in RAM);
 * the user filesystem itself is never formatted unless blank; if it cannot be
-  mounted it is left untouched, nothing can be set aside, and the data
-  partitions are still used when they mount.
+  mounted it is left untouched, "/" is in RAM for this session, nothing can be
+  set aside, and the data partitions are still used when they mount.
 Every case but "mounted" and "blank" adds a notice (short English text); the
-app shows that something was recovered.
+app shows that something was recovered ("Not saved!" when no copy of the
+journal is on flash: see `unsaved`).
 """
 from micropython import const
 
 BLOCK_SIZE = const(4096)
 STORAGE_BLOCKS = const(352)
 PROGRAM_SIZE = const(256)  # the Pico's flash page, as the stock _boot.py mounts it
+RAM_BLOCK_SIZE = const(512)
+RAM_BLOCKS = const(64)  # 32 KB of RAM: this session's files when the flash cannot be used
+ASIDE_SPARE_BLOCKS = const(8)  # room left on the user filesystem after a copy set aside
 
 # (name, first block, block count, mount point on the device)
 USER_PARTITION = ("user", 0, 160, "/")
@@ -55,6 +67,37 @@ _EEXIST = const(17)
 mounted = None
 # The names of the partitions the last mount_storage() found blank and formatted.
 formatted = []
+# The layout the last mount_storage() mounted: "partitions" (the three above),
+# "whole" (a stock filesystem over the whole region) or "ram" (nothing on flash).
+layout = None
+# True when no copy of the journal is on flash this session (the screen says "Not saved!").
+unsaved = False
+
+
+class RAMBlocks:
+    """A small block device in RAM (MicroPython's extended block protocol)."""
+
+    def __init__(self, block_size=RAM_BLOCK_SIZE, block_count=RAM_BLOCKS):
+        self.block_size = block_size
+        self.block_count = block_count
+        self.data = bytearray(block_size * block_count)
+
+    def readblocks(self, block, buffer, offset=0):
+        start = block * self.block_size + offset
+        buffer[:] = self.data[start:start + len(buffer)]
+
+    def writeblocks(self, block, buffer, offset=None):
+        start = block * self.block_size + (offset or 0)
+        self.data[start:start + len(buffer)] = buffer
+
+    def ioctl(self, operation, argument):
+        if operation == 4:  # block count
+            return self.block_count
+        if operation == 5:  # block size
+            return self.block_size
+        if operation == 6:  # erase
+            return 0
+        return None
 
 
 def _is_blank(device, block_count):
@@ -69,8 +112,38 @@ def _is_blank(device, block_count):
     return True
 
 
+def superblock_count(device):
+    """The block count written in the littlefs superblock at the start of `device`
+    (its blocks 0 and 1, the newer of the two), or None when neither block starts
+    with one."""
+    head = bytearray(32)
+    found = None
+    newest = -1
+    for block in (0, 1):
+        try:
+            device.readblocks(block, head, 0)
+        except OSError:
+            continue
+        # revision (4) | tag (4) | "littlefs" (8) | tag (4) | version, block size, block count
+        if head[8:16] == b"littlefs":
+            revision = int.from_bytes(head[0:4], "little")
+            if found is None or revision - newest > 0:
+                newest = revision
+                found = int.from_bytes(head[28:32], "little")
+    return found
+
+
 def _join(directory, name):
     return (directory.rstrip("/") or "") + "/" + name
+
+
+def _makedirs(path):
+    import os
+
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass  # already there (or nowhere to make it: the journal will say)
 
 
 def _try_mount(vfs_module, device, mount_point):
@@ -102,6 +175,10 @@ def _format_and_mount(vfs_module, device, mount_point):
     return _try_mount(vfs_module, device, mount_point)
 
 
+def _ram_filesystem(vfs_module, mount_point):
+    return _format_and_mount(vfs_module, RAMBlocks(), mount_point)
+
+
 def _free_aside_name(aside_directory, name):
     import os
 
@@ -120,9 +197,17 @@ def _free_aside_name(aside_directory, name):
 def copy_aside(device, block_count, user_root, name):
     """Copy a partition's raw blocks to <user_root>/aside/<name>-<N>.bin and read them back.
 
-    Returns the path, or None when the copy could not be made (it is then removed)."""
+    Returns the path, or None when the copy could not be made: not enough room
+    (the copy and a few blocks to spare), or a write or read-back that failed
+    (the partial copy is then removed)."""
     import os
 
+    try:
+        status = os.statvfs(user_root)
+        if status[0] * status[4] < (block_count + ASIDE_SPARE_BLOCKS) * BLOCK_SIZE:
+            return None
+    except OSError:
+        return None
     aside_directory = _join(user_root, ASIDE_DIRECTORY)
     try:
         os.mkdir(aside_directory)
@@ -152,6 +237,21 @@ def copy_aside(device, block_count, user_root, name):
     return path
 
 
+def _mount_whole_region(make_block_device, vfs_module, user_mount):
+    """The user partition did not mount: is the region one stock filesystem?
+
+    Returns "whole" (mounted whole, holding files), "empty" (an empty one, now
+    unmounted: nothing to keep) or None (it does not mount whole)."""
+    import os
+
+    if not _try_mount(vfs_module, make_block_device(0, STORAGE_BLOCKS), user_mount):
+        return None
+    for _ in os.ilistdir(user_mount):
+        return "whole"
+    vfs_module.umount(user_mount)
+    return "empty"
+
+
 def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=None):
     """Mount the user filesystem and both data partitions by the policy above.
 
@@ -163,41 +263,85 @@ def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=No
     Returns (roots, notices): roots, the two journal directories (a data partition's
     mount point, or the directory of that name on the user filesystem when the
     partition could not be used; None when neither exists), notices, a list of short
-    English texts, empty when everything mounted. Also kept in `mounted`."""
-    global mounted
+    English texts, empty when everything mounted. Also kept in `mounted`; `layout`
+    and `unsaved` say more. Never raises for a flash problem."""
+    global mounted, layout, unsaved
     notices = []
     formatted[:] = []
     user_name, user_first, user_count, user_default = USER_PARTITION
     user_mount = user_mount or user_default
     user_device = make_block_device(user_first, user_count)
-    user_ok = _try_mount(vfs_module, user_device, user_mount)
-    if not user_ok:
-        if _is_blank(user_device, user_count):
-            user_ok = _format_and_mount(vfs_module, user_device, user_mount)
+    user_on_flash = _try_mount(vfs_module, user_device, user_mount)
+    if not user_on_flash:
+        whole = _mount_whole_region(make_block_device, vfs_module, user_mount)
+        if whole == "whole":
+            roots = [_join(user_mount, name) for name, _first, _count, _mount in DATA_PARTITIONS]
+            for root in roots:
+                _makedirs(root)
+            layout, unsaved, mounted = "whole", False, (roots, notices)
+            return roots, notices
+        if whole == "empty" or _is_blank(user_device, user_count):
+            user_on_flash = _format_and_mount(vfs_module, user_device, user_mount)
             formatted.append(user_name)
         else:
+            count = superblock_count(user_device)
+            if count is not None and count > user_count:
+                # A damaged filesystem over the whole region: pieces of it may be
+                # anywhere, so no partition is touched; this session runs in RAM.
+                notices.append("flash filesystem damaged: left untouched, not saved")
+                roots = []
+                if _ram_filesystem(vfs_module, user_mount):
+                    roots = [_join(user_mount, name) for name, _first, _count, _mount in DATA_PARTITIONS]
+                    for root in roots:
+                        _makedirs(root)
+                layout, unsaved, mounted = "ram", True, (roots or [None, None], notices)
+                return mounted
             notices.append("user filesystem damaged: left untouched")
+    user_present = user_on_flash or _ram_filesystem(vfs_module, user_mount)
     roots = []
+    on_flash = 0
     for index, (name, first, count, default_mount) in enumerate(DATA_PARTITIONS):
         mount_point = data_mounts[index] if data_mounts else default_mount
         device = make_block_device(first, count)
-        fallback = _join(user_mount, name) if user_ok else None
+        fallback = _join(user_mount, name) if user_present else None
         if _try_mount(vfs_module, device, mount_point):
             roots.append(mount_point)
+            on_flash += 1
             continue
         if _is_blank(device, count):
-            roots.append(mount_point if _format_and_mount(vfs_module, device, mount_point) else fallback)
+            if _format_and_mount(vfs_module, device, mount_point):
+                roots.append(mount_point)
+                on_flash += 1
+            else:
+                roots.append(fallback)
             formatted.append(name)
             continue
-        path = copy_aside(device, count, user_mount, name) if user_ok else None
-        if path is None:
-            notices.append("%s damaged: left untouched" % name)
-            roots.append(fallback)
-        elif _format_and_mount(vfs_module, device, mount_point):
+        path = copy_aside(device, count, user_mount, name) if user_on_flash else None
+        if path is not None and _format_and_mount(vfs_module, device, mount_point):
             notices.append("%s damaged: kept in %s" % (name, path))
             roots.append(mount_point)
+            on_flash += 1
+            continue
+        if path is None:
+            notices.append("%s damaged: left untouched" % name)
         else:
             notices.append("%s damaged: kept in %s, not usable" % (name, path))
-            roots.append(fallback)
-    mounted = (roots, notices)
+        roots.append(fallback)  # this copy of the journal on the user filesystem (RAM if it is in RAM)
+        if fallback is not None:
+            _makedirs(fallback)
+            if user_on_flash:
+                on_flash += 1
+    layout, unsaved, mounted = "partitions", not on_flash, (roots, notices)
     return roots, notices
+
+
+def mount_device():
+    """The UF2's boot: mount the Pico's storage region by the policy above."""
+    try:
+        from _rp2 import Flash  # the C half of rp2: the rp2 package would keep its PIO assembler on the heap
+    except ImportError:  # a port (or a test) with only the rp2 module
+        from rp2 import Flash
+    import vfs
+
+    return mount_storage(
+        lambda first_block, block_count: Flash(start=first_block * BLOCK_SIZE, len=block_count * BLOCK_SIZE), vfs)

@@ -185,7 +185,7 @@ class App:
         self.game = game
         self.apply_contrast()
         self.view = S.GameOver(self) if game.over else S.Home(self)
-        try:  # the UF2's boot (uf2/flash_mount.py): damaged flash kept, not formatted
+        try:  # the UF2's boot (uf2/_boot.py, store/partitions.py): damaged flash kept, not formatted
             from flash_report import NOTES
         except ImportError:  # the stock firmware (make deploy)
             NOTES = ()

@@ -1,4 +1,4 @@
-# The UF2's boot-time mount (uf2/flash_mount.py) on the MicroPython unix port,
+# The UF2's boot (uf2/_boot.py, mounting by firmware/store/partitions.py) on the MicroPython unix port,
 # with rp2.Flash(start=..., len=...) modelled as windows onto one 352-block
 # flash in RAM.  Usage: micropython flash_mount_cases.py CASE; prints one JSON
 # line with what the boot did and what the flash holds afterwards.
@@ -6,6 +6,7 @@ import sys
 
 sys.path.insert(0, "host_tools/mp")
 sys.path.insert(0, "uf2")
+sys.path.insert(0, "firmware")
 
 import json  # noqa: E402
 import os  # noqa: E402
@@ -52,7 +53,13 @@ class FakeRP2:
 
 
 sys.modules["rp2"] = FakeRP2
-import flash_mount  # noqa: E402
+with open("uf2/_boot.py") as boot_file:
+    BOOT = compile(boot_file.read(), "uf2/_boot.py", "exec")
+# imported while the host filesystem is still mounted; put back before each boot
+import flash_report  # noqa: E402
+import store.partitions  # noqa: E402, F401  (kept in MODULES below)
+
+MODULES = {name: sys.modules[name] for name in ("flash_report", "store", "store.partitions")}
 
 vfs.umount("/")  # the unix port's host filesystem: from here on only the flash
 
@@ -100,8 +107,14 @@ def blocks(first, count):
 
 def boot():
     unmount_all()
-    layout = flash_mount.mount_all()
-    return layout, list(flash_mount.NOTES)
+    sys.modules.update(MODULES)  # frozen in the UF2: always importable
+    flash_report.LAYOUT = None  # as after a reset
+    flash_report.NOTES = []
+    exec(BOOT, {"__name__": "_boot"})
+    # the mount code is unloaded after the boot: only the small report stays
+    assert "store.partitions" not in sys.modules and "store" not in sys.modules
+    report = sys.modules["flash_report"]
+    return report.LAYOUT, list(report.NOTES)
 
 
 def d1_with_games():
