@@ -338,7 +338,7 @@ def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=No
 def mount_device():
     """The UF2's boot: mount the Pico's storage region by the policy above."""
     try:
-        from _rp2 import Flash  # the C half of rp2: the rp2 package would keep its PIO assembler on the heap
+        from _rp2 import Flash  # pyright: ignore[reportMissingImports]  (the C half of rp2: the rp2 package would keep its PIO assembler on the heap)
     except ImportError:  # a port (or a test) with only the rp2 module
         from rp2 import Flash
     import vfs
