@@ -241,3 +241,38 @@ print(json.dumps({"settings": app.settings, "toast": toast, "recovered": app.T["
     assert r["settings"] == {"team": "kept", "dim": 60}  # every bad value dropped; unknown keys kept
     # the bad values were cleared in the journal at that start: the next one is quiet
     assert r["again"] == {"team": "kept", "dim": 60} and r["again_toast"] is None
+
+
+def test_a_journal_of_the_single_copy_firmware_is_taken_over_once():
+    """The stock firmware kept one copy in /data: the first start with two copies reads it
+    (never writes or removes it) and fills both copies; after the first new action it is
+    no longer read."""
+    r = one(MOUNT + """
+import cutdev, os
+cutdev.fresh(352, "/flash")
+old = Journal("/flash/data")
+old.load()
+old.record({"op": "set", "k": "lang", "v": "it"})
+old.record({"op": "new", "rules": {"preset": "classic2000", "options": {}}})
+for i in range(3):
+    old.record({"op": "add", "deal": {"taker": "NS", "bid": 80, "trump": "H", "coinche": 1, "points": 80 + i}})
+old.record({"op": "new", "rules": {"preset": "coinche1000", "options": {}}, "result": {"NS": 1, "EW": 0}})
+old.record({"op": "add", "deal": {"taker": "EW", "bid": 90, "trump": "S", "coinche": 1, "points": 100}})
+before = sorted(os.listdir("/flash/data"))
+roots = ["/flash/data_a", "/flash/data_b"]
+st = Journal(roots, legacy="/flash/data").load()
+copies = [sorted(os.listdir(r)) for r in roots]
+untouched = sorted(os.listdir("/flash/data")) == before
+j = Journal(roots, legacy="/flash/data")
+j.load()
+j.record({"op": "add", "deal": {"taker": "NS", "bid": 80, "trump": "C", "coinche": 1, "points": 120}})
+old.record({"op": "add", "deal": {"taker": "NS", "bid": 80, "trump": "D", "coinche": 1, "points": 90}})
+after = Journal(roots, legacy="/flash/data").load()
+print(json.dumps({"settings": st["settings"], "deals": len(st["game"]["deals"]), "archive": len(st["archive"]),
+                  "notice": st["notice"], "legacy_untouched": untouched,
+                  "a_eq_b": copies[0] == copies[1] and len(copies[0]) > 0,
+                  "after": [len(after["game"]["deals"]), len(after["archive"]), after["notice"]]}))
+""")
+    assert r["settings"] == {"lang": "it"} and r["deals"] == 1 and r["archive"] == 1 and r["notice"] is None
+    assert r["a_eq_b"] and r["legacy_untouched"]
+    assert r["after"] == [2, 1, None]  # the copies' own action; later legacy changes ignored

@@ -924,9 +924,12 @@ class Journal:
     (settings, current game, each finished game) from either copy and rewrites
     the other copy where it differs, so one damaged block, whichever, costs
     nothing. notices: texts to put in front of load()'s notice (the mount's).
+    legacy: the folder of a journal written before the two copies (the stock
+    firmware's "/data"): read, never written or removed, as long as neither copy
+    holds an action of its own; its state is then copied into both.
     """
 
-    def __init__(self, roots, segment_bytes=512, max_segments=32, keep=20, notices=()):
+    def __init__(self, roots, segment_bytes=512, max_segments=32, keep=20, notices=(), legacy=None):
         if isinstance(roots, str):
             roots = (roots,)
         self.copies = [JournalCopy(root, segment_bytes, max_segments, keep) for root in roots]
@@ -940,6 +943,8 @@ class Journal:
         self._interrupted = False  # an exception stopped a write: read the flash again first
         self._behind = []  # copies that missed an action (OSError): repaired at the next load()
         self._repair_tried = False  # a copy that missed an action was repaired once this session
+        self._legacy = legacy
+        self._sources = self.copies  # where parts are read from: the copies (and a legacy journal)
 
     def archive(self):
         """The archive as it stands now (it follows later "new" actions)."""
@@ -947,7 +952,7 @@ class Journal:
 
     def _read_archive(self, game, parse=True):
         result = None
-        for copy in self.copies:
+        for copy in self._sources:
             found = copy._read_archive(game, parse)
             if found[2] is None:
                 return found
@@ -956,7 +961,7 @@ class Journal:
         return result or (None, [] if parse else 0, ())
 
     def _read_header(self, name):
-        for copy in self.copies:
+        for copy in self._sources:
             header = copy._read_header(name)
             if header is not None:
                 return header
@@ -1000,18 +1005,29 @@ class Journal:
         states = [copies[0].load(False)]
         for copy in copies[1:]:
             states.append(copy.load(False, False))  # deals counted, not kept: one game in RAM
+        self._sources = copies
+        if self._legacy and not max(copy.sequence() for copy in copies):
+            # no action of this journal yet: a journal of the single-copy firmware is a source
+            old = JournalCopy(self._legacy, copies[0].segment_bytes, copies[0].max_segments, self.keep)
+            old_state = old.load(False, False)
+            if old._rules is not None or old._archive_kept or old._settings:
+                self._sources = copies + [old]
+                states.append(old_state)
+        sources = self._sources
         newer = False
-        for copy in copies:
+        for copy in sources:
             newer = newer or copy.newer
-        # the newest readable settings and game; on a tie the first copy
+        # the newest readable settings and game; on a tie the first copy that has them
         settings_from = game_from = 0
-        for index in range(1, len(copies)):
-            if copies[index]._settings_sequence > copies[settings_from]._settings_sequence:
+        for index in range(1, len(sources)):
+            if sources[index]._settings_sequence > sources[settings_from]._settings_sequence or (
+                    not sources[settings_from]._settings and sources[index]._settings
+                    and sources[index]._settings_sequence == sources[settings_from]._settings_sequence):
                 settings_from = index
-            if copies[index]._game_sequence > copies[game_from]._game_sequence or (
-                    copies[game_from]._rules is None and copies[index]._rules is not None):
+            if sources[index]._game_sequence > sources[game_from]._game_sequence or (
+                    sources[game_from]._rules is None and sources[index]._rules is not None):
                 game_from = index
-        source = copies[game_from]
+        source = sources[game_from]
         if game_from and source._rules is not None:
             # the newest game is in another copy: drop the first copy's deals, read these
             first = copies[0]
@@ -1022,7 +1038,7 @@ class Journal:
         game_number = source._game_number
         # finished games: any copy's, below the current game, the newest `keep`
         numbers = []
-        for copy in copies:
+        for copy in sources:
             for number in copy._archive_kept:
                 if number not in numbers and (not game_number or number < game_number):
                     numbers.append(number)
@@ -1050,9 +1066,9 @@ class Journal:
             damaged = bool(copy._to_set_aside or copy._damaged_archives or copy._needs_base)
             behind = newest - copy.sequence()
             try:
-                copy.adopt(states[settings_from]["settings"], copies[settings_from]._settings_sequence,
+                copy.adopt(states[settings_from]["settings"], sources[settings_from]._settings_sequence,
                            game_number, source._rules, source._deals or [], source._game_sequence, numbers,
-                           read_archive, max(c._highest_game_number for c in copies))
+                           read_archive, max(c._highest_game_number for c in sources))
             except (OSError, ValueError, MemoryError):
                 notes.append("copy %d not repaired" % (index + 1))
                 self._behind.append(copy)

@@ -110,6 +110,9 @@ def checked_settings(settings):
     return usable, dropped
 
 
+LEGACY_STORAGE = "/data"  # the journal's one folder before the two copies (read once, kept)
+
+
 def _journal(board):
     """The journal on the data partitions the boot mounted (store.partitions, with what
     the mount had to say), else in the board's STORAGE directories (stock firmware)."""
@@ -120,7 +123,8 @@ def _journal(board):
     mounted = partitions.mounted if partitions is not None else None
     if mounted is not None:
         return Journal([root for root in mounted[0] if root], notices=mounted[1])
-    return Journal(board.STORAGE)
+    # the stock firmware: the two copies are folders; "/data" held the one copy of older versions
+    return Journal(board.STORAGE, legacy=LEGACY_STORAGE if not isinstance(board.STORAGE, str) else None)
 
 
 class App:
