@@ -84,10 +84,10 @@ def test_flash_wear_per_deal_is_small_and_beats_the_simple_layouts():
 def test_load_of_the_largest_state_fits_a_small_heap(tmp_path):
     img = str(tmp_path / "flash.img")
     script("memory.py", "build", img, heapsize="16M")
-    # 64-bit unix objects are about twice the Pico's; 170 KB here includes littlefs and the imports
-    # compiled from source (160 KB is the measured minimum; 150 KB before the journal kept two
-    # copies: its code is ~5 KB of .mpy more)
-    r = script("memory.py", "load", img, heapsize="170K")
+    # 64-bit unix objects are about twice the Pico's; 185 KB here includes littlefs and the imports
+    # compiled from source (175 KB is the measured minimum; 150 KB before the journal kept two
+    # copies: its code is ~5 KB of .mpy more, and compiling it is what needs the heap)
+    r = script("memory.py", "load", img, heapsize="185K")
     assert r["archive"] == [40] * 20 and r["current"] == 40 and r["notice"] is None
     assert r["kept"] < 32 * 1024  # the current game's records and the bookkeeping, no archive
 
