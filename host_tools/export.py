@@ -93,7 +93,8 @@ def read_device(port, restart=True):
             _mpremote(port, "fs", "cp", "-r", ":/" + d, tmp + "/")
         if restart:
             _mpremote(port, "reset", check=False)  # the scoreboard comes back
-        return _run_dump(["--dir", os.path.join(tmp, found[0])])
+        copies = [d for d in found if d != "data"] or found  # the two copies; the old single folder alone
+        return _run_dump(["--dir"] + [os.path.join(tmp, d) for d in copies])
 
 
 # ------------------------------------------------------------------ scoring

@@ -347,3 +347,33 @@ def test_device_export_reads_copied_files(evening, tmp_path, monkeypatch):
     assert problems == []
     assert [g["total"] for g in games] == [_calculator(p, o, r)[-1] for p, o, r in played]
     assert calls == [("fs", "ls", ":/"), ("fs", "cp", "-r", ":/data", calls[1][4]), ("reset",)]
+
+
+def test_device_export_reads_both_journal_copies(evening, tmp_path, monkeypatch):
+    """--port on a device with the two journal copies: both are copied off and read together, as the
+    device reads them, so a copy that is behind (here: emptied) loses nothing in the export."""
+    from conftest import run_mp
+
+    img, played = evening
+    device = tmp_path / "device"
+    device.mkdir()
+    run_mp("import flash_image as F, os\nF.mount_flash(%r)\n"
+           "for root, name in zip(F.ROOTS, ('data_a', 'data_b')):\n"
+           "    os.mkdir(%r + '/' + name)\n"
+           "    for n in os.listdir(root):\n"
+           "        open(%r + '/' + name + '/' + n, 'wb').write(open(root + '/' + n, 'rb').read())\n"
+           % (shutil.copy(img, str(tmp_path / "copy.img")), str(device), str(device)))
+    for name in os.listdir(str(device / "data_a")):  # copy A is behind: it lost every file
+        os.remove(str(device / "data_a" / name))
+
+    def fake(port, *args, check=True):
+        out = ""
+        if args[:2] == ("fs", "ls"):
+            out = "ls :/\n           0 data_a/\n           0 data_b/\n         120 main.py\n"
+        elif args[:3] == ("fs", "cp", "-r"):
+            shutil.copytree(str(device / args[3][2:]), os.path.join(args[4], args[3][2:]))
+        return subprocess.CompletedProcess(args, 0, out, "")
+
+    monkeypatch.setattr(X, "_mpremote", fake)
+    games, problems = X.collect(X.read_device("/dev/ttyACM7"))
+    assert [g["total"] for g in games] == [_calculator(p, o, r)[-1] for p, o, r in played]

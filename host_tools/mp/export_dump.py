@@ -1,7 +1,7 @@
 """Every kept game, read by the device's own journal code, as JSON lines on stdout.
 
     micropython export_dump.py --flash COPY.img     a simulator flash image (a copy!)
-    micropython export_dump.py --dir DIR            journal files copied off a device
+    micropython export_dump.py --dir DIR [DIR]      journal files copied off a device (both copies)
 
 Runs on the MicroPython unix port so the games are read exactly as the
 scoreboard reads them at boot (firmware/store/journal.py): what the device
@@ -68,8 +68,8 @@ def dump(root):
 
 
 def main(argv):
-    if len(argv) != 3 or argv[1] not in ("--flash", "--dir"):
-        _fail("usage: export_dump.py --flash COPY.img | --dir DIR")
+    if len(argv) < 3 or argv[1] not in ("--flash", "--dir") or (argv[1] == "--flash" and len(argv) != 3):
+        _fail("usage: export_dump.py --flash COPY.img | --dir DIR [DIR]")
     if argv[1] == "--flash":
         sys.path.insert(0, _HERE)
         import flash_image  # the launcher's mount: the image has the device's layout
@@ -83,7 +83,7 @@ def main(argv):
             return
         root = list(flash_image.ROOTS)  # both copies of the journal
     else:
-        root = argv[2]
+        root = argv[2] if len(argv) == 3 else argv[2:]  # a device's two journal copies, read as the device reads them
     _line({"end": dump(root)})
 
 
