@@ -9,8 +9,6 @@ decision D1): 352 blocks of 4096 B, the user filesystem (blocks 0-159) at
 Nothing is ever formatted but a blank partition: one that holds something
 littlefs cannot mount is copied to /flash/aside/ first (or left untouched).
 """
-import sys
-
 import blockdev
 
 FLASH_MOUNT = "/flash"  # the user filesystem ("/" on the device)
@@ -37,14 +35,6 @@ def mount_flash(path=None):
         user_mount=FLASH_MOUNT, data_mounts=DATA_MOUNTS)
     ROOTS[:] = [root for root in roots if root]
     NOTICES[:] = notices
-    both_formatted = "data_a" in partitions.formatted and "data_b" in partitions.formatted
-    # The policy runs once per boot; unloaded as the UF2's boot unloads it (uf2/_boot.py),
-    # so the heap the app then plays in is the device's.
-    sys.modules.pop("store.partitions", None)
-    store_package = sys.modules.get("store")
-    if store_package is not None and "partitions" in store_package.__dict__:
-        delattr(store_package, "partitions")
-    del partitions
-    if both_formatted:
+    if "data_a" in partitions.formatted and "data_b" in partitions.formatted:
         return "formatted"  # no journal was there (NOTICES may still name a damaged user filesystem)
     return "recovered" if notices else "mounted"
