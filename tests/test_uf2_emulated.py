@@ -9,14 +9,17 @@ the Display Pack's UF2 boots and draws over SPI; a UF2 dragged over a stock
 MicroPython that ran `make deploy` keeps that install's game.  Skipped with the reason where
 the rp2 source, the Arm toolchain, the emulator or its boot ROM is missing.
 """
+import json
 import os
+import subprocess
 import time
 
 import pytest
 
+import ui_corpus as C
+from conftest import ROOT
 from host_tools import keys as K
 from host_tools.sim import Sim, parse_script
-from test_rp2emu import _calculator_totals, _game  # one corpus game and calculator reading for every emulator test
 
 try:
     from host_tools import rp2emu
@@ -62,6 +65,20 @@ def _sim_home(board):
     with Sim(board=board) as sim:
         sim.wait(1500)
         return sim.frame()
+
+
+def _game(min_deals, preset="classic2000"):
+    for _label, p, options, records in C.games(C.SEED_TUNING, 150):
+        if p == preset and not options and len(records) >= min_deals:
+            return records[:min_deals]
+    raise AssertionError("no %s game of %d deals in the corpus" % (preset, min_deals))
+
+
+def _calculator_totals(records, preset):
+    text = "".join(json.dumps(r) + "\n" for r in records)
+    proc = subprocess.run([os.path.join(ROOT, ".venv", "bin", "python"), "-m", "host_tools.score", "--rules", preset],
+                          input=text, capture_output=True, text=True, cwd=ROOT, check=True)
+    return json.loads(proc.stdout.strip().splitlines()[-1])["total"]
 
 
 @pytest.fixture(scope="module")
