@@ -692,6 +692,8 @@ class Entry(Screen):
         team, pts = credited(d.rules, d.record())
         if pts:
             parts.append(T["melds_short"] + " " + self.app.team_name(team) + " " + str(pts))
+        if len(d.coinche_items()) > 1:
+            parts.append(T["hold_ok_coinche"])  # how to coinche, where the line has room
         detail = ""
         for p in parts:  # as many as one line of the 128x64 screen holds, in this order
             if width(detail + " " + p if detail else p) <= 128:
