@@ -82,12 +82,14 @@ class Home(Screen):
 
 
 class ListScreen(Screen):
-    """A scrolling list; subclasses give rows() and pick()."""
+    """A scrolling list; subclasses give rows() and pick(). BACK returns to back_to (the
+    screen that opened the list), or home when there is none."""
 
     wrap = True
 
-    def __init__(self, app, sel=0):
+    def __init__(self, app, back_to=None, sel=0):
         Screen.__init__(self, app)
+        self.back_to = back_to
         self.sel = sel
         self.top = 0
         self._rows = None
@@ -117,7 +119,10 @@ class ListScreen(Screen):
         pass
 
     def back(self):
-        self.app.home()
+        if self.back_to is not None:
+            self.app.go(self.back_to)
+        else:
+            self.app.home()
 
     def key(self, ev):
         n = len(self.cached_rows())
@@ -134,15 +139,33 @@ class ListScreen(Screen):
         elif _is(ev, BACK):
             self.back()
 
-    def draw(self, L):
-        rows = self.cached_rows()
-        if self.sel >= len(rows):
-            self.sel = max(0, len(rows) - 1)
+    def scroll(self, count, shown):
+        """Keep the highlight on one of count rows (the list may have shrunk) and inside the
+        window of shown rows that starts at top."""
+        if self.sel >= count:
+            self.sel = max(0, count - 1)
         if self.sel < self.top:
             self.top = self.sel
-        elif self.sel >= self.top + L.ROWS:
-            self.top = self.sel - L.ROWS + 1
+        elif self.sel >= self.top + shown:
+            self.top = self.sel - shown + 1
+
+    def draw(self, L):
+        rows = self.cached_rows()
+        self.scroll(len(rows), L.ROWS)
         L.listing(self.title(), rows, self.sel, self.top, self.right(), self.hint())
+
+
+class RecordList(ListScreen):
+    """A list of two-line records under the team names (layout.records()): the deals of a
+    game, the past games."""
+
+    wrap = False
+
+    def draw(self, L):
+        rows = self.cached_rows()
+        self.scroll(len(rows), L.RECORD_ROWS)
+        a = self.app
+        L.records(a.team_name("NS"), a.team_name("EW"), rows, self.sel, self.top)
 
 
 class Menu(ListScreen):
@@ -251,17 +274,15 @@ def record_row(app, number, rec, result, totals):
             side)
 
 
-class History(ListScreen):
+class History(RecordList):
     """The deals of the game (or of a finished game, read-only), one numbered row each."""
 
     name = "history"
-    wrap = False
 
     def __init__(self, app, game=None, back_to=None):
         self.game = game  # None: the current game (rows can be edited)
-        self.back_to = back_to
         n = len((game or app.game).deals)
-        ListScreen.__init__(self, app, max(0, n - 1))
+        RecordList.__init__(self, app, back_to, max(0, n - 1))
 
     def rows(self):
         a = self.app
@@ -276,26 +297,9 @@ class History(ListScreen):
             out.append((None, (a.T["no_deals"],), None, (None, None), (None, None), None))
         return out
 
-    def draw(self, L):
-        rows = self.cached_rows()
-        if self.sel >= len(rows):
-            self.sel = max(0, len(rows) - 1)
-        if self.sel < self.top:
-            self.top = self.sel
-        elif self.sel >= self.top + L.RECORD_ROWS:
-            self.top = self.sel - L.RECORD_ROWS + 1
-        a = self.app
-        L.records(a.team_name("NS"), a.team_name("EW"), rows, self.sel, self.top)
-
     def pick(self, i):
         if self.game is None and self.app.game.deals:
             self.app.go(DealMenu(self.app, i))
-
-    def back(self):
-        if self.back_to is not None:
-            self.app.go(self.back_to)
-        else:
-            self.app.home()
 
 
 class DealMenu(ListScreen):
@@ -948,10 +952,6 @@ class TeamsScreen(ListScreen):
     name = "teams"
     wrap = False
 
-    def __init__(self, app, back_to):
-        ListScreen.__init__(self, app)
-        self.back_to = back_to
-
     def title(self):
         return self.app.T["s_names"]
 
@@ -962,17 +962,10 @@ class TeamsScreen(ListScreen):
     def pick(self, i):
         self.app.go(ValuePicker(self.app, "s_name", self, ("NS", "EW")[i]))
 
-    def back(self):
-        self.app.go(self.back_to)
-
 
 class OptionsScreen(ListScreen):
     name = "options"
     wrap = False
-
-    def __init__(self, app, back_to):
-        ListScreen.__init__(self, app)
-        self.back_to = back_to
 
     def title(self):
         return self.app.T["s_options"]
@@ -991,11 +984,8 @@ class OptionsScreen(ListScreen):
         keys = [k for k in ORDER if k != "target"]
         self.app.go(ValuePicker(self.app, "s_option", self, keys[i]))
 
-    def back(self):
-        self.app.go(self.back_to)
 
-
-class Archive(ListScreen):
+class Archive(RecordList):
     """Finished games kept on flash (the last 20), newest first: the rules, the deal count,
     the final totals with the winner marked. OK opens a game's deals (read-only).
 
@@ -1003,7 +993,6 @@ class Archive(ListScreen):
     holds twenty games of deals in RAM."""
 
     name = "archive"
-    wrap = False
 
     def rows(self):
         a = self.app
@@ -1026,15 +1015,6 @@ class Archive(ListScreen):
             else:
                 out.append((None, texts, None, (None, None), (None, None), None))
         return out or [(None, (T["no_games"],), None, (None, None), (None, None), None)]
-
-    def draw(self, L):
-        rows = self.cached_rows()
-        if self.sel < self.top:
-            self.top = self.sel
-        elif self.sel >= self.top + L.RECORD_ROWS:
-            self.top = self.sel - L.RECORD_ROWS + 1
-        a = self.app
-        L.records(a.team_name("NS"), a.team_name("EW"), rows, self.sel, self.top)
 
     def pick(self, i):
         """Browse the deals of the chosen game (newest first in the list)."""
