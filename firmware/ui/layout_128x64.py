@@ -13,7 +13,7 @@ Home is drawn from ints and prepared strings only: a redraw allocates nothing.
 """
 from coinche.compat import const
 from ui import digits
-from ui.text import DIG, narrow_text, ndigits, num, text, width
+from ui.text import DIG, Regions, first_that_fits, narrow_text, ndigits, num, text, width
 
 W = const(128)
 H = const(64)
@@ -22,7 +22,7 @@ LIST_TOP = const(10)  # first list row under the title bar
 DEAL_ROW = const(18)  # history and past games: two text lines per row and an underline
 
 
-class Layout:
+class Layout(Regions):
     ROWS = 6  # list rows under the title
     RECORD_ROWS = 3  # history / past games rows (two lines each) under the title
 
@@ -30,7 +30,6 @@ class Layout:
         self.fb = fb
         self.W = W
         self.H = H
-        self.probe = None  # the text-fit test's recorder: probe(text, drawn box, region)
         import framebuf
         self._cell = bytearray(8)
         self._scratch = framebuf.FrameBuffer(self._cell, 8, 8, framebuf.MONO_VLSB)
@@ -46,9 +45,7 @@ class Layout:
         is_text = isinstance(s, str)
         if narrow and not is_text and s >= 0:
             n = 7 * ndigits(s) - 1
-            dx = x + (region_width - n) * align // 2
-            if self.probe is not None:
-                self.probe(s, dx, y, n, 8, x, y, region_width, 8)
+            dx = self.place(s, x, y, region_width, 8, n, 8, align)
             k = ndigits(s)
             while k:
                 k -= 1
@@ -59,19 +56,15 @@ class Layout:
         if is_text and not big and prefix is None and n > region_width and 7 * (n >> 3) - 1 <= region_width:
             # one character in eight too long: the same font, 7 px apart
             n = 7 * (n >> 3) - 1
-            dx = x + (region_width - n) * align // 2
-            if self.probe is not None:
-                self.probe(s, dx, y, n, 8, x, y, region_width, 8)
+            dx = self.place(s, x, y, region_width, 8, n, 8, align)
             return narrow_text(self.fb, s, dx, y, colour)
         if prefix is not None:
             n += 8
         height = 16 if big else 8
         scale = 2 if big and 2 * n <= region_width else 1
         drawn = n * scale
-        dx = x + (region_width - drawn) * align // 2
+        dx = self.place(s, x, y, region_width, height, drawn, 8 * scale, align)
         dy = y + (height - 8 * scale) // 2
-        if self.probe is not None:
-            self.probe(s, dx, dy, drawn, 8 * scale, x, y, region_width, height)
         if drawn > region_width:  # too long: cut at the region's edge, never over a neighbour
             dx = x
             if is_text:
@@ -108,21 +101,13 @@ class Layout:
         while w > region_width and digit_width > 2 * thickness + 2:
             digit_width -= 1
             w = digits.width(n, digit_width, gap)
-        dx = x + (region_width - w) * align // 2
-        if self.probe is not None:
-            self.probe(n, dx, y, w, height, x, y, region_width, height)
+        dx = self.place(n, x, y, region_width, height, w, height, align)
         digits.number(self.fb, n, dx, y, digit_width, height, thickness, gap, 1)
-
-    def cover(self, x, y, w, h):
-        """The rectangle is painted over (a toast): what was drawn under it is hidden."""
-        if self.probe is not None:
-            self.probe(None, x, y, w, h, x, y, w, h)
 
     def made_mark(self, made, x, y, colour=1):
         """A tick (made) or a cross (failed), 7x7, in the 8x8 cell at (x, y)."""
         fb = self.fb
-        if self.probe is not None:
-            self.probe("+" if made else "x", x, y, 8, 8, x, y, 8, 8)
+        self.place("+" if made else "x", x, y, 8, 8, 8, 8)
         if made:
             for i in range(3):
                 fb.fill_rect(x + i, y + 3 + i, 2, 2, colour)
@@ -266,12 +251,7 @@ class Layout:
             if made is not None:
                 self.made_mark(made, x, y, c)
                 x += 10
-            s = texts[-1]
-            for t in texts:
-                if width(t) <= W - 3 - x:
-                    s = t
-                    break
-            self.label(s, x, y, W - 3 - x, 0, c)
+            self.label(first_that_fits(texts, W - 3 - x), x, y, W - 3 - x, 0, c)
             for half in (0, 1):  # a constant tuple: nothing built per row
                 cells = cells_right if half else cells_left
                 x0 = (HALF + 1) * half

@@ -22,7 +22,7 @@ import micropython
 from micropython import const
 
 from ui import digits
-from ui.text import ndigits, num, text, width
+from ui.text import Regions, first_that_fits, ndigits, num, text, width
 
 W = const(240)
 H = const(135)
@@ -114,7 +114,12 @@ def text_width(s, size=SIZE_DOUBLE):
     return pixels(characters(s), size)
 
 
-class Layout:
+def tall_text_width(s):
+    """text_width at SIZE_TALL (the size of the history's rows)."""
+    return pixels(characters(s), SIZE_TALL)
+
+
+class Layout(Regions):
     ROWS = 7  # list rows under the title (16 px each)
     RECORD_ROWS = 3  # history / past games rows (two lines each)
 
@@ -123,7 +128,6 @@ class Layout:
         self.fill_rect = fb.fill_rect  # bound once: the text loop calls it without allocating
         self.W = W
         self.H = H
-        self.probe = None  # the text-fit test's recorder: probe(text, drawn box, region)
         # the scratch line: 32 characters of 8 px, 2 rows above the cell for capital accents
         self.scratch = bytearray(320)
         self.scratch_buffer = framebuf.FrameBuffer(self.scratch, 256, 10, framebuf.MONO_HLSB)
@@ -161,11 +165,8 @@ class Layout:
             size = SIZE_SMALL
         drawn = pixels(n, size)
         height = 8 * _SCALE_Y[size]
-        region_x = x
-        x += (region_width - drawn) * align // 2
+        x = self.place(s, x, y, region_width, region_height, drawn, height, align)
         dy = y + (region_height - height) // 2
-        if self.probe is not None:
-            self.probe(s, x, dy, drawn, height, region_x, y, region_width, region_height)
         if size or prefix:
             _scale(self.fill_rect, self.scratch, n, x, dy, _SCALE_X[size], _SCALE_Y[size], _ADVANCE[size], colour)
         else:  # 8x8: straight on the screen
@@ -179,21 +180,13 @@ class Layout:
         while w > region_width and digit_width > 2 * thickness + 2:
             digit_width -= 2
             w = digits.width(n, digit_width, gap)
-        dx = x + (region_width - w) * align // 2
-        if self.probe is not None:
-            self.probe(n, dx, y, w, height, x, y, region_width, height)
+        dx = self.place(n, x, y, region_width, height, w, height, align)
         digits.number(self.fb, n, dx, y, digit_width, height, thickness, gap, colour)
-
-    def cover(self, x, y, w, h):
-        """The rectangle is painted over (a toast): what was drawn under it is hidden."""
-        if self.probe is not None:
-            self.probe(None, x, y, w, h, x, y, w, h)
 
     def made_mark(self, made, x, y, colour=None):
         """A tick (made, green) or a cross (failed, red), 14x14, at (x, y)."""
         fill = self.fill_rect
-        if self.probe is not None:
-            self.probe("+" if made else "x", x, y, 16, 16, x, y, 16, 16)
+        self.place("+" if made else "x", x, y, 16, 16, 16, 16)
         if colour is None:
             colour = GOOD if made else BAD
         if made:
@@ -431,11 +424,7 @@ class Layout:
             if made is not None:
                 self.made_mark(made, x, y, BACKGROUND if selected else None)
                 x += 20
-            s = texts[-1]
-            for t in texts:
-                if text_width(t, SIZE_TALL) <= W - 6 - x:
-                    s = t
-                    break
+            s = first_that_fits(texts, W - 6 - x, tall_text_width)
             text_colour = colour if side is None or selected else NS_LIGHT + 3 * side
             self.label(s, x, y, W - 6 - x, 16, 0, text_colour, SIZE_TALL, SIZE_TALL)
             for half in (0, 1):  # a constant tuple: nothing built per row

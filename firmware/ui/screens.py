@@ -10,7 +10,7 @@ from coinche.record import RecordError, other
 from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, Rules
 from ui import entry as E
 from ui.inputs import BACK, DOWN, LONG, OK, PRESS, REPEAT, UP
-from ui.text import width
+from ui.text import first_that_fits, width
 
 
 def _step(ev):
@@ -340,10 +340,7 @@ class DealMenu(ListScreen):
 
 def _fit(*texts):
     """The first of texts that fits one line of the 128x64 screen (the last one anyway)."""
-    for s in texts:
-        if width(s) <= 128:
-            return s
-    return texts[-1]
+    return first_that_fits(texts, 128)
 
 
 def _belote_label(app, b):

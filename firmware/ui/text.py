@@ -4,6 +4,7 @@ framebuf.text draws ASCII only, but the strings of four languages need é, ü,
 à...: each string is split once into its ASCII base and a few accent marks
 (cached), so drawing it again allocates nothing. Numbers are drawn digit by
 digit from constant one-character strings, because str(n) allocates.
+Both layouts place their drawings in regions through Regions (below).
 """
 
 DIG = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
@@ -119,6 +120,40 @@ def narrow_text(fb, string, x, y, colour=1):
 
 def width(string):
     return 8 * len(_prepare(string)[0])
+
+
+def first_that_fits(texts, region_width, measure=width):
+    """The first of texts (alternatives, the longest first) whose measure(text) is at most
+    region_width; the last one when none fits."""
+    for t in texts:
+        if measure(t) <= region_width:
+            return t
+    return texts[-1]
+
+
+class Regions:
+    """What both layouts (ui/layout_128x64.py, ui/layout_240x135.py) do with the region
+    (a rectangle) each drawing is given: place the drawing in it, and report both to
+    `probe` when it is set. The text-fit test (tests/mp/text_fit.py) sets probe and
+    finds there every drawing that is cut, leaves its region, is off the screen or
+    overlaps another."""
+
+    probe = None  # probe(text, x, y, drawn width, drawn height, region x, y, width, height)
+
+    def place(self, s, x, y, region_width, region_height, drawn_width, drawn_height, align=0):
+        """The x at which a drawing of s, drawn_width x drawn_height, starts in the region
+        (x, y, region_width, region_height): aligned 0 left, 1 centred, 2 right, and
+        centred in the region's height (so drawn from y + (region_height - drawn_height) // 2)."""
+        drawn_x = x + (region_width - drawn_width) * align // 2
+        if self.probe is not None:
+            self.probe(s, drawn_x, y + (region_height - drawn_height) // 2, drawn_width, drawn_height,
+                       x, y, region_width, region_height)
+        return drawn_x
+
+    def cover(self, x, y, w, h):
+        """The rectangle is painted over (a toast): what was drawn under it is hidden."""
+        if self.probe is not None:
+            self.probe(None, x, y, w, h, x, y, w, h)
 
 
 def center(fb, string, y, region_width, colour=1, x0=0):
