@@ -1013,23 +1013,76 @@ def script_help():
         "braille_size": "%dx%d" % box_size(128, 64, BRAILLE)}
 
 
-def _parser():
-    p = argparse.ArgumentParser(prog="python3 -m host_tools.sim", description=__doc__.split("\n")[0],
-                                epilog=script_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--script", help="run this script headless ('-' = stdin)")
-    p.add_argument("--screenshot-dir", help="PNG per screen change and per `shot NAME`")
-    p.add_argument("--state-out", help="write the app's state JSON here at the end (also after q)")
+# -- the command line, shared with the emulated Pico (python -m host_tools.rp2emu) ----
+
+class OptionError(ValueError):
+    """A command-line option that cannot be used; the message names the option (or the
+    script's file and line)."""
+
+
+def device_parser(prog, board, board_help, screenshots_help, timeout, **parser_options):
+    """An argparse parser with the options every way of running the scoreboard on the host
+    takes (the simulator, the emulated Pico): --board, --script, --state-out, --rules,
+    --target, --screenshot-dir, --timeout, -v. The tool adds its own; checked_options()
+    checks them."""
+    p = argparse.ArgumentParser(prog=prog, **parser_options)
+    p.add_argument("--board", default=board, help=board_help)
+    p.add_argument("--script", help="press the keys of this script, headless ('-' = stdin)")
+    p.add_argument("--state-out", help="write the app's state JSON here when the run ends")
     p.add_argument("--rules", help="rules preset for a fresh device (%s)" % ", ".join(_presets()))
     p.add_argument("--target", help="target score for a fresh device (100..99990)")
-    p.add_argument("--board", default="sim", help="board (sim, or one hwsim.py knows)")
+    p.add_argument("--screenshot-dir", help=screenshots_help)
+    p.add_argument("--timeout", type=float, default=timeout, help="seconds to wait for the device")
+    p.add_argument("-v", "--verbose", action="store_true", help="show device log lines")
+    return p
+
+
+def checked_options(args, tool, script):
+    """Checks the options of device_parser(): --rules and --target become what the device
+    takes (the target an int); the key script (script: a file, '-' for stdin, None for
+    none) is read. Returns its steps (None without a script), or raises OptionError.
+    tool names the program in the note about `shot` lines without --screenshot-dir."""
+    from coinche.rules import RulesError
+    try:
+        args.rules, args.target = check_rules(args.rules, args.target)
+    except RulesError as e:
+        raise OptionError("--%s" % e) from None
+    if script is None:
+        return None
+    try:
+        if script == "-":
+            text = sys.stdin.read().splitlines()
+        else:
+            with open(script, encoding="utf-8") as f:
+                text = f.read().splitlines()
+        steps = parse_script(text)
+    except OSError as e:
+        raise OptionError(str(e)) from None
+    except ScriptError as e:
+        raise OptionError("%s: %s" % (script, e)) from None
+    if not args.screenshot_dir and any(step[1] == "shot" for step in steps):
+        print("%s: note: `shot` lines save nothing without --screenshot-dir" % tool, file=sys.stderr)
+    return steps
+
+
+def write_state(path, doc):
+    """--state-out: the app's state as the simulator writes it (sorted, indented JSON)."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=2, sort_keys=True)
+        f.write("\n")
+
+
+def _parser():
+    p = device_parser("python3 -m host_tools.sim", "sim", "board (sim, or one hwsim.py knows)",
+                      "PNG per screen change and per `shot NAME`", 60.0,
+                      description=__doc__.split("\n")[0], epilog=script_help(),
+                      formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--flash", help="flash image file, kept between runs (created if missing; "
                    "a file that is not a flash image is refused)")
     p.add_argument("--format", action="store_true",
                    help="start the --flash file over as a blank image, whatever it holds (all of it is lost)")
     p.add_argument("--heapsize", help="MicroPython heap, e.g. 200000 or 192k")
     p.add_argument("--app", help="app module or .py file (default ui.app)")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the device")
-    p.add_argument("-v", "--verbose", action="store_true", help="show device log lines")
     return p
 
 
@@ -1057,11 +1110,13 @@ def check_rules(preset, target):
 
 def main(argv=None):
     args = _parser().parse_args(argv)
-    from coinche.rules import RulesError
+    script = args.script
+    if script is None and not sys.stdin.isatty():
+        script = "-"
     try:
-        args.rules, args.target = check_rules(args.rules, args.target)
-    except RulesError as e:
-        print("sim: --%s" % e, file=sys.stderr)
+        steps = checked_options(args, "sim", script)
+    except OptionError as e:
+        print("sim: %s" % e, file=sys.stderr)
         return 2
     if args.flash and args.format:
         try:
@@ -1079,26 +1134,6 @@ def main(argv=None):
                   "to start this one over as a blank image (all of it is lost)" % (args.flash, problem),
                   file=sys.stderr)
             return 2
-    script = args.script
-    if script is None and not sys.stdin.isatty():
-        script = "-"
-    steps = None
-    if script is not None:
-        try:
-            if script == "-":
-                text = sys.stdin.read().splitlines()
-            else:
-                with open(script, encoding="utf-8") as f:
-                    text = f.read().splitlines()
-            steps = parse_script(text)
-            if not args.screenshot_dir and any(step[1] == "shot" for step in steps):
-                print("sim: note: `shot` lines save nothing without --screenshot-dir", file=sys.stderr)
-        except OSError as e:
-            print("sim: %s" % e, file=sys.stderr)
-            return 2
-        except ScriptError as e:
-            print("sim: %s: %s" % (script, e), file=sys.stderr)
-            return 2
     sim = None
     try:
         sim = Sim(board=args.board, rules=args.rules, target=args.target, flash=args.flash,
@@ -1109,10 +1144,7 @@ def main(argv=None):
         else:
             sim.run_script(steps)
         if args.state_out:
-            doc = sim.state()
-            with open(args.state_out, "w", encoding="utf-8") as f:
-                json.dump(doc, f, indent=2, sort_keys=True)
-                f.write("\n")
+            write_state(args.state_out, sim.state())
         sim.close()
     except SimError as e:
         if sim is not None:

@@ -819,3 +819,22 @@ def test_cli_rejects_invalid_rules_and_target(tmp_path):
     p = run("--rules", "federation", "--target", " 700", "--state-out", str(state))
     assert p.returncode == 0, p.stderr
     assert json.loads(state.read_text())["defaults"] == {"rules": "federation", "target": 700}
+
+
+def test_emulated_pico_checks_its_options_as_the_simulator_does(tmp_path):
+    """python -m host_tools.rp2emu shares the simulator's options and their checks
+    (host_tools/sim.py device_parser, checked_options): the same messages, before any
+    emulator is looked for (so this runs where rp2040js is missing too)."""
+    script = tmp_path / "bad.txt"
+    script.write_text("ok\n# fine\nhold ok soon\n")
+    for args in (["--rules", "federaton"], ["--target", "abc"], ["--target", "50"],
+                 ["--script", str(script)], ["--script", str(tmp_path / "missing.txt")]):
+        messages = []
+        for tool in ("sim", "rp2emu"):
+            p = subprocess.run([sys.executable, "-m", "host_tools." + tool] + args, input="",
+                               capture_output=True, text=True, cwd=ROOT, timeout=120)
+            assert p.returncode == 2 and p.stderr.startswith(tool + ": "), (tool, args, p.stderr)
+            assert "Traceback" not in p.stderr
+            messages.append(p.stderr[len(tool) + 2:])
+        assert messages[0] == messages[1], args
+        assert any(word in messages[0] for word in ("federation", "whole number", "line 3", "No such file"))

@@ -15,8 +15,6 @@ the same mpremote commands as `make deploy`) and the game starts with
 --rules/--target.  The UF2 defaults to $MICROPYTHON_UF2 (--uf2 FILE overrides it,
 e.g. a firmware with the scoreboard frozen in).
 """
-import argparse
-import json
 import os
 import shutil
 import sys
@@ -24,49 +22,33 @@ import tempfile
 import time
 
 from host_tools.rp2emu import GAP_MS, PRESS_MS, EmulatorError, Pico, missing, uf2_path
-from host_tools.sim import SHOT_SCALE, ScriptError, frame_image, parse_script
+from host_tools.sim import SHOT_SCALE, OptionError, checked_options, device_parser, frame_image, write_state
 
 
 def _parser():
-    p = argparse.ArgumentParser(prog="python -m host_tools.rp2emu", description=__doc__.split("\n")[0])
-    p.add_argument("--board", default="pico_oled", help="a board file in boards/ (pico_oled, pico_display_pack)")
-    p.add_argument("--script", help="key script to press ('-' = stdin)")
-    p.add_argument("--state-out", help="write the app's state JSON here at the end")
-    p.add_argument("--rules", help="rules preset of a freshly deployed device")
-    p.add_argument("--target", type=int, help="target score of a freshly deployed device")
+    p = device_parser("python -m host_tools.rp2emu", "pico_oled",
+                      "a board file in boards/ (pico_oled, pico_display_pack)",
+                      "PNG per `shot NAME` line, and final.png", 120.0, description=__doc__.split("\n")[0])
     p.add_argument("--flash", help="flash image file, kept between runs (default: a throw-away one)")
     p.add_argument("--uf2", help="MicroPython UF2 to boot (default $MICROPYTHON_UF2)")
     p.add_argument("--press-ms", type=int, default=PRESS_MS, help="a scripted press: down this long")
     p.add_argument("--gap-ms", type=int, default=GAP_MS, help="then up this long")
-    p.add_argument("--screenshot-dir", help="PNG per `shot NAME` line, and final.png")
     p.add_argument("--serve", action="store_true", help="no script: serve the USB serial until Ctrl-C")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for the device")
-    p.add_argument("-v", "--verbose", action="store_true")
     return p
 
 
 def main(argv=None):
     args = _parser().parse_args(argv)
+    try:
+        steps = checked_options(args, "rp2emu", args.script or None)
+    except OptionError as e:
+        print("rp2emu: %s" % e, file=sys.stderr)
+        return 2
     uf2 = args.uf2 or uf2_path()
     reason = missing(uf2)
     if reason:
         print("rp2emu: %s" % reason, file=sys.stderr)
         return 2
-    steps = None
-    if args.script:
-        try:
-            if args.script == "-":
-                text = sys.stdin.read().splitlines()
-            else:
-                with open(args.script, encoding="utf-8") as f:
-                    text = f.read().splitlines()
-            steps = parse_script(text)
-        except OSError as e:
-            print("rp2emu: %s" % e, file=sys.stderr)
-            return 2
-        except ScriptError as e:
-            print("rp2emu: %s: %s" % (args.script, e), file=sys.stderr)
-            return 2
     scratch = None
     flash = args.flash
     if not flash:
@@ -101,10 +83,7 @@ def main(argv=None):
             if args.screenshot_dir:
                 pico.image(SHOT_SCALE).save(os.path.join(args.screenshot_dir, "final.png"))
             if args.state_out:
-                doc = pico.state()
-                with open(args.state_out, "w", encoding="utf-8") as f:
-                    json.dump(doc, f, indent=2, sort_keys=True)
-                    f.write("\n")
+                write_state(args.state_out, pico.state())
         pico.off()
     except EmulatorError as e:
         if pico is not None:
