@@ -592,54 +592,19 @@ def test_real_driver_boards_through_hwsim(board, fmt, size):
 
 def test_interactive_mode_in_a_pty():
     """Smoke test of the real-time loop: keys in, frames drawn, terminal restored on q."""
-    import pty
-    import select
-
-    pid, fd = pty.fork()
-    if pid == 0:  # child: the simulator on a terminal
-        os.chdir(ROOT)
-        os.environ["COLUMNS"], os.environ["LINES"] = "140", "42"
-        os.execv(sys.executable, [sys.executable, "-m", "host_tools.sim", "--app", DEMO])
-    seen = b""
-
-    def wait_for(pattern):
-        nonlocal seen
-        deadline = time.monotonic() + 20
-        while pattern not in seen and time.monotonic() < deadline:
-            if select.select([fd], [], [], 0.1)[0]:
-                try:
-                    seen += os.read(fd, 65536)
-                except OSError:
-                    break
-        return pattern in seen
-
+    pid, fd = _pty_sim(["--app", DEMO], 140, 42)
+    out = _PtyOutput(fd)
     try:
-        assert wait_for("screen: home".encode()), seen[-500:]
-        wait_for(b"Enter")  # the legend may still be on its way (one read can stop mid-line)
-        assert "┌".encode() in seen and b"Enter" in seen  # the box and the key legend
+        assert out.wait_for("screen: home".encode()), out.seen[-500:]
+        out.wait_for(b"Enter")  # the legend may still be on its way (one read can stop mid-line)
+        assert "┌".encode() in out.seen and b"Enter" in out.seen  # the box and the key legend
         os.write(fd, b"\x1b")  # Esc = BACK: the demo goes to its menu
-        assert wait_for(b"screen: menu"), seen[-500:]
+        assert out.wait_for(b"screen: menu"), out.seen[-500:]
         os.write(fd, b"q")
-        assert wait_for(b"\x1b[?1049l"), seen[-500:]  # alternate screen left
+        assert out.wait_for(b"\x1b[?1049l"), out.seen[-500:]  # alternate screen left
     finally:
-        # keep reading while the child finishes: a full pty buffer would block its last
-        # writes and it would never exit; never wait forever either
-        status = None
-        deadline = time.monotonic() + 15
-        while status is None and time.monotonic() < deadline:
-            done, st = os.waitpid(pid, os.WNOHANG)
-            if done:
-                status = st
-            elif select.select([fd], [], [], 0.1)[0]:
-                try:
-                    os.read(fd, 65536)
-                except OSError:
-                    pass
-        if status is None:
-            os.kill(pid, signal.SIGKILL)
-            _, status = os.waitpid(pid, 0)
-        os.close(fd)
-    assert os.waitstatus_to_exitcode(status) == 0
+        code = _pty_finish(pid, fd)
+    assert code == 0
 
 
 def test_key_tracker_fast_tapping_is_not_taken_for_auto_repeat():
@@ -668,8 +633,30 @@ def _pty_sim(args, columns, lines):
     return pid, fd
 
 
+class _PtyOutput:
+    """What a child on a pseudo-terminal has written so far (seen)."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.seen = b""
+
+    def wait_for(self, pattern):
+        """Read until pattern has been written (20 s at most); whether it was."""
+        import select
+
+        deadline = time.monotonic() + 20
+        while pattern not in self.seen and time.monotonic() < deadline:
+            if select.select([self.fd], [], [], 0.1)[0]:
+                try:
+                    self.seen += os.read(self.fd, 65536)
+                except OSError:
+                    break
+        return pattern in self.seen
+
+
 def _pty_finish(pid, fd):
-    """Read until the child exits (never forever); its exit code."""
+    """Keep reading while the child finishes (a full pty buffer would block its last
+    writes and it would never exit), never wait forever either; its exit code."""
     import select
 
     status = None
@@ -695,27 +682,13 @@ def test_interactive_keys_land_in_typing_order_in_80x24(tmp_path):
     still pending, reach the app in the order they were typed (an UP typed
     0.3 s after Enter once overtook the OK: the firmware saw UP's press and
     OK's release at the same instant and polls UP first)."""
-    import select
-
     state = str(tmp_path / "state.json")
     pid, fd = _pty_sim(["--app", DEMO, "--state-out", state], 80, 24)
-    seen = b""
-
-    def wait_for(pattern):
-        nonlocal seen
-        deadline = time.monotonic() + 20
-        while pattern not in seen and time.monotonic() < deadline:
-            if select.select([fd], [], [], 0.1)[0]:
-                try:
-                    seen += os.read(fd, 65536)
-                except OSError:
-                    break
-        return pattern in seen
-
+    out = _PtyOutput(fd)
     try:
-        assert wait_for(b"130x36 or more"), seen[-500:]  # says which size shows every pixel
-        assert wait_for(b"quit"), seen[-500:]
-        text = seen.decode("utf-8", "replace")
+        assert out.wait_for(b"130x36 or more"), out.seen[-500:]  # says which size shows every pixel
+        assert out.wait_for(b"quit"), out.seen[-500:]
+        text = out.seen.decode("utf-8", "replace")
         assert any(0x2800 < ord(c) <= 0x28FF for c in text)  # braille: the OLED fits 80x24
         typed = [(b"\r", "OK", 0.3), (b"\x1b[A", "UP", 0.05), (b"\x1b[B", "DOWN", 0.0),
                  (b"\x7f", "BACK", 0.12), (b"\x1b[A", "UP", 0.01), (b"\r", "OK", 0.0)]
