@@ -46,6 +46,15 @@ class _Wire:
 _wires = {}
 
 
+def _one_per_ident(table, kind, ident):
+    """table[ident], made as kind(ident) the first time it is asked for: one wire per pin,
+    one bus per I2C/SPI block, shared by everything that opens it."""
+    thing = table.get(ident)
+    if thing is None:
+        thing = table[ident] = kind(ident)
+    return thing
+
+
 def _norm(ident):
     if isinstance(ident, Pin):
         return ident.wire.id
@@ -58,10 +67,16 @@ def _wire(ident):
     ident = _norm(ident)
     if isinstance(ident, int) and not 0 <= ident <= 47:
         raise ValueError("invalid pin")
-    w = _wires.get(ident)
-    if w is None:
-        w = _wires[ident] = _Wire(ident)
-    return w
+    return _one_per_ident(_wires, _Wire, ident)
+
+
+def _block_pin(given, default, usable, name):
+    """The pin an I2C/SPI block is given (a Pin, "GPn" or a number; default when None),
+    or ValueError("bad NAME pin") when the block cannot route its signal to it."""
+    pin = default if given is None else _norm(given)
+    if pin not in usable:
+        raise ValueError("bad %s pin" % name)
+    return pin
 
 
 class Pin:
@@ -284,10 +299,7 @@ _i2c_buses = {}
 
 def i2c_bus(ident):
     """The bus behind I2C(ident): attach devices to it, read its counters."""
-    b = _i2c_buses.get(ident)
-    if b is None:
-        b = _i2c_buses[ident] = _I2CBus(ident)
-    return b
+    return _one_per_ident(_i2c_buses, _I2CBus, ident)
 
 
 def attach_i2c(ident, addr, device):
@@ -303,12 +315,8 @@ class I2C:
     def __init__(self, ident, *, scl=None, sda=None, freq=400_000, timeout=50_000):
         if ident not in (0, 1):
             raise ValueError("I2C(%r) doesn't exist" % (ident,))
-        sda = _I2C_DEFAULT[ident][0] if sda is None else _norm(sda)
-        scl = _I2C_DEFAULT[ident][1] if scl is None else _norm(scl)
-        if sda not in _I2C_SDA[ident]:
-            raise ValueError("bad SDA pin")
-        if scl not in _I2C_SCL[ident]:
-            raise ValueError("bad SCL pin")
+        sda = _block_pin(sda, _I2C_DEFAULT[ident][0], _I2C_SDA[ident], "SDA")
+        scl = _block_pin(scl, _I2C_DEFAULT[ident][1], _I2C_SCL[ident], "SCL")
         self.bus = i2c_bus(ident)
         self.bus.freq = freq
         self.sda = sda
@@ -375,10 +383,8 @@ _spi_buses = {}
 
 
 def spi_bus(ident):
-    b = _spi_buses.get(ident)
-    if b is None:
-        b = _spi_buses[ident] = _SPIBus(ident)
-    return b
+    """The bus behind SPI(ident): attach devices to it, read its counters."""
+    return _one_per_ident(_spi_buses, _SPIBus, ident)
 
 
 def attach_spi(ident, device):
@@ -396,14 +402,10 @@ class SPI:
         if ident not in (0, 1):
             raise ValueError("SPI(%r) doesn't exist" % (ident,))
         d = _SPI_DEFAULT[ident]
-        sck = d[0] if sck is None else _norm(sck)
-        mosi = d[1] if mosi is None else _norm(mosi)
-        if sck not in _SPI_SCK[ident]:
-            raise ValueError("bad SCK pin")
-        if mosi not in _SPI_MOSI[ident]:
-            raise ValueError("bad MOSI pin")
-        if miso is not None and _norm(miso) not in _SPI_MISO[ident]:
-            raise ValueError("bad MISO pin")
+        _block_pin(sck, d[0], _SPI_SCK[ident], "SCK")
+        _block_pin(mosi, d[1], _SPI_MOSI[ident], "MOSI")
+        if miso is not None:
+            _block_pin(miso, d[2], _SPI_MISO[ident], "MISO")
         self.bus = spi_bus(ident)
         self.init(baudrate, polarity=polarity, phase=phase, bits=bits, firstbit=firstbit)
 
