@@ -218,17 +218,9 @@ class PWM:
         old = self.wire.pwm
         if old is not None:
             old.active = False
-        self.wire.pwm = self
-        self.active = True
         self._freq = 1000
         self._duty = 0
-        self._invert = bool(invert)
-        if freq is not None:
-            self.freq(freq)
-        if duty_u16 is not None:
-            self.duty_u16(duty_u16)
-        if duty_ns is not None:
-            self.duty_ns(duty_ns)
+        self.init(freq=freq, duty_u16=duty_u16, duty_ns=duty_ns, invert=invert)
 
     def init(self, *, freq=None, duty_u16=None, duty_ns=None, invert=None):
         self.active = True
