@@ -27,7 +27,7 @@ if _here[:_sep] not in sys.path:  # for rules_help, under both interpreters
 
 from coinche.game import GameError, RunningScore  # noqa: E402
 from coinche.record import RecordError  # noqa: E402
-from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesError  # noqa: E402
+from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesError, value_text  # noqa: E402
 from rules_help import HELP, parse_value  # noqa: E402
 from strict_json import WHITESPACE, JSONError, escape, parse  # noqa: E402
 
@@ -52,18 +52,10 @@ def help_text():
     lines.append("  %-15s %s" % ("", "  ".join("%-12s" % p for p in PRESET_NAMES)))
     for name in ORDER:
         allowed, desc = OPTIONS[name], HELP[name]
-        lines.append("  %-15s %s" % (name, "  ".join("%-12s" % _show(PRESETS[p][name]) for p in PRESET_NAMES)))
-        vals = "whole number" if allowed is None else " | ".join(_show(a) for a in allowed)
+        lines.append("  %-15s %s" % (name, "  ".join("%-12s" % value_text(PRESETS[p][name]) for p in PRESET_NAMES)))
+        vals = "whole number" if allowed is None else " | ".join(value_text(a) for a in allowed)
         lines.append("      %s  [%s]" % (desc, vals))
     return "\n".join(lines) + "\n"
-
-
-def _show(v):
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    return str(v)
 
 
 def _json_team(d):

@@ -100,10 +100,11 @@ def check_option(name, value):
         # bool is an int in Python: compare types too, so 1 is not True.
         if value == a and type(value) is type(a):
             return
-    raise RulesError(name, "must be one of %s, got %r" % (", ".join(_show(a) for a in allowed), value))
+    raise RulesError(name, "must be one of %s, got %r" % (", ".join(value_text(a) for a in allowed), value))
 
 
-def _show(v):
+def value_text(v):
+    """An option's value as messages and help write it: true, false, or str(v)."""
     if v is True:
         return "true"
     if v is False:
