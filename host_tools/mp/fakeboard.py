@@ -51,3 +51,33 @@ class Board:
 
     def click(self):
         pass
+
+
+class ColourDisplay(framebuf.FrameBuffer):
+    """The Display Pack's 240x135 screen as the colour layout draws on it: 4-bit colour
+    indices (GS4_HMSB); the palette it sets is accepted and not kept."""
+
+    def __init__(self):
+        self.buf = bytearray(240 * 135 // 2)
+        super().__init__(self.buf, 240, 135, framebuf.GS4_HMSB)
+        self.width = 240
+        self.height = 135
+
+    def show(self):
+        pass
+
+    def contrast(self, v):
+        pass
+
+    def palette(self, i, rgb):
+        pass
+
+
+class ColourBoard(Board):
+    """The same board with the colour screen, drawn by the 240x135 layout."""
+
+    LAYOUT = "240x135"
+
+    def __init__(self, storage="/flash/data", now=1000):
+        Board.__init__(self, storage, now)
+        self.display = ColourDisplay()

@@ -16,31 +16,13 @@ _ROOT = sys.path[0] + "/../.."  # the unix port puts the script's folder first
 sys.path.insert(0, _ROOT + "/firmware")
 sys.path.insert(0, _ROOT + "/host_tools/mp")
 
-import framebuf  # noqa: E402
 from blockdev import RAMBlockDev, mount  # noqa: E402
-from fakeboard import Board, Display  # noqa: E402
+from fakeboard import Board, ColourBoard  # noqa: E402
 from ui import screens as S  # noqa: E402
 from ui.app import App  # noqa: E402
 from ui.chart import Chart  # noqa: E402
 from ui.stats import LABELS, Stats  # noqa: E402
 from ui.text import width  # noqa: E402
-
-
-class ColourDisplay(framebuf.FrameBuffer):
-    def __init__(self):
-        self.buf = bytearray(120 * 135)
-        super().__init__(self.buf, 240, 135, framebuf.GS4_HMSB)
-        self.width = 240
-        self.height = 135
-
-    def show(self):
-        pass
-
-    def contrast(self, v):
-        pass
-
-    def palette(self, i, rgb):
-        pass
 
 
 def measured(fn, n):
@@ -60,12 +42,7 @@ def main():
     with open(sys.argv[2]) as f:
         games = json.load(f)
     mount(RAMBlockDev(4096, 352), "/flash")
-    board = Board()
-    if layout == "240x135":
-        board.LAYOUT = layout
-        board.display = ColourDisplay()
-    else:
-        board.display = Display()
+    board = ColourBoard() if layout == "240x135" else Board()
     first = games[0]
     app = App(board, {"rules": first[0]})
     for n, (preset, options, records) in enumerate(games):

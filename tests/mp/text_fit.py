@@ -21,9 +21,8 @@ _ROOT = sys.path[0] + "/../.."  # the unix port puts the script's folder first
 sys.path.insert(0, _ROOT + "/firmware")
 sys.path.insert(0, _ROOT + "/host_tools/mp")
 
-import framebuf  # noqa: E402
 from blockdev import RAMBlockDev, mount  # noqa: E402
-from fakeboard import Board  # noqa: E402
+from fakeboard import Board, ColourBoard  # noqa: E402
 from coinche.game import Game  # noqa: E402
 from coinche.rules import Rules  # noqa: E402
 from ui import i18n  # noqa: E402
@@ -35,28 +34,6 @@ from ui.inputs import BACK, DOWN, LONG, OK, PRESS, UP  # noqa: E402
 LAYOUT = sys.argv[1]
 LONG_NAMES = "--long-names" in sys.argv
 OVERLONG = sys.argv[sys.argv.index("--overlong") + 1] if "--overlong" in sys.argv else None
-
-
-class ColourDisplay(framebuf.FrameBuffer):
-    def __init__(self):
-        self.buf = bytearray(240 * 135 // 2)
-        super().__init__(self.buf, 240, 135, framebuf.GS4_HMSB)
-        self.width = 240
-        self.height = 135
-
-    def show(self):
-        pass
-
-    def contrast(self, v):
-        pass
-
-
-class ColourBoard(Board):
-    LAYOUT = "240x135"
-
-    def __init__(self):
-        Board.__init__(self)
-        self.display = ColourDisplay()
 
 
 records = []
