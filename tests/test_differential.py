@@ -16,6 +16,8 @@ import pytest
 from conftest import FIRMWARE, ROOT, micropython_path
 from coinche.rules import OPTIONS, ORDER, Rules, RulesError
 from vectors import PRESETS, gen_invalid, gen_valid
+from test_cli import C2_GAME, FED_GAME  # the games the CPython CLI test plays
+from test_cli import text as lines_of  # deals as the calculator reads them: one JSON object a line
 
 N_VALID = 10000
 N_INVALID = 1500
@@ -62,24 +64,23 @@ def random_spec(rnd):
 def vectors_file(tmp_path_factory):
     rnd = random.Random(20240601)
     specs, lines, expect_field = [], [], []
-    for p in PRESETS:
-        rules = Rules(p)
+
+    def add(rules, valid, invalid):
+        """So many valid and invalid deals under rules (their spec joins specs)."""
         si = len(specs)
         specs.append(rules.spec())
-        for _ in range(N_VALID):
+        for _ in range(valid):
             lines.append({"s": si, "d": gen_valid(rules, rnd)})
             expect_field.append(None)
-        for _ in range(N_INVALID):
+        for _ in range(invalid):
             rec, field = gen_invalid(rules, rnd)
             lines.append({"s": si, "d": rec})
             expect_field.append(field)
+
+    for p in PRESETS:
+        add(Rules(p), N_VALID, N_INVALID)
     for _ in range(N_OVERRIDE_SPECS):
-        rules = random_spec(rnd)
-        si = len(specs)
-        specs.append(rules.spec())
-        for _ in range(N_PER_OVERRIDE):
-            lines.append({"s": si, "d": gen_valid(rules, rnd)})
-            expect_field.append(None)
+        add(random_spec(rnd), N_PER_OVERRIDE, 0)
     d = tmp_path_factory.mktemp("vectors")
     path = str(d / "vectors.jsonl")
     with open(path, "w") as f:
@@ -139,37 +140,22 @@ def test_vectors_cover_made_failed_and_errors(outputs):
 
 # --- the calculator CLI under both interpreters ------------------------------------------
 
-GAME_C2 = [
-    {"taker": "NS", "bid": 100, "trump": "H", "coinche": 1, "points": 70, "belote": {"NS": 1}},
-    {"bid": "pass"},
-    {"taker": "EW", "bid": "capot", "trump": "S", "points": 162, "tricks": 8},
-    {"taker": "NS", "bid": 80, "trump": "suit", "points": 85},
-]
-GAME_FED = [
-    {"taker": "NS", "bid": "capot", "trump": "AT", "points": 162, "tricks": 8, "belote": {"NS": 2}},
-    {"taker": "EW", "bid": 90, "trump": "NT", "points": 122, "melds": {"NS": ["tierce"], "EW": ["carre_A"]}},
-    {"taker": "NS", "bid": "generale", "trump": "D", "points": 140, "tricks": 7, "coinche": 1},
-]
 GAME_1001 = [
     {"taker": "NS", "bid": 100, "trump": "H", "points": 90, "melds": {"NS": ["tierce"]}},
     {"taker": "NS", "bid": 100, "trump": "H", "coinche": 1, "points": 70, "belote": {"NS": 1}},
 ]
 
 
-def lines_of(deals):
-    return "".join(json.dumps(d) + "\n" for d in deals)
-
-
 CLI_CASES = [
-    ("classic2000", ["--rules", "classic2000"], lines_of(GAME_C2)),
-    ("federation-700", ["--rules", "federation", "--target", "700"], lines_of(GAME_FED)),
-    ("federation-set", ["--rules", "federation", "--set", "target=700", "--set", "coinche=bid"], lines_of(GAME_FED)),
-    ("c2000-norounding", ["--rules=classic2000", "--set", "rounding=false"], lines_of(GAME_C2)),
+    ("classic2000", ["--rules", "classic2000"], lines_of(C2_GAME)),
+    ("federation-700", ["--rules", "federation", "--target", "700"], lines_of(FED_GAME)),
+    ("federation-set", ["--rules", "federation", "--set", "target=700", "--set", "coinche=bid"], lines_of(FED_GAME)),
+    ("c2000-norounding", ["--rules=classic2000", "--set", "rounding=false"], lines_of(C2_GAME)),
     ("coinche1001", ["--rules", "coinche1001"], lines_of(GAME_1001)),
     ("coinche1000-blank-lines", ["--rules", "coinche1000"], "\n" + lines_of(GAME_1001) + "\n\n"),
     ("invalid-line", ["--rules", "classic2000"],
-     lines_of(GAME_C2[:2]) + '{"taker": "NS", "bid": 100, "trump": "H", "points": 170}\n' + lines_of(GAME_C2[2:])),
-    ("malformed-json", ["--rules", "classic2000"], lines_of(GAME_C2[:1]) + '{"taker": "NS", "bid": 100,\n'),
+     lines_of(C2_GAME[:2]) + '{"taker": "NS", "bid": 100, "trump": "H", "points": 170}\n' + lines_of(C2_GAME[2:])),
+    ("malformed-json", ["--rules", "classic2000"], lines_of(C2_GAME[:1]) + '{"taker": "NS", "bid": 100,\n'),
     ("unknown-key", ["--rules", "coinche1001"], '{"taker": "NS", "bid": 100, "trump": "H", "point": 90}\n'),
     ("not-an-object", ["--rules", "coinche1001"], "[1, 2]\n"),
     ("help", ["--help"], ""),
