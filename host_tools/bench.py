@@ -49,7 +49,7 @@ for _p in (FIRMWARE, ROOT):
 
 from coinche.rules import Rules  # noqa: E402
 from host_tools import deploy, keys  # noqa: E402
-from host_tools.tools import find_tool  # noqa: E402
+from host_tools.tools import required_tool  # noqa: E402
 from host_tools import sim as simmod  # noqa: E402
 
 # -- budgets -----------------------------------------------------------------
@@ -81,19 +81,12 @@ class BenchError(RuntimeError):
     pass
 
 
-def _exe(name):
-    found = find_tool(name)
-    if not found:
-        raise BenchError("%s not found: run `make venv`" % name)
-    return found
-
-
 def micropython():
-    return _exe("micropython")
+    return required_tool("micropython", BenchError)
 
 
 def mpy_cross():
-    return _exe("mpy-cross")
+    return required_tool("mpy-cross", BenchError)
 
 
 # -- the tree the device would hold ------------------------------------------------

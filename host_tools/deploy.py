@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import sys
 
-from host_tools.tools import find_tool
+from host_tools.tools import required_tool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -33,13 +33,6 @@ ARCHS = ("armv6m", "armv7m", "armv7emsp", "armv7emdp", "rv32imc", "x64", "x86")
 
 class DeployError(Exception):
     pass
-
-
-def _tool(name):
-    found = find_tool(name)
-    if not found:
-        raise DeployError("%s not found: run `make venv`" % name)
-    return found
 
 
 def board_settings(board, boards=BOARDS):
@@ -172,7 +165,7 @@ def plan(board, port=None, arch="armv6m", build_dir=None, firmware=FIRMWARE, boa
     files = firmware_files(drivers, layout, firmware)
     if "main.py" not in files:
         raise DeployError("firmware/main.py is missing")
-    mpy_cross = _tool("mpy-cross")
+    mpy_cross = required_tool("mpy-cross", DeployError)
     compile_cmds = []
     copies = []  # (local path, device path)
     for rel in files:
@@ -213,7 +206,7 @@ def plan(board, port=None, arch="armv6m", build_dir=None, firmware=FIRMWARE, boa
         "    except OSError:",
         "        pass",
     ])
-    argv = [_rel(_tool("mpremote"))]
+    argv = [_rel(required_tool("mpremote", DeployError))]
     if port:
         argv += ["connect", port]
     argv += ["exec", prepare]

@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 
-from host_tools.tools import find_tool
+from host_tools.tools import required_tool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if os.path.join(ROOT, "firmware") not in sys.path:
@@ -47,9 +47,7 @@ class ExportError(RuntimeError):
 # ------------------------------------------------------------------ reading
 
 def _run_dump(args):
-    mp = find_tool("micropython")
-    if not mp:
-        raise ExportError("micropython (unix port) not found: run `make venv`")
+    mp = required_tool("micropython", ExportError, "micropython (unix port)")
     proc = subprocess.run([mp, "-X", "heapsize=16M", DUMP] + args, capture_output=True, text=True, timeout=600)
     items = []
     for line in proc.stdout.splitlines():
@@ -71,9 +69,7 @@ def read_flash(path):
 
 
 def _mpremote(port, *args, check=True):
-    tool = find_tool("mpremote")
-    if not tool:
-        raise ExportError("mpremote not found: run `make venv`")
+    tool = required_tool("mpremote", ExportError)
     cmd = [tool] + (["connect", port] if port else []) + list(args)
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if check and proc.returncode != 0:

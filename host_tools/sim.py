@@ -23,7 +23,7 @@ import threading
 import time
 from typing import NamedTuple
 
-from host_tools.tools import find_tool
+from host_tools.tools import required_tool
 
 FIRMWARE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
 if FIRMWARE_DIR not in sys.path:  # the scoring core, for checking --rules/--target
@@ -59,10 +59,7 @@ class Frame(NamedTuple):
 
 
 def micropython_path():
-    found = find_tool("micropython")
-    if not found:
-        raise SimError("micropython (unix port) not found: run `make venv`")
-    return found
+    return required_tool("micropython", SimError, "micropython (unix port)")
 
 
 # ------------------------------------------------------------------ flash image
