@@ -88,9 +88,9 @@ def _imports(firmware, rel):
 
 def _optional(rel):
     """Files only some boards need: one display driver, one screen layout; and the
-    partition mount of the UF2's boot (the stock firmware has one filesystem, and the
-    journal's two copies are directories on it)."""
-    if rel == "store/partitions.py":
+    partition mount of the UF2's boot and its report (the stock firmware has one
+    filesystem, and the journal's two copies are directories on it)."""
+    if rel in ("store/partitions.py", "flash_report.py"):
         return True
     if rel.startswith("drivers/") and rel.count("/") == 1:
         return rel != "drivers/__init__.py"

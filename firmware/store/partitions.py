@@ -335,6 +335,23 @@ def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=No
     return roots, notices
 
 
+def fill_report(report):
+    """Copy what the last mount_storage() found into `report` (the small flash_report
+    module the app reads), so that this module can be unloaded once mounted: the UF2's
+    boot and the simulator's launcher both do that, and the game then plays without
+    the mount code on the heap. LAYOUT, ROOTS (the journal's two directories) and
+    NOTICES (the mount's texts) as found; NOTES gets "kept" (flash holding data was
+    kept instead of being formatted) and "unsaved" (no copy of the journal on flash)."""
+    roots, notices = mounted
+    report.LAYOUT = layout
+    report.ROOTS = list(roots)
+    report.NOTICES = list(notices)
+    if notices:
+        report.NOTES.append("kept")
+    if unsaved:
+        report.NOTES.append("unsaved")
+
+
 def mount_device():
     """The UF2's boot: mount the Pico's storage region by the policy above."""
     try:

@@ -114,17 +114,24 @@ LEGACY_STORAGE = "/data"  # the journal's one folder before the two copies (read
 
 
 def _journal(board):
-    """The journal on the data partitions the boot mounted (store.partitions, with what
-    the mount had to say), else in the board's STORAGE directories (stock firmware)."""
-    import sys
-
+    """The journal in the directories the boot's mount found, with what the mount had to
+    say (flash_report: filled by the UF2's boot and by the simulator's launcher, which
+    then unload the mount code), else in the board's STORAGE directories (the stock
+    firmware of `make deploy`, which has no report)."""
     from store.journal import Journal
-    partitions = sys.modules.get("store.partitions")
-    mounted = partitions.mounted if partitions is not None else None
-    if mounted is not None:
-        return Journal([root for root in mounted[0] if root], notices=mounted[1])
-    # the stock firmware: the two copies are folders; "/data" held the one copy of older versions
-    return Journal(board.STORAGE, legacy=LEGACY_STORAGE if not isinstance(board.STORAGE, str) else None)
+    try:
+        import flash_report
+    except ImportError:
+        flash_report = None
+    # "/data" held the one copy of older versions: on a stock filesystem (the stock
+    # firmware, or the UF2 over one: layout "whole") the two copies take it over
+    if flash_report is None or flash_report.ROOTS is None:
+        return Journal(board.STORAGE, legacy=LEGACY_STORAGE if not isinstance(board.STORAGE, str) else None)
+    roots = flash_report.ROOTS
+    legacy = None
+    if flash_report.LAYOUT == "whole":  # the copies are folders of that filesystem, beside "/data"
+        legacy = roots[0][:roots[0].rfind("/")] + LEGACY_STORAGE
+    return Journal([root for root in roots if root], notices=flash_report.NOTICES, legacy=legacy)
 
 
 class App:

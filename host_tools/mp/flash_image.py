@@ -8,7 +8,12 @@ decision D1): 352 blocks of 4096 B, the user filesystem (blocks 0-159) at
 /flash, data partitions A (160-255) and B (256-351) at /data_a and /data_b.
 Nothing is ever formatted but a blank partition: one that holds something
 littlefs cannot mount is copied to /flash/aside/ first (or left untouched).
+What the mount found goes into the report module (firmware/flash_report.py),
+which the app reads, and the mount code is unloaded, as the UF2's boot does:
+the simulated game plays in the heap the device's game plays in.
 """
+import sys
+
 import blockdev
 
 FLASH_MOUNT = "/flash"  # the user filesystem ("/" on the device)
@@ -24,9 +29,10 @@ def mount_flash(path=None):
     Returns "formatted" (both data partitions were blank), "mounted", or
     "recovered" (a partition could not be mounted: see NOTICES); ROOTS then
     holds the journal's roots.
-    The firmware folder must be on sys.path (for store.partitions)."""
+    The firmware folder must be on sys.path (for store.partitions and flash_report)."""
     import vfs
 
+    import flash_report
     from store import partitions
 
     device = blockdev.FileBlockDev(path) if path else blockdev.RAMBlockDev()
@@ -35,6 +41,14 @@ def mount_flash(path=None):
         user_mount=FLASH_MOUNT, data_mounts=DATA_MOUNTS)
     ROOTS[:] = [root for root in roots if root]
     NOTICES[:] = notices
-    if "data_a" in partitions.formatted and "data_b" in partitions.formatted:
+    flash_report.NOTES = []
+    partitions.fill_report(flash_report)
+    both_formatted = "data_a" in partitions.formatted and "data_b" in partitions.formatted
+    # the policy runs once per boot: unloaded, as the UF2's boot unloads it (uf2/_boot.py)
+    sys.modules.pop("store.partitions", None)
+    store_package = sys.modules.get("store")
+    if store_package is not None and "partitions" in store_package.__dict__:
+        delattr(store_package, "partitions")
+    if both_formatted:
         return "formatted"  # no journal was there (NOTICES may still name a damaged user filesystem)
     return "recovered" if notices else "mounted"

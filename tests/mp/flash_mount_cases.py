@@ -109,6 +109,8 @@ def boot():
     unmount_all()
     sys.modules.update(MODULES)  # frozen in the UF2: always importable
     flash_report.LAYOUT = None  # as after a reset
+    flash_report.ROOTS = None
+    flash_report.NOTICES = []
     flash_report.NOTES = []
     exec(BOOT, {"__name__": "_boot"})
     # the mount code is unloaded after the boot: only the small report stays
