@@ -43,8 +43,8 @@ PRESS_MS = 30
 GAP_MS = 30
 SETTLE_MS = 1500  # after the last key: renders, the toast, a save have long finished
 SHOT_MS = 400  # a `shot` line waits this long (simulated) for the drawing to finish
-BOOT_MS = 4000
-PICTURE_BYTES = 64  # a transfer this long is pixels (commands and their arguments are shorter)  # simulated time from reset to the first frame of the app, generously
+BOOT_MS = 4000  # simulated time from reset to the first frame of the app, generously
+PICTURE_BYTES = 64  # a transfer this long is pixels (commands and their arguments are shorter)
 
 
 class EmulatorError(RuntimeError):
@@ -250,6 +250,10 @@ class Pico:
         self._last_time = 0  # simulated time last seen (to size the wait for a later moment)
         self._lock = threading.Lock()
         self._pending_time = None
+        # display.pictures when the latest boot began, counted by the reader in the order the
+        # emulator reported (power-on: 0), and whether wait_for_frame returned a picture of it
+        self._boot_pictures = 0
+        self._boot_drawn = False
         reason = missing(self.uf2) if self.uf2 else None
         if reason:
             raise EmulatorError(reason)
@@ -285,7 +289,10 @@ class Pico:
                 self.marks[ident] = (int(micros), self.display.frame(), self.display.looks())
                 self._answers.put((kind, ident))
             elif kind == "R":
-                self.reboots += 1
+                with self._lock:
+                    self._boot_pictures = self.display.pictures
+                    self._boot_drawn = False
+                    self.reboots += 1
             elif kind == "U":
                 self.usb_up += 1
             elif kind == "X":
@@ -408,18 +415,33 @@ class Pico:
         return frame_image(self.frame(), scale, level, on)
 
     def wait_for_frame(self, seconds_simulated=BOOT_MS / 1000, quiet_ms=300):
-        """Run until the app has drawn: picture data sent since this call (a reset keeps
-        the panel's old picture, and the OLED driver's init sends none), a picture that
-        is not one flat colour (the ST7789 driver's own clear at init is not the app),
-        then no traffic for quiet_ms."""
-        drawn = self.display.pictures
+        """Run until the app has drawn: picture data sent since the latest boot (power-on
+        or reboot) whose picture this has not returned yet, else since this call (a reset
+        keeps the panel's old picture, and the OLED driver's init sends none); a picture
+        that is not one flat colour (the ST7789 driver's own clear at init is not the app),
+        then no traffic for quiet_ms.
+
+        The boot is the mark, not the moment of the call: the emulator does not wait for
+        us, and the frozen image draws its home screen about 0.1 s (simulated) after a
+        reboot, often before reset() has returned (pyserial's socket:// close alone sleeps
+        0.3 s of real time): a picture counted from the call would never come."""
+        with self._lock:
+            boots = self.reboots
+            drawn = self.display.pictures if self._boot_drawn else self._boot_pictures
         end = self.now_us() + int(seconds_simulated * 1e6)
         while True:
             now = self.run_ms(100)[0]
-            quiet = now - self.display.last_us
-            if self.display.pictures > drawn and quiet >= quiet_ms * 1000 and not self.display.blank():
-                return self.frame()
-            if now >= end:
+            with self._lock:
+                rebooted = self.reboots != boots  # meanwhile (mpremote's reset): that boot's picture
+                if rebooted:
+                    boots, drawn = self.reboots, self._boot_pictures
+                quiet = now - self.display.last_us
+                if self.display.pictures > drawn and quiet >= quiet_ms * 1000 and not self.display.blank():
+                    self._boot_drawn = True
+                    return self.frame()
+            if rebooted:  # the simulated clock starts again at a reboot
+                end = self.now_us() + int(seconds_simulated * 1e6)
+            elif now >= end:
                 raise EmulatorError("no picture on the display within %.1f s of simulated time"
                                     % seconds_simulated)
 
