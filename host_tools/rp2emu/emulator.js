@@ -365,6 +365,7 @@ class Board {
     this.boots = 0;
     this.cutArmed = null;
     this.statistics = { programs: 0, erases: 0, programmedBytes: 0 };
+    this.marks = new Map(); // id -> simulated micros, for the marks still to come
     this.powerOn();
   }
 
@@ -426,6 +427,14 @@ class Board {
   at(micros, action) {
     const delay = Math.max(0, micros * 1000 - this.nanos());
     this.mcu.clock.createAlarm(action).schedule(delay);
+  }
+
+  /** Says "M ID MICROS" once simulated time gets to micros. */
+  mark(micros, id) {
+    this.marks.set(id, micros);
+    this.at(micros, () => {
+      if (this.marks.delete(id)) send(`M ${id} ${this.micros()}`);
+    });
   }
 
   // -- USB CDC on a TCP port
@@ -564,6 +573,12 @@ class Board {
     this.client = null;
     const micros = this.micros();
     this.powerOn();
+    // The new chip's clock starts at zero and the old clock's alarms are gone with it: a
+    // mark still to come is kept, as far ahead on the new clock (the controller may be
+    // waiting for it across the reboot, e.g. after mpremote's delayed reset).
+    const pending = [...this.marks];
+    this.marks.clear();
+    for (const [id, at] of pending) this.mark(Math.max(0, at - micros), id);
     send(`R ${micros}`);
   }
 
@@ -625,9 +640,7 @@ function main() {
         board.paused = false;
         break;
       case 'mark': { // mark MICROS ID: say "M ID MICROS" once simulated time gets there
-        const micros = Number(words[1]);
-        const id = words[2];
-        board.at(micros, () => send(`M ${id} ${board.micros()}`));
+        board.mark(Number(words[1]), words[2]);
         break;
       }
       case 'time':
