@@ -13,10 +13,12 @@ import subprocess
 import pytest
 
 from conftest import ROOT
+from device_games import calculator_totals as _calculator_totals
+from device_games import corpus_game as _game
 from host_tools import keys as K
 from host_tools import rp2emu
 from host_tools.sim import parse_script
-from test_rp2emu import _calculator_totals, _game, _make_deploy
+from test_rp2emu import _make_deploy
 
 REASON = rp2emu.missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)

@@ -10,16 +10,15 @@ with presses, the power is cycled and cut in the middle of flash writes, and the
 device must say what the host calculator says.  Skipped, with the reason, where
 the UF2, the boot ROM, node or rp2040js is missing (.ci/run provides them).
 """
-import json
-import os
 import shutil
 import subprocess
 import time
 
 import pytest
 
-import ui_corpus as C
 from conftest import ROOT
+from device_games import calculator_totals as _calculator_totals  # one copy for the emulator tests
+from device_games import corpus_game as _game
 from host_tools import keys as K
 from host_tools import rp2emu
 from host_tools.sim import Sim, parse_script
@@ -72,22 +71,6 @@ def test_make_deploy_then_home_on_the_oled(oled_image):
     want = _sim_home("pico_oled")
     assert (frame.fmt, frame.w, frame.h) == ("mono", 128, 64)
     assert frame.data == want.data
-
-
-def _game(min_deals, preset="classic2000"):
-    """Corpus records for a game of at least min_deals deals that is not over before."""
-    for _label, p, options, records in C.games(C.SEED_TUNING, 150):
-        if p == preset and not options and len(records) >= min_deals:
-            return records[:min_deals]
-    raise AssertionError("no %s game of %d deals in the corpus" % (preset, min_deals))
-
-
-def _calculator_totals(records, preset):
-    """Totals from the host calculator (python -m host_tools.score), its last line."""
-    text = "".join(json.dumps(r) + "\n" for r in records)
-    proc = subprocess.run([os.path.join(ROOT, ".venv", "bin", "python"), "-m", "host_tools.score", "--rules", preset],
-                          input=text, capture_output=True, text=True, cwd=ROOT, check=True)
-    return json.loads(proc.stdout.strip().splitlines()[-1])["total"]
 
 
 @pytest.mark.xfail(strict=False, reason=(
