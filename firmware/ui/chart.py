@@ -49,8 +49,7 @@ class Chart(Screen):
     name = "chart"
 
     def __init__(self, app, back_to):
-        Screen.__init__(self, app)
-        self.back_to = back_to
+        Screen.__init__(self, app, back_to)
         self.version = -1  # app.version the points were worked out for
         self.points = None  # x, then NS y, then EW y, after deal 0 (the start), 1, ..., n
         self.count = 0  # points
@@ -68,7 +67,7 @@ class Chart(Screen):
 
             a.go(Stats(a, self))
         elif _is(ev, BACK):
-            a.go(self.back_to)
+            self.back()
 
     # -- geometry: the plot area of each layout
     def _area(self, L):

@@ -30,10 +30,20 @@ def _is(ev, button, kind=PRESS):
 
 
 class Screen:
+    """A screen; BACK returns to back_to (the screen that opened it), or home when there
+    is none (home and game over answer BACK otherwise: they never call back())."""
+
     name = "screen"
 
-    def __init__(self, app):
+    def __init__(self, app, back_to=None):
         self.app = app
+        self.back_to = back_to
+
+    def back(self):
+        if self.back_to is not None:
+            self.app.go(self.back_to)
+        else:
+            self.app.home()
 
     def key(self, ev):
         pass
@@ -82,14 +92,12 @@ class Home(Screen):
 
 
 class ListScreen(Screen):
-    """A scrolling list; subclasses give rows() and pick(). BACK returns to back_to (the
-    screen that opened the list), or home when there is none."""
+    """A scrolling list; subclasses give rows() and pick()."""
 
     wrap = True
 
     def __init__(self, app, back_to=None, sel=0):
-        Screen.__init__(self, app)
-        self.back_to = back_to
+        Screen.__init__(self, app, back_to)
         self.sel = sel
         self.top = 0
         self._rows = None
@@ -117,12 +125,6 @@ class ListScreen(Screen):
 
     def pick(self, i):
         pass
-
-    def back(self):
-        if self.back_to is not None:
-            self.app.go(self.back_to)
-        else:
-            self.app.home()
 
     def key(self, ev):
         n = len(self.cached_rows())
@@ -210,17 +212,16 @@ class Ask(Screen):
     name = "ask"
 
     def __init__(self, app, question, detail, action, back_to):
-        Screen.__init__(self, app)
+        Screen.__init__(self, app, back_to)
         self.q = question
         self.detail = detail
         self.action = action
-        self.back_to = back_to
 
     def key(self, ev):
         if _is(ev, OK):
             self.action()
         elif _is(ev, BACK):
-            self.app.go(self.back_to)
+            self.back()
 
     def draw(self, L):
         L.ask(self.q, self.detail, "OK / <")
@@ -364,10 +365,9 @@ class Entry(Screen):
     the coinche level."""
 
     def __init__(self, app, draft, index=None, back_to=None):
-        Screen.__init__(self, app)
+        Screen.__init__(self, app, back_to)
         self.d = draft
         self.index = index
-        self.back_to = back_to
         self.step = draft.steps()[0]
         self.meld_team = None  # set while the announce picker is open
         self.pick = 0          # the picker's highlighted row
@@ -408,10 +408,7 @@ class Entry(Screen):
         steps = self.d.steps()
         i = steps.index(self.step)
         if i == 0:
-            if self.back_to is not None:
-                self.app.go(self.back_to)
-            else:
-                self.app.home()
+            self.back()
             return
         self.step = steps[i - 1]
 
@@ -827,9 +824,8 @@ class ValuePicker(Screen):
     name = "setting"
 
     def __init__(self, app, key, back_to, option=None):
-        Screen.__init__(self, app)
+        Screen.__init__(self, app, back_to)
         self.key_ = key
-        self.back_to = back_to
         self.option = option
         spec = app.next_rules()
         if key in SETTINGS:
@@ -877,21 +873,21 @@ class ValuePicker(Screen):
         elif _is(ev, OK):
             if self.key_ == "s_name":
                 self.app.set_team_name(self.option, self.value)
-                self.app.go(self.back_to)
+                self.back()
                 return
             if self.key_ == "m_dealer":
-                self.app.go(self.back_to)
+                self.back()
                 self.app.correct_dealer(self.value)
                 if self.app.toast_msg is not None:  # saved (or refused): home shows who deals
                     self.app.home()
                 return
             self.app.change_setting(self.key_, self.value, self.option)
             self.app.apply_contrast()  # the saved value, also when the write failed
-            self.app.go(self.back_to)
+            self.back()
         elif _is(ev, BACK):
             if self.key_ == "s_contrast":
                 self.app.apply_contrast()
-            self.app.go(self.back_to)
+            self.back()
 
     def label(self):
         T = self.app.T

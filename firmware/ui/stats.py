@@ -77,8 +77,7 @@ class Stats(Screen):
     name = "stats"
 
     def __init__(self, app, back_to, page=0):
-        Screen.__init__(self, app)
-        self.back_to = back_to
+        Screen.__init__(self, app, back_to)
         self.page = page  # 0 NS game, 1 EW game, 2 NS all, 3 EW all
         self.top = 0  # first row shown
         self.version = -1
@@ -115,7 +114,7 @@ class Stats(Screen):
             self.page = (self.page + 1) & 3
             self.top = 0
         elif _is(ev, BACK):
-            a.go(self.back_to)
+            self.back()
         else:
             s = _step(ev)
             if s:
