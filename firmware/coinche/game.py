@@ -5,7 +5,7 @@ every change, so editing or removing a past deal can never leave a stale total.
 """
 
 from coinche import scoring
-from coinche.record import RecordError, validate
+from coinche.record import FieldError, RecordError, validate
 
 # Seats in dealing order: the deal passes to the right, counter-clockwise
 # seen from above (N -> W -> S -> E); tables that deal the other way use
@@ -36,13 +36,8 @@ def end_of_game(rules, tot, r):
     return False, None  # exact tie: one more deal
 
 
-class GameError(ValueError):
+class GameError(FieldError):
     """An action the game cannot take (a deal after the end, a bad index...)."""
-
-    def __init__(self, field, message):
-        super().__init__("%s: %s" % (field, message))
-        self.field = field
-        self.message = message
 
 
 class Game:

@@ -14,13 +14,18 @@ TRUMPS = ("S", "H", "D", "C", "NT", "AT", "suit")
 SUITS = ("S", "H", "D", "C", "suit")
 
 
-class RecordError(ValueError):
-    """An invalid deal record; `field` names the key at fault."""
+class FieldError(ValueError):
+    """What the scoring core refuses: `field` names what is at fault, `message` says why
+    (str(): "field: message"). RecordError, GameError and RulesError are its kinds."""
 
     def __init__(self, field, message):
         super().__init__("%s: %s" % (field, message))
         self.field = field
         self.message = message
+
+
+class RecordError(FieldError):
+    """An invalid deal record; `field` names the key at fault."""
 
 
 def other(team):

@@ -5,7 +5,7 @@ table can start from the preset it knows and change just the point it plays
 differently ("federation, but to 700"). docs/rules.md explains each option.
 """
 
-from coinche.record import suggest
+from coinche.record import FieldError, suggest
 
 # name: allowed values. The first value is not a default: the presets below
 # set every option explicitly. What each option means: docs/rules.md, and
@@ -74,12 +74,8 @@ PRESET_NAMES = ("classic2000", "federation", "coinche1000", "coinche1001")
 DEFAULT_PRESET = "classic2000"
 
 
-class RulesError(ValueError):
+class RulesError(FieldError):
     """A preset or option that does not exist, or a value it cannot take."""
-
-    def __init__(self, field, message):
-        super().__init__("%s: %s" % (field, message))
-        self.field = field
 
 
 def _unknown(name):
