@@ -287,17 +287,20 @@ class App:
                 break
         self.go(S.Entry(self, Draft(self.game.rules, taker, prev)))
 
-    def trial(self, rec, index):
-        """(DealResult, totals, over) the game would have with rec added (or replacing deal index)."""
+    def _plan(self, rec, index):
+        """The game's plan (Game.plan_add/plan_replace) of adding rec (index None) or of
+        putting it in place of deal index; GameError for a deal added after the end."""
         g = self.game
         if index is None:
             if g.over:
                 raise GameError("deal", "the game is over")
-            plan = g.plan_add(rec)
-            i = len(g.deals)
-        else:
-            plan = g.plan_replace(index, rec)
-            i = index
+            return g.plan_add(rec)
+        return g.plan_replace(index, rec)
+
+    def trial(self, rec, index):
+        """(DealResult, totals, over) the game would have with rec added (or replacing deal index)."""
+        plan = self._plan(rec, index)
+        i = len(self.game.deals) if index is None else index
         return plan[1][i], plan[2], plan[3]
 
     def _empty_game(self):
@@ -347,13 +350,7 @@ class App:
         if index is None and self.at_deal_limit():
             return
         try:
-            rec = validate(g.rules, rec)
-            if index is None:
-                if g.over:
-                    raise GameError("deal", "the game is over")
-                plan = g.plan_add(rec)
-            else:
-                plan = g.plan_replace(index, rec)
+            plan = self._plan(validate(g.rules, rec), index)
         except (RecordError, GameError) as e:
             self.flash(self.T["e_end_before"] if isinstance(e, GameError) else self.T["e_field"])
             return
