@@ -40,6 +40,39 @@ class GameError(FieldError):
     """An action the game cannot take (a deal after the end, a bad index...)."""
 
 
+class Results:
+    """A game's deal results, as a read-only sequence of scoring.DealResult.
+
+    The game keeps only each deal's two scores (two small ints in a flat list,
+    `scores`: NS then EW of each deal) and the last deal's result (home shows it
+    at every redraw); any other result is scored again from its deal when asked:
+    scoring is pure, so it is the same result, and a kept DealResult costs about
+    a hundred bytes of the Pico's heap per deal."""
+
+    def __init__(self, rules, deals, scores, last):
+        self.rules = rules
+        self.deals = deals
+        self.scores = scores
+        self.last = last
+
+    def __len__(self):
+        return len(self.deals)
+
+    def __getitem__(self, index):
+        count = len(self.deals)
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError("no result %d (the game has %d deals)" % (index, count))
+        if index == count - 1:
+            return self.last
+        return scoring.score(self.rules, self.deals[index])
+
+    def __iter__(self):
+        for index in range(len(self.deals)):
+            yield self[index]
+
+
 class Game:
     def __init__(self, rules, deals=(), dealer="N", order="acw", fixes=()):
         """dealer: who deals the first deal; order: "acw" (N W S E, the default) or
@@ -57,34 +90,38 @@ class Game:
         self.order = order
         self.fixes = [list(f) for f in fixes]
         self.deals = []
-        self.results = []
+        self.results = Results(rules, self.deals, [], None)
         self.commit(self._score([validate(rules, d) for d in deals], 0))
 
     # -- derived state ---------------------------------------------------
     def _score(self, deals, start):
         """(deals, results, total, over, winner) of `deals`, whose first `start`
-        records are this game's: their results are kept, deals[start:] are scored.
+        records are this game's: their scores are kept, deals[start:] are scored.
         GameError if the game would end before the last deal, so no deal is ever
         silently ignored. (This game never ends before its own last deal.)"""
-        results = self.results[:start]
+        scores = self.results.scores[:2 * start]
         ns = ew = 0
-        for r in results:
-            ns += r.score["NS"]
-            ew += r.score["EW"]
+        for i in range(0, len(scores), 2):
+            ns += scores[i]
+            ew += scores[i + 1]
         tot = {"NS": ns, "EW": ew}
         over, winner, end_at = False, None, start
         if start and start == len(self.deals):
             over, winner = self.over, self.winner
+        last = None
         for i in range(start, len(deals)):
             if over:
                 raise GameError("deal", "the game would already be over after deal %d, before deal %d" % (end_at, i + 1))
-            r = scoring.score(self.rules, deals[i])
-            results.append(r)
-            tot["NS"] += r.score["NS"]
-            tot["EW"] += r.score["EW"]
-            over, winner = self._end(tot, r)
+            last = scoring.score(self.rules, deals[i])
+            scores.append(last.score["NS"])
+            scores.append(last.score["EW"])
+            tot["NS"] += last.score["NS"]
+            tot["EW"] += last.score["EW"]
+            over, winner = self._end(tot, last)
             end_at = i + 1
-        return deals, results, tot, over, winner
+        if last is None and deals:  # no deal scored: the last one is kept, or was removed
+            last = self.results.last if len(deals) == len(self.deals) else scoring.score(self.rules, deals[-1])
+        return deals, Results(self.rules, deals, scores, last), tot, over, winner
 
     def commit(self, plan):
         """Apply what _score() or a plan_*() call returned (the game must not have
@@ -166,10 +203,11 @@ class Game:
 
     def totals_after(self, i):
         """Totals after deal i (0-based), for the history screen."""
+        scores = self.results.scores
         ns = ew = 0
-        for r in self.results[:i + 1]:
-            ns += r.score["NS"]
-            ew += r.score["EW"]
+        for j in range(0, min(2 * (i + 1), len(scores)), 2):
+            ns += scores[j]
+            ew += scores[j + 1]
         return {"NS": ns, "EW": ew}
 
 
@@ -201,4 +239,4 @@ class RunningScore:
         return r
 
 
-__all__ = ("Game", "GameError", "RecordError", "RunningScore", "SEATS", "SEAT_TEAM", "end_of_game")
+__all__ = ("Game", "GameError", "RecordError", "Results", "RunningScore", "SEATS", "SEAT_TEAM", "end_of_game")
