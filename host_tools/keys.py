@@ -26,7 +26,7 @@ from coinche import melds as M  # noqa: E402
 from coinche.game import Game, GameError  # noqa: E402
 from coinche.record import RecordError, validate  # noqa: E402
 from coinche.rules import Rules, RulesError  # noqa: E402
-from host_tools.rules_help import parse_value  # noqa: E402
+from host_tools.rules_help import UsageError, parse_rules_arguments  # noqa: E402
 from ui import entry as E  # noqa: E402
 from ui.timing import LONG_MS, POLL_MS, repeat_at  # noqa: E402
 
@@ -268,35 +268,14 @@ def plan(rules, records, lines=None, times=None):
 
 
 def main(argv):
-    preset = None
-    over = {}
-    path = None
-    i = 0
     try:
-        while i < len(argv):
-            a = argv[i]
-            if a in ("-h", "--help"):
-                print(__doc__)
-                return 0
-            if a in ("--rules", "--target", "--set"):
-                if i + 1 >= len(argv):
-                    raise PlanError("%s needs a value" % a)
-                v = argv[i + 1]
-                if a == "--rules":
-                    preset = v
-                elif a == "--target":
-                    over["target"] = parse_value("target", v)
-                else:
-                    k, sep, val = v.partition("=")
-                    if not sep:
-                        raise PlanError("--set takes OPTION=VALUE, got %r" % v)
-                    over[k.strip()] = parse_value(k.strip(), val.strip())
-                i += 2
-                continue
-            path = a
-            i += 1
-        rules = Rules(preset or "classic2000", over)
-    except (RulesError, PlanError) as e:
+        parsed = parse_rules_arguments(argv, "classic2000")  # the calculator's command line
+        if parsed is None:
+            print(__doc__)
+            return 0
+        preset, over, path = parsed
+        rules = Rules(preset, over)
+    except (RulesError, UsageError) as e:
         sys.stderr.write("keys: %s\n" % e)
         return 2
     try:

@@ -1,5 +1,7 @@
-"""What each rule option means, for `score.py --help` (host only: the device
-does not need the sentences, so they stay out of the firmware's flash)."""
+"""What each rule option means, for `score.py --help`, and the command line
+(--rules/--target/--set, FILE) the calculator and the key planner share (host
+only: the device does not need the sentences, so they stay out of the
+firmware's flash)."""
 
 HELP = {
     "contracts": 'contract types: trump suits only, or suits + NT + AT',
@@ -43,3 +45,52 @@ def parse_value(name, text):
             return False
         raise RulesError(name, "must be true or false, got %r" % text)
     return text
+
+
+class UsageError(Exception):
+    """A command line the host tools cannot use; the message says what is wrong."""
+
+
+def parse_rules_arguments(argv, default_preset=None):
+    """The command line of the calculator (score.py) and the key planner (keys.py):
+    --rules PRESET, --target N, --set OPTION=VALUE (repeated; also as --option=value)
+    and at most one FILE ('-' = stdin). Returns (preset, option overrides, file or None),
+    None for -h/--help; UsageError or RulesError on a bad one. Without --rules the
+    preset is default_preset, and when that is None too --rules is required.
+    Parsed by hand: the unix port has no argparse."""
+    preset = default_preset
+    overrides = {}
+    path = None
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-h", "--help"):
+            return None
+        if a.startswith("--") and "=" in a:
+            a, val = a.split("=", 1)
+            argv = argv[:i] + [a, val] + argv[i + 1:]
+        if a in ("--rules", "--target", "--set"):
+            if i + 1 >= len(argv):
+                raise UsageError("%s needs a value" % a)
+            val = argv[i + 1]
+            i += 2
+            if a == "--rules":
+                preset = val
+            elif a == "--target":
+                overrides["target"] = parse_value("target", val)
+            else:
+                if "=" not in val:
+                    raise UsageError("--set takes OPTION=VALUE, got %r" % val)
+                k, v = val.split("=", 1)
+                overrides[k.strip()] = parse_value(k.strip(), v.strip())
+            continue
+        if a.startswith("-") and a != "-":
+            raise UsageError("unknown argument %r" % a)
+        if path is not None:
+            raise UsageError("only one FILE may be given")
+        path = a
+        i += 1
+    if preset is None:
+        from coinche.rules import PRESET_NAMES
+        raise UsageError("--rules PRESET is required (presets: %s)" % ", ".join(PRESET_NAMES))
+    return preset, overrides, path

@@ -28,7 +28,7 @@ if _here[:_sep] not in sys.path:  # for rules_help, under both interpreters
 from coinche.game import GameError, RunningScore  # noqa: E402
 from coinche.record import RecordError  # noqa: E402
 from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesError, value_text  # noqa: E402
-from rules_help import HELP, parse_value  # noqa: E402
+from rules_help import HELP, UsageError, parse_rules_arguments  # noqa: E402
 from strict_json import WHITESPACE, JSONError, escape, parse  # noqa: E402
 
 EPIPE = 32  # errno of a write to a closed pipe (Linux)
@@ -78,48 +78,6 @@ def result_line(game):
     return '{"made": %s, "score": %s, "total": %s, "over": %s, "winner": %s}' % (
         _json_value(r.made), _json_team(r.score), _json_team(game.total),
         _json_value(game.over), _json_value(game.winner))
-
-
-class UsageError(Exception):
-    pass
-
-
-def parse_args(argv):
-    preset = None
-    overrides = {}
-    path = None
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a in ("-h", "--help"):
-            return None
-        if a.startswith("--") and "=" in a:
-            a, val = a.split("=", 1)
-            argv = argv[:i] + [a, val] + argv[i + 1:]
-        if a in ("--rules", "--target", "--set"):
-            if i + 1 >= len(argv):
-                raise UsageError("%s needs a value" % a)
-            val = argv[i + 1]
-            i += 2
-            if a == "--rules":
-                preset = val
-            elif a == "--target":
-                overrides["target"] = parse_value("target", val)
-            else:
-                if "=" not in val:
-                    raise UsageError("--set takes OPTION=VALUE, got %r" % val)
-                k, v = val.split("=", 1)
-                overrides[k.strip()] = parse_value(k.strip(), v.strip())
-            continue
-        if a.startswith("-") and a != "-":
-            raise UsageError("unknown argument %r" % a)
-        if path is not None:
-            raise UsageError("only one FILE may be given")
-        path = a
-        i += 1
-    if preset is None:
-        raise UsageError("--rules PRESET is required (presets: %s)" % ", ".join(PRESET_NAMES))
-    return preset, overrides, path
 
 
 def utf8_problem(raw):
@@ -283,7 +241,7 @@ def _binary(stream):
 
 def main(argv):
     try:
-        parsed = parse_args(argv)
+        parsed = parse_rules_arguments(argv)
         if parsed is None:
             sys.stdout.write(help_text())
             return 0

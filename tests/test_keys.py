@@ -236,6 +236,22 @@ def test_cli_help():
     assert p.returncode == 0 and "--rules" in p.stdout
 
 
+def test_cli_reads_its_command_line_as_the_calculator_does(tmp_path):
+    """keys.py and score.py share one command-line reader (rules_help.parse_rules_arguments):
+    the same refusals, word for word, and the --option=value form."""
+    src = tmp_path / "game.jsonl"
+    src.write_text('{"bid": "pass"}\n')
+    for args in (["--rules", "classic2000", "--sett", "x=1"], ["--rules", "classic2000", str(src), str(src)],
+                 ["--rules", "classic2000", "--set", "rounding"], ["--rules"]):
+        keys = cli(*args, stdin="")
+        score = cli(*args, stdin="", module="host_tools.score")
+        assert keys.returncode == 2 and score.returncode == 2, args
+        assert keys.stderr.splitlines()[0][len("keys: "):] == score.stderr.splitlines()[0][len("score: "):], args
+    assert cli("--rules=federation", "--target=700", str(src)).stdout == cli("--rules", "federation", "--target",
+                                                                             "700", str(src)).stdout
+    assert cli(str(src)).returncode == 0  # keys alone plans for classic2000 when no --rules is given
+
+
 # ------------------------------------------------------------------ time estimate
 
 def test_keystroke_level_time_model():
