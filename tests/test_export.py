@@ -317,6 +317,22 @@ def test_missing_image_is_a_clear_error(tmp_path):
     assert proc.returncode == 2 and "no flash image" in proc.stderr
 
 
+def _fake_mpremote(device, listing, calls):
+    """mpremote as export.py runs it (X._mpremote), on a device whose files are the
+    folder device: `fs ls :/` answers listing, `fs cp -r :/NAME DEST` copies device/NAME;
+    every call's arguments are added to calls."""
+    def fake(port, *args, check=True):
+        calls.append(args)
+        out = ""
+        if args[:2] == ("fs", "ls"):
+            out = listing
+        elif args[:3] == ("fs", "cp", "-r"):
+            shutil.copytree(str(device / args[3][2:]), os.path.join(args[4], args[3][2:]))
+        return subprocess.CompletedProcess(args, 0, out, "")
+
+    return fake
+
+
 def test_device_export_reads_copied_files(evening, tmp_path, monkeypatch):
     """--port: the journal files are copied off the device (fs ls, fs cp -r, then a reset) and read here.
 
@@ -332,17 +348,8 @@ def test_device_export_reads_copied_files(evening, tmp_path, monkeypatch):
            "    open(%r + '/' + n, 'wb').write(open(F.STORAGE + '/' + n, 'rb').read())\n"
            % (shutil.copy(img, str(tmp_path / "copy.img")), str(device / "data"), str(device / "data")))
     calls = []
-
-    def fake(port, *args, check=True):
-        calls.append(args)
-        out = ""
-        if args[:2] == ("fs", "ls"):
-            out = "ls :/\n           0 data/\n         120 main.py\n"
-        elif args[:3] == ("fs", "cp", "-r"):
-            shutil.copytree(str(device / args[3][2:]), os.path.join(args[4], args[3][2:]))
-        return subprocess.CompletedProcess(args, 0, out, "")
-
-    monkeypatch.setattr(X, "_mpremote", fake)
+    monkeypatch.setattr(X, "_mpremote", _fake_mpremote(device, "ls :/\n           0 data/\n         120 main.py\n",
+                                                       calls))
     games, problems = X.collect(X.read_device("/dev/ttyACM7"))
     assert problems == []
     assert [g["total"] for g in games] == [_calculator(p, o, r)[-1] for p, o, r in played]
@@ -365,15 +372,7 @@ def test_device_export_reads_both_journal_copies(evening, tmp_path, monkeypatch)
            % (shutil.copy(img, str(tmp_path / "copy.img")), str(device), str(device)))
     for name in os.listdir(str(device / "data_a")):  # copy A is behind: it lost every file
         os.remove(str(device / "data_a" / name))
-
-    def fake(port, *args, check=True):
-        out = ""
-        if args[:2] == ("fs", "ls"):
-            out = "ls :/\n           0 data_a/\n           0 data_b/\n         120 main.py\n"
-        elif args[:3] == ("fs", "cp", "-r"):
-            shutil.copytree(str(device / args[3][2:]), os.path.join(args[4], args[3][2:]))
-        return subprocess.CompletedProcess(args, 0, out, "")
-
-    monkeypatch.setattr(X, "_mpremote", fake)
+    listing = "ls :/\n           0 data_a/\n           0 data_b/\n         120 main.py\n"
+    monkeypatch.setattr(X, "_mpremote", _fake_mpremote(device, listing, []))
     games, problems = X.collect(X.read_device("/dev/ttyACM7"))
     assert [g["total"] for g in games] == [_calculator(p, o, r)[-1] for p, o, r in played]
