@@ -1,5 +1,6 @@
 """Large seven-segment digits drawn with fill_rect: readable across a table,
 no font data in RAM and no allocation per frame."""
+from ui.text import ndigits
 
 # bit per segment: a top, b upper right, c lower right, d bottom, e lower left,
 # f upper left, g middle
@@ -45,8 +46,5 @@ def number(fb, value, x, y, digit_width, height, thickness, gap, colour=1, right
 
 def width(value, digit_width, gap):
     """Width of value >= 0 drawn by number()."""
-    count = 1
-    while value >= 10:
-        value //= 10
-        count += 1
+    count = ndigits(value)
     return count * digit_width + (count - 1) * gap
