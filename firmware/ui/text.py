@@ -92,12 +92,7 @@ def text(fb, string, x, y, colour=1):
     base, marks = _prepare(string)
     fb.text(base, x, y, colour)
     if marks:
-        for i, m, upper in marks:
-            cx = x + 8 * i
-            for dx, dy in _MARKS[m]:
-                if upper and m != 5:
-                    dy -= 2
-                fb.pixel(cx + dx, y + dy, colour)
+        _draw_marks(fb, marks, x, 8, y, colour)
     return x + 8 * len(base)
 
 
@@ -109,13 +104,18 @@ def narrow_text(fb, string, x, y, colour=1):
     for i in range(len(base)):
         fb.text(base[i], x + 7 * i - 1, y, colour)
     if marks:
-        for i, m, upper in marks:
-            cx = x + 7 * i - 1
-            for dx, dy in _MARKS[m]:
-                if upper and m != 5:
-                    dy -= 2
-                fb.pixel(cx + dx, y + dy, colour)
+        _draw_marks(fb, marks, x - 1, 7, y, colour)
     return x + 7 * len(base)
+
+
+def _draw_marks(fb, marks, x, pitch, y, colour):
+    """The accent marks of a prepared string whose character i is drawn at x + pitch * i."""
+    for i, m, upper in marks:
+        cx = x + pitch * i
+        for dx, dy in _MARKS[m]:
+            if upper and m != 5:
+                dy -= 2
+            fb.pixel(cx + dx, y + dy, colour)
 
 
 def width(string):
