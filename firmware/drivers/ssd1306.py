@@ -133,29 +133,29 @@ class _OLED(framebuf.FrameBuffer):
 
     def contrast(self, value):
         self._contrast = max(0, min(255, value))
-        try:
-            self._cmd2(_SET_CONTRAST, self._contrast)
-        except OSError:
-            self._fail()
+        self._send_setting(_SET_CONTRAST, self._contrast)
 
     def invert(self, flag):
         self._inverted = 1 if flag else 0
-        try:
-            self._cmd1(_NORMAL | self._inverted)
-        except OSError:
-            self._fail()
+        self._send_setting(_NORMAL | self._inverted)
 
     def poweroff(self):
         self._on = False
-        try:
-            self._cmd1(_DISPLAY_OFF)
-        except OSError:
-            self._fail()
+        self._send_setting(_DISPLAY_OFF)
 
     def poweron(self):
         self._on = True
+        self._send_setting(_DISPLAY_ON)
+
+    def _send_setting(self, command, argument=-1):
+        """A command (with its argument byte, if any) sent outside show(); the setting is
+        already kept, so a failed transfer is only counted, and init_display() sends it
+        again at the next show()."""
         try:
-            self._cmd1(_DISPLAY_ON)
+            if argument < 0:
+                self._cmd1(command)
+            else:
+                self._cmd2(command, argument)
         except OSError:
             self._fail()
 
