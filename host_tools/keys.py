@@ -31,6 +31,8 @@ from ui import entry as E  # noqa: E402
 from ui.timing import LONG_MS, POLL_MS, repeat_at  # noqa: E402
 
 LONG_HOLD = LONG_MS + 100  # "hold ok 700": comfortably past the long-press threshold
+HOLD_OK = "hold ok %d" % LONG_HOLD
+HOLD_BACK = "hold back %d" % LONG_HOLD
 
 
 def hold_for(k):
@@ -86,7 +88,8 @@ def _tens_target(rec, pile):
 
 
 def _points_events(d, rec):
-    """Tens and units steps, counting whichever pile is cheaper."""
+    """The tens step, then the units on the check step (UP/DOWN there, no OK of their
+    own), counting whichever pile is cheaper."""
     best = None
     for pile in ("T", "D"):
         ev = []
@@ -111,13 +114,32 @@ def _points_events(d, rec):
             n = len(d.units_items())
             ev += wrap_moves(d.units, u_target, n)
             d.units = u_target
-            ev.append("ok")
         if best is None or presses(ev) < presses(best[0]):
             best = (ev, d.tens, d.units, d.pile)
         # restore for the other try
         d.tens, d.units, d.pile = tens, units, cur
     ev, d.tens, d.units, d.pile = best
     return ev
+
+
+OPENER = {"NS": HOLD_OK, "EW": HOLD_BACK}  # the check step's hold that opens a team's announces
+
+
+def announce_events(d, team, item):
+    """(events, screens read) that apply one announce item (Draft.announce_items) for
+    team from the check step, back on it; d is not changed."""
+    key = OPENER[team]
+    if not d.rules.has_melds() and len(d.announce_items(team)) == 1:
+        return [key], 0  # the hold toggles the only announce (the belote)
+    up, down, hold, others = d.announce_choices(team)
+    if item == up:
+        return [key, "up"], 2  # the picker, then the check step again
+    if item == down:
+        return [key, "down"], 2
+    if item == hold:
+        return [key, HOLD_OK], 2
+    # OK: the list of the others
+    return [key, "ok"] + wrap_moves(0, others.index(item), len(others), up_increases=False) + ["ok"], 3
 
 
 def canonical(rules, rec):
@@ -147,13 +169,8 @@ def plan_deal_read(rules, game, rec):
     rec = validate(rules, rec)
     if rec["bid"] == "pass":
         return ["ok", "ok"], 1  # menu (read), first item: all passed
-    prev = None
-    for r in reversed(game.deals):
-        if r["bid"] != "pass":
-            prev = r
-            break
     ev = ["up" if rec["taker"] == "NS" else "down"]
-    d = E.Draft(rules, rec["taker"], prev)
+    d = E.Draft(rules, rec["taker"])  # the contract starts at 80
     items = d.bid_items()
     ev += wrap_moves(items.index(d.bid), items.index(rec["bid"]), len(items))
     d.bid = rec["bid"]
@@ -162,27 +179,23 @@ def plan_deal_read(rules, game, rec):
     # held OK on the contract cycles its type: suit -> NT -> AT
     kinds = d.kinds()
     d.kind = _trump_kind(rec["trump"])
-    ev += ["hold ok %d" % LONG_HOLD] * kinds.index(d.kind)
-    ev.append("ok")
-    pts = _points_events(d, rec)
-    ev += pts
-    reads = 1 + pts.count("ok")  # the contract, then each points step
-    # the confirm step: held OK steps the coinche level, UP/DOWN each team's announces
-    ev += ["hold ok %d" % LONG_HOLD] * rec.get("coinche", 0)
+    ev += [HOLD_OK] * kinds.index(d.kind)
+    # held BACK on the contract steps the coinche level (none, x2, x4)
+    ev += [HOLD_BACK] * rec.get("coinche", 0)
     d.coinche = rec.get("coinche", 0)
+    ev.append("ok")
+    ev += _points_events(d, rec)  # the tens, then the units on the check step
+    reads = 2  # the contract, the tens (the check step is counted below)
+    # the check step: held OK / held BACK open the NS / EW announce picker, a three-way
+    # screen (UP belote, DOWN tierce, held OK quarte, OK the list of the others)
     bel = rec.get("belote") or {}
     melds = rec.get("melds") or {}
-    for team, key in (("NS", "up"), ("EW", "down")):
+    for team in ("NS", "EW"):
         wanted = [E.BELOTE] * bel.get(team, 0) + list(melds.get(team, ()))
         for item in wanted:
-            items = d.announce_items(team)
-            if not rules.has_melds() and len(items) == 1:
-                ev.append(key)  # the key toggles the only announce (the belote)
-            else:
-                ev.append(key)
-                ev += wrap_moves(0, items.index(item), len(items), up_increases=False)
-                ev.append("ok")
-                reads += 2  # the picker, then the confirm step again
+            e, r = announce_events(d, team, item)
+            ev += e
+            reads += r
             d.announce(team, item)
     want_to = rec.get("melds_to", "auto")
     has = d.melds["NS"] or d.melds["EW"]
@@ -192,11 +205,11 @@ def plan_deal_read(rules, game, rec):
         ev += ["ok", answer.get(want_to, "ok")]  # OK asks whose melds are best first
         reads += 2
     elif has and want_to != "auto" and want_to != auto:
-        items = d.announce_items("NS")  # the table overrides the codes: "best melds?"
-        ev.append("up")
-        ev += wrap_moves(0, items.index(E.BEST), len(items), up_increases=False)
+        others = d.announce_choices("NS")[3]  # the table overrides the codes: "best melds?"
+        ev += [HOLD_OK, "ok"]
+        ev += wrap_moves(0, others.index(E.BEST), len(others), up_increases=False)
         ev += ["ok", answer.get(want_to, "ok")]
-        reads += 3
+        reads += 4  # the picker, its list, whose melds are best, the check step again
     reads += 1  # the confirm step
     ev.append("ok")  # confirm: save
     return ev, reads

@@ -17,10 +17,11 @@ WITH_MELDS = ("federation", "coinche1000", "coinche1001")
 # ------------------------------------------------------------------ steps
 
 def test_steps_of_a_new_deal_per_preset():
-    # coinche, belote and melds are set on the confirm step: no step of their own
-    assert E.Draft(RULES["classic2000"]).steps() == ["bid", "tens", "units", "confirm"]
+    # the coinche is set on the contract step, the units, belote and melds on the
+    # confirm step: no step of their own
+    assert E.Draft(RULES["classic2000"]).steps() == ["bid", "tens", "confirm"]
     for p in WITH_MELDS:
-        assert E.Draft(RULES[p]).steps() == ["bid", "tens", "units", "confirm"], p
+        assert E.Draft(RULES[p]).steps() == ["bid", "tens", "confirm"], p
         assert E.Draft(RULES[p]).kinds() == ("suit", "NT", "AT")
     assert E.Draft(RULES["classic2000"]).kinds() == ("suit",)
 
@@ -33,9 +34,12 @@ def test_steps_of_pass_capot_and_edit(preset):
     assert d.steps() == ["bid", "confirm"]
     d = E.Draft(r, record={"bid": "pass"})
     assert d.steps() == ["taker", "bid", "confirm"]  # an edit starts with who took
-    d = E.Draft(r, prev={"taker": "NS", "bid": "capot", "trump": "S", "points": 162, "tricks": 8})
-    assert d.bid == "capot" and d.tens == E.ALL
-    assert "units" not in d.steps() and "tens" in d.steps()  # all tricks: no units to enter
+    d = E.Draft(r)
+    assert d.has_units()
+    d.bid = "capot"
+    d.tens = d.default_tens()
+    assert d.tens == E.ALL and not d.has_units()  # all tricks: no units to set
+    assert d.steps() == ["bid", "tens", "confirm"]
     rec = {"taker": "EW", "bid": 120, "trump": "H", "points": 95}
     d = E.Draft(r, record=validate(r, rec))
     assert d.steps()[0] == "taker" and d.steps()[1:] == E.Draft(r).steps()
@@ -77,19 +81,39 @@ def test_defaults_of_a_new_deal(preset):
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
-def test_previous_bid_is_the_default(preset):
+def test_units_wrap_both_ways(preset):
+    """The confirm step's UP/DOWN: 9 is one DOWN from 0, 0 one UP from 9; 160-162 at the top."""
+    d = E.Draft(RULES[preset])
+    assert d.units == 0 and not d.touched
+    d.step_units(-1)
+    assert d.units == 9 and d.takers_points() == 89 and d.touched
+    d.step_units(1)
+    assert d.units == 0
+    d.tens, d.units = 16, 2
+    d.step_units(1)
+    assert d.units == 0 and d.takers_points() == 160
+    d.step_units(-1)
+    assert d.takers_points() == 162
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_announce_choices_three_way(preset):
+    """The three-way picker: UP belote, DOWN tierce, held OK quarte, OK the others."""
     r = RULES[preset]
-    for bid in (90, 110, 160):
-        d = E.Draft(r, "NS", {"taker": "EW", "bid": bid, "trump": "S", "points": 50})
-        assert d.bid == bid and d.tens == bid // 10 and d.units == 0
-        assert d.taker == "NS"  # the previous taker is not carried over
-    assert E.Draft(r, "NS", {"bid": "pass"}).bid == 80
-    assert E.Draft(r, "NS", None).bid == 80
-    d = E.Draft(r, "NS", {"taker": "EW", "bid": "generale", "trump": "S", "points": 162, "tricks": 8})
-    if r["generale"]:
-        assert d.bid == "generale" and d.tens == E.SOLO
+    d = E.Draft(r, "NS")
+    up, down, hold, others = d.announce_choices("NS")
+    assert up == E.BELOTE
+    if r.has_melds():
+        assert (down, hold) == ("tierce", "quarte")
+        assert others == [c for c in CODES if c not in ("tierce", "quarte")]  # no melds yet: no "best"
+        d.announce("NS", "quinte")
+        d.announce("NS", E.BELOTE)
+        up, down, hold, others = d.announce_choices("NS")
+        assert E.BEST in others and E.REMOVE_BELOTE in others and 0 in others
+        assert sorted(map(str, others + [x for x in (up, down, hold) if x])) == sorted(map(str, d.announce_items("NS")))
     else:
-        assert d.bid == 80  # a bid this rule set does not have is not carried over
+        assert (down, hold, others) == (None, None, [])
+        assert d.announce_choices("EW") == (None, None, None, [])  # the defence: no belote here
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)

@@ -57,12 +57,12 @@ def test_hold_for_gives_exactly_k_steps_on_the_device(k):
     with Sim(rules="classic2000") as sim:
         # NS, bid 80 -> pass -> capot -> 160, OK: the tens start at 16
         sim.run_script(["up", "down", "down", "down", "ok", "hold down %d" % K.hold_for(k),
-                        "ok", "ok", "ok"])
+                        "ok", "ok"])
         assert _points_of_last_deal(sim) == (16 - k) * 10
         sim.run_script(["back", "ok"])  # undo
         # NS, bid 80 (tens 8); a long hold down stops at the first item, then k steps up
         sim.run_script(["up", "ok", "hold down %d" % K.hold_for(12), "hold up %d" % K.hold_for(k),
-                        "ok", "ok", "ok"])
+                        "ok", "ok"])
         assert _points_of_last_deal(sim) == (k - 1) * 10
 
 
@@ -83,18 +83,47 @@ def test_the_default_deal_costs_only_the_confirmations():
     """NS 80 at a suit, 80 points, nothing else: every field is the default."""
     rules = Rules("classic2000")
     ev = K.plan_deal(rules, Game(rules), {"taker": "NS", "bid": 80, "trump": "H", "points": 80})
-    assert ev == ["up", "ok", "ok", "ok", "ok"]  # taker, bid, tens, units, save
+    assert ev == ["up", "ok", "ok", "ok"]  # taker, bid, tens, check and save
     rules = Rules("federation")
     ev = K.plan_deal(rules, Game(rules), {"taker": "EW", "bid": 80, "trump": "NT", "points": 80})
-    # held OK on the contract makes it NT; then tens, units, save
-    assert ev == ["down", "hold ok 700", "ok", "ok", "ok", "ok"]
+    # held OK on the contract makes it NT; then tens, save
+    assert ev == ["down", "hold ok 700", "ok", "ok", "ok"]
 
 
-def test_the_previous_bid_is_the_planners_default_too():
+def test_the_contract_starts_at_80_whatever_came_before():
+    """The lowest bid is the default (one step from the usual contracts), in the planner
+    as on the device; the card points follow it."""
     rules = Rules("classic2000")
-    g = Game(rules, [{"taker": "NS", "bid": 120, "trump": "S", "points": 120}, {"bid": "pass"}])
-    ev = K.plan_deal(rules, g, {"taker": "EW", "bid": 120, "trump": "S", "points": 120})
-    assert ev == ["down", "ok", "ok", "ok", "ok"]
+    deals = [{"taker": "NS", "bid": 120, "trump": "S", "points": 120}, {"bid": "pass"}]
+    g = Game(rules, deals)
+    rec = {"taker": "EW", "bid": 120, "trump": "S", "points": 120}
+    ev = K.plan_deal(rules, g, rec)
+    assert ev == ["down", "hold up %d" % K.hold_for(4), "ok", "ok", "ok"]
+    ev80 = K.plan_deal(rules, g, dict(rec, bid=80, points=80))
+    assert ev80 == ["down", "ok", "ok", "ok"]
+    with Sim(rules="classic2000") as sim:
+        for r in deals:
+            sim.run_script(K.plan_deal(rules, Game(rules, deals[:deals.index(r)]), r))
+        sim.run_script(ev + ev80)
+        st = sim.state()
+    assert st["deals"][2:] == [dict(rec, trump="suit", coinche=0), dict(rec, bid=80, points=80, trump="suit", coinche=0)]
+
+
+def test_coinche_on_the_contract_and_units_on_the_check_step():
+    """Held BACK on the contract steps the coinche (x2, x4); the units are set on the
+    check step with UP/DOWN, wrapping both ways (9 is one DOWN from 0)."""
+    rules = Rules("federation")
+    rec = {"taker": "NS", "bid": 100, "trump": "H", "coinche": 2, "points": 109}
+    ev = K.plan_deal(rules, Game(rules), rec)
+    assert ev == ["up", "hold up %d" % K.hold_for(2), "hold back 700", "hold back 700", "ok",  # 100 x4
+                  "ok",  # tens 10
+                  "down",  # units 0 -> 9, on the check step
+                  "ok"]  # save
+    with Sim(rules="federation") as sim:
+        sim.run_script(ev)
+        st = sim.state()
+    assert st["deals"] == [dict(rec, trump="suit")]
+    assert st["total"] == Game(rules, [rec]).total
 
 
 def test_the_planner_never_pays_for_a_pile_switch():
@@ -115,7 +144,7 @@ def test_defence_pile_on_the_device():
         sim.run_script(["up", "hold up %d" % K.hold_for(4), "ok",  # NS 120: tens show 12
                         "hold ok %d" % K.LONG_HOLD,  # defence pile: 162 - 120 = 42
                         "hold up %d" % K.hold_for(8), "ok",  # tens 4 -> 12
-                        "hold up %d" % K.hold_for(3), "ok",  # units 2 -> 5
+                        "hold up %d" % K.hold_for(3),  # units 2 -> 5, on the check step
                         "ok"])
         st = sim.state()
     rec = {"taker": "NS", "bid": 120, "trump": "suit", "coinche": 0, "points": 37}
@@ -262,7 +291,7 @@ def test_keystroke_level_time_model():
     assert K.seconds(["hold up 780", "# a comment", "wait 100"], 0) == pytest.approx(0.28 + 0.78)
     rules = Rules("classic2000")
     ev, reads = K.plan_deal_read(rules, Game(rules), {"taker": "NS", "bid": 80, "trump": "H", "points": 80})
-    assert reads == 4  # contract, tens, units, check & save
+    assert reads == 3  # contract, tens, check & save
     ev, reads = K.plan_deal_read(rules, Game(rules), {"bid": "pass"})
     assert (ev, reads) == (["ok", "ok"], 1)
     times = []

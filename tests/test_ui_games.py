@@ -215,39 +215,32 @@ def plan_edit(rules, old, new):
             d.units = 0
     if new["bid"] == "pass":
         return ev + ["ok", "ok"]
-    # held OK on the contract cycles its type from the one loaded
+    # held OK on the contract cycles its type from the one loaded, held BACK the coinche
     kinds = d.kinds()
     want = new["trump"] if new["trump"] in ("NT", "AT") else "suit"
     ev += ["hold ok 700"] * ((kinds.index(want) - kinds.index(d.kind)) % len(kinds))
     d.kind = want
+    if len(d.coinche_items()) > 1:
+        ev += ["hold back 700"] * ((new.get("coinche", 0) - d.coinche) % 3)
+        d.coinche = new.get("coinche", 0)
     ev.append("ok")
     ev += K._points_events(d, new)
-    # the confirm step: held OK steps the coinche level round, each team's picker
-    # removes what the new record does not have and adds what it lacks
-    ev += ["hold ok 700"] * ((new.get("coinche", 0) - d.coinche) % 3)
-    d.coinche = new.get("coinche", 0)
+    # the confirm step: each team's picker (held OK: NS, held BACK: EW) removes what
+    # the new record does not have and adds what it lacks
     bel = new.get("belote") or {}
     want = new.get("melds") or {}
-    for team, key in (("NS", "up"), ("EW", "down")):
+    for team in ("NS", "EW"):
         wanted = [E.BELOTE] * bel.get(team, 0) + list(want.get(team, ()))
         have = [E.BELOTE] * d.belote[0 if team == "NS" else 1] + list(d.melds[team])
         if wanted == have:
             continue
         while have:  # remove everything, then add in order (melds keep their order)
-            items = d.announce_items(team)
-            it = E.REMOVE_BELOTE if have[0] == E.BELOTE else 0
-            if not rules.has_melds() and len(items) == 1:
-                ev.append(key)
-            else:
-                ev += [key] + K.wrap_moves(0, items.index(it), len(items), up_increases=False) + ["ok"]
+            it = E.REMOVE_BELOTE if have[0] == E.BELOTE else 0  # the only announce: the hold toggles it
+            ev += K.announce_events(d, team, it)[0]
             d.announce(team, it)
             have = [E.BELOTE] * d.belote[0 if team == "NS" else 1] + list(d.melds[team])
         for it in wanted:
-            items = d.announce_items(team)
-            if not rules.has_melds() and len(items) == 1:
-                ev.append(key)
-            else:
-                ev += [key] + K.wrap_moves(0, items.index(it), len(items), up_increases=False) + ["ok"]
+            ev += K.announce_events(d, team, it)[0]
             d.announce(team, it)
     if rules.has_melds() and d.needs_melds_to():
         # the device cannot go back to "the engine decides": pick whom it would pick
@@ -255,8 +248,7 @@ def plan_edit(rules, old, new):
         if d.melds_to == "auto":
             ev += ["ok", {"NS": "up", "EW": "down"}.get(to, "ok")]  # OK asks first
         elif to != d.melds_to:  # loaded answer to change: the picker's "best melds?"
-            items = d.announce_items("NS")
-            ev += ["up"] + K.wrap_moves(0, items.index(E.BEST), len(items), up_increases=False) + ["ok"]
+            ev += K.announce_events(d, "NS", E.BEST)[0]
             ev.append({"NS": "up", "EW": "down"}.get(to, "hold ok 700"))  # held OK is nobody
     ev.append("ok")  # confirm: save
     return ev
@@ -373,28 +365,31 @@ def test_game_survives_a_restart(tmp_path):
 
 def test_belote_left_from_a_suit_does_not_block_an_nt_deal():
     with Sim(rules="federation") as sim:
-        # NS 80 at a suit, on the confirm step the NS picker adds a belote (its first row)
-        sim.run_script(["up", "ok", "ok", "ok", "up", "ok"])
+        # NS 80 at a suit, on the confirm step the NS picker (held OK) adds a belote (UP)
+        sim.run_script(["up", "ok", "ok", "hold ok 700", "up"])
         assert sim.state()["screen"] == "entry-confirm"
-        # ... then back to the contract: it was no trump (held OK), then tens, units
-        sim.run_script(["back", "back", "back", "hold ok 700", "ok", "ok", "ok"])
+        # ... then back to the contract: it was no trump (held OK), then tens
+        sim.run_script(["back", "back", "hold ok 700", "ok", "ok"])
         assert sim.state()["screen"] == "entry-confirm"
         sim.run_script(["ok"])  # the confirm step names the field at fault and saves nothing
         assert sim.state()["screen"] == "entry-confirm" and not sim.state()["deals"]
-        # the NS picker offers the belote's removal (no belote at NT: melds, best?, removal)
-        sim.run_script(["up", "up", "ok", "ok"])
+        # the NS picker's list of the others ends with the belote's removal (no belote at NT)
+        sim.run_script(["hold ok 700", "ok", "up", "ok", "ok"])
         st = sim.state()
     assert st["screen"] == "home" and len(st["deals"]) == 1
     assert st["deals"][0]["trump"] == "NT" and "belote" not in st["deals"][0]
 
 
 def test_coinche_left_from_a_numeric_bid_does_not_block_a_capot_bid():
+    """A coinche set (held BACK) on 80 does not apply to a capot bid where the preset
+    forbids it; a held BACK on that bid says so."""
     with Sim(rules="classic2000") as sim:
-        sim.run_script(["up", "ok", "ok", "ok", "hold ok 700"])  # NS 80, coinche (held OK on confirm)
-        assert sim.state()["screen"] == "entry-confirm"
-        sim.run_script(["back", "back", "back", "down", "down", "ok", "ok"])  # bid: 80 -> pass -> capot
-        assert sim.state()["screen"] == "entry-confirm"
-        sim.run_script(["hold ok 700", "ok"])  # one held OK may be needed to clear the coinche
+        sim.run_script(["up", "hold back 700", "ok", "ok"])  # NS 80 x2
+        st = sim.state()
+        assert st["screen"] == "entry-confirm"
+        sim.run_script(["back", "back", "down", "down", "hold back 700"])  # bid: 80 -> pass -> capot
+        assert sim.state()["screen"] == "entry-bid"
+        sim.run_script(["wait 1600", "ok", "ok", "ok"])
         st = sim.state()
     assert st["screen"] == "home" and len(st["deals"]) == 1
     assert st["deals"][0]["bid"] == "capot" and st["deals"][0]["coinche"] == 0

@@ -149,6 +149,14 @@ class Game:
     def plan_add(self, rec):
         return self._plan(len(self.deals), validate(self.rules, rec))
 
+    def score_next(self, rec):
+        """(DealResult, totals, over) of the game with rec added after its last deal, as
+        plan_add() would give them, without copying the deals (the device's confirm step
+        asks once per key press); the game does not change."""
+        r = scoring.score(self.rules, validate(self.rules, rec))
+        total = {"NS": self.total["NS"] + r.score["NS"], "EW": self.total["EW"] + r.score["EW"]}
+        return r, total, self._end(total, r)[0]
+
     def plan_replace(self, i, rec):
         self._index(i)
         return self._plan(i, validate(self.rules, rec))

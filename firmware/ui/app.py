@@ -279,13 +279,7 @@ class App:
             return
         if self.at_deal_limit():
             return
-        prev = self.game.deals[-1] if self.game.deals else None
-        # the previous real contract is the default bid
-        for rec in reversed(self.game.deals):
-            if rec["bid"] != "pass":
-                prev = rec
-                break
-        self.go(S.Entry(self, Draft(self.game.rules, taker, prev)))
+        self.go(S.Entry(self, Draft(self.game.rules, taker)))
 
     def _plan(self, rec, index):
         """The game's plan (Game.plan_add/plan_replace) of adding rec (index None) or of
@@ -299,9 +293,12 @@ class App:
 
     def trial(self, rec, index):
         """(DealResult, totals, over) the game would have with rec added (or replacing deal index)."""
-        plan = self._plan(rec, index)
-        i = len(self.game.deals) if index is None else index
-        return plan[1][i], plan[2], plan[3]
+        if index is None:
+            if self.game.over:
+                raise GameError("deal", "the game is over")
+            return self.game.score_next(rec)  # without a copy of the deals: the confirm step asks per units value
+        plan = self._plan(rec, index)  # an edit: the deals after it are scored again
+        return plan[1][index], plan[2], plan[3]
 
     def _empty_game(self):
         """A game with no deal yet always follows the settings (rules, first dealer).

@@ -11,7 +11,6 @@ from coinche.record import other
 S_TAKER = "taker"
 S_BID = "bid"
 S_TENS = "tens"
-S_UNITS = "units"
 S_MELDS_TO = "melds_to"
 S_CONFIRM = "confirm"
 
@@ -23,6 +22,8 @@ SOLO = "solo"        # the bidder alone won all tricks (generale)
 BELOTE = "belote"        # announce picker: one more belote for the team
 BEST = "best"            # announce picker: the table says whose melds are best
 REMOVE_BELOTE = "-belote"
+TIERCE = "tierce"        # the two melds of the three-way picker's own keys
+QUARTE = "quarte"
 # a removal of the team's meld number i is the int i
 _UNITS = tuple(range(10))
 _UNITS_162 = (0, 1, 2)  # 160, 161, 162
@@ -37,7 +38,7 @@ def coinche_options(rules, bid):
 class Draft:
     """Every field of the deal under entry; BACK never clears any of them."""
 
-    def __init__(self, rules, taker="NS", prev=None, record=None):
+    def __init__(self, rules, taker="NS", record=None):
         self.rules = rules
         self.editing = record is not None
         self.taker = taker
@@ -51,10 +52,7 @@ class Draft:
         self.ask_melds_to = False  # held OK on the melds step: the table says whose melds are best
         self._bids = None
         self._tens = {}
-        bid = 80
-        if prev and prev.get("bid") not in (None, "pass"):
-            bid = prev["bid"]
-        self.bid = bid if bid in rules.bids() else 80
+        self.bid = 80  # the lowest bid: one step from any usual contract, whatever came before
         self.tens = None
         self.units = 0
         if record is not None:
@@ -159,6 +157,18 @@ class Draft:
         out.extend(range(len(self.melds[team])))
         return out
 
+    def announce_choices(self, team):
+        """The three-way announce picker of team: (UP item, DOWN item, held-OK item, the
+        list behind OK), from announce_items: UP one more belote, DOWN a tierce, held OK
+        a quarte, OK the rest (quinte, carres, whose melds are best, the removals).
+        A key with nothing to give is None."""
+        items = self.announce_items(team)
+        up = BELOTE if BELOTE in items else None
+        down = TIERCE if TIERCE in items else None
+        hold = QUARTE if QUARTE in items else None
+        others = [x for x in items if x != BELOTE and x != TIERCE and x != QUARTE]
+        return up, down, hold, others
+
     def announce(self, team, item):
         """Apply one picker item for team (see announce_items)."""
         i = 0 if team == "NS" else 1
@@ -182,9 +192,10 @@ class Draft:
 
     # -- steps ---------------------------------------------------------
     def steps(self):
-        """The steps of this deal. Coinche, belote and melds are set on the confirm
-        step itself (UP/DOWN: each team's announces, held OK: coinche), so a deal
-        without them costs no press for them."""
+        """The steps of this deal. The coinche is set on the contract step (held BACK),
+        the card points' units, belote and melds on the confirm step itself (UP/DOWN:
+        the units, held OK / held BACK: the NS / EW announces), so a deal without
+        them costs no press for them."""
         out = []
         if self.editing:
             out.append(S_TAKER)
@@ -193,10 +204,21 @@ class Draft:
             out.append(S_CONFIRM)
             return out
         out.append(S_TENS)
-        if isinstance(self.tens, int):
-            out.append(S_UNITS)
-        out.append(S_CONFIRM)  # whose melds are best (S_MELDS_TO) is asked from here
+        # the card points' units are set on the confirm step itself (UP/DOWN there);
+        # whose melds are best (S_MELDS_TO) is asked from there too
+        out.append(S_CONFIRM)
         return out
+
+    def has_units(self):
+        """Are the card points a number whose units the confirm step sets (not a capot,
+        a defence capot or a generale, nor a pass)?"""
+        return self.bid != "pass" and isinstance(self.tens, int)
+
+    def step_units(self, s):
+        """Units of the card points one up (s = 1) or down (s = -1), wrapping both ways
+        (9 is one DOWN from 0; 160, 161, 162 at the top)."""
+        self.units = (self.units + s) % len(self.units_items())
+        self.touched = True
 
     def needs_melds_to(self):
         """Ask who has the best melds only when the codes cannot tell (or the table overrode it)."""
@@ -217,8 +239,9 @@ class Draft:
     def record(self):
         if self.bid == "pass":
             return {"bid": "pass"}
-        rec = {"taker": self.taker, "bid": self.bid, "trump": self.kind, "coinche": self.coinche,
-               "points": self.takers_points()}
+        # a coinche set on another bid does not apply to a capot bid the preset forbids it on
+        rec = {"taker": self.taker, "bid": self.bid, "trump": self.kind,
+               "coinche": self.coinche if len(self.coinche_items()) > 1 else 0, "points": self.takers_points()}
         if self.tens in (ALL, SOLO):
             rec["tricks"] = 8
         elif self.tens == DEF_ALL:

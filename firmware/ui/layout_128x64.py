@@ -324,12 +324,17 @@ class Layout(Regions):
             self.label(context, 0, 55, W, 1)
 
     def confirm(self, title, contract, verdict, ns_label, ns, ew_label, ew, tot_ns, tot_ew, hint, error,
-                made=None):
+                made=None, holds=(False, False), mark_units=False):
         """The deal before it is saved: the contract, the verdict, then under each team's
-        name its deal score and its total after the deal."""
+        name its deal score and its total after the deal. holds: whether each team's
+        hold key (NS held OK, EW held BACK) opens its announces, marked beside its name
+        where that fits; mark_units: underline the last digit of the contract line (the
+        card points' units, set on this step)."""
         fb = self.fb
         self.title(title)
-        self.label(contract, 0, 10, W, 1)
+        end = self.label(contract, 0, 10, W, 1)
+        if mark_units:
+            fb.hline(end - 8, 18, 7, 1)
         if error:
             fb.rect(0, 20, W, 32, 1)
             self.label(error[0], 1, 25, W - 2, 1)
@@ -337,13 +342,25 @@ class Layout(Regions):
         else:
             self.label(verdict, 0, 19, W, 1)
             fb.vline(HALF, 28, 26, 1)
-            self.label(ns_label, 0, 28, HALF - 1, 1)
-            self.label(ew_label, HALF + 1, 28, HALF - 1, 1)
+            self.team_with_hold(ns_label, 0, holds[0] and "OK+")
+            self.team_with_hold(ew_label, HALF + 1, holds[1] and "<+")
             self.label(ns, 0, 37, HALF - 1, 1, 1, False, "+")
             self.label(ew, HALF + 1, 37, HALF - 1, 1, 1, False, "+")
             self.label(tot_ns, 0, 46, HALF - 1, 1, 1, False, "=")
             self.label(tot_ew, HALF + 1, 46, HALF - 1, 1, 1, False, "=")
         self.hint(hint)
+
+    def team_with_hold(self, name, x, hold):
+        """A team's name centred in its column on the confirm step, followed by its hold
+        key ('OK+', '<+') when one is given and both fit (else the name alone)."""
+        if hold:
+            w = width(name) + 8 + width(hold)
+            if w <= HALF - 1:
+                x0 = x + (HALF - 1 - w) // 2
+                self.label(name, x0, 28, width(name))
+                self.label(hold, x0 + width(name) + 8, 28, width(hold))
+                return
+        self.label(name, x, 28, HALF - 1, 1)
 
     def ask(self, question, detail, hint):
         fb = self.fb

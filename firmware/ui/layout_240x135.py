@@ -252,7 +252,8 @@ class Layout(Regions):
 
     def keys_line(self, s, x, y, region_width, colour=GREY, background=BAR):
         """A line saying what keys do, the keys named as on the pack: a word "OK" is drawn as
-        the key X, a leading "<" as Y, "^" as A, a word "v" as B ("^v": A and B)."""
+        the key X ("OK+": X held, "OK:" X then a colon), a leading "<" as Y ("<+": Y held), "^" as A, a word "v"
+        as B ("^v": A and B)."""
         end = x + region_width
         i = 0
         n = len(s)
@@ -263,6 +264,9 @@ class Layout(Regions):
             word = s[i:j]
             if word == "OK":
                 x = self.key_cap(2, x, y, colour, background)
+            elif word[:2] == "OK" and word[2] in "+:":  # "OK+": X held; "OK:"
+                x = self.key_cap(2, x, y, colour, background) - 4
+                x = self.label(word[2:], x, y, end - x, 16, 0, colour, SIZE_DOUBLE, SIZE_TALL) + 8
             elif word == "v":
                 x = self.key_cap(1, x, y, colour, background)
             elif word and word[0] in "<^":
@@ -498,13 +502,19 @@ class Layout(Regions):
             self.hint(context)
 
     def confirm(self, title, contract, verdict, ns_label, ns, ew_label, ew, total_ns, total_ew, hint, error,
-                made=None):
+                made=None, holds=(False, False), mark_units=False):
         """The deal before it is saved: the contract, the verdict, each team's label, its deal
         score and its total after it; error: (error, field) instead of the scores; made:
-        whether the contract was made (None: no verdict colour)."""
+        whether the contract was made (None: no verdict colour); holds: whether each team's
+        hold key (NS: X held, EW: Y held) opens its announces, its key cap then before the
+        name; mark_units: underline the last digit of the contract line (the card points'
+        units, set on this step)."""
         fb = self.fb
         self.title(title)
-        self.label(contract, 2, 23, W - 4, 16, 1)
+        end = self.label(contract, 2, 23, W - 4, 16, 1)
+        if mark_units:
+            size = self.fit(contract, W - 4)
+            self.fill_rect(end - _ADVANCE[size], 39, 7 * _SCALE_X[size], 2, SELECTION)
         if error:
             _frame(fb, 0, 44, W, 68, BAD)
             self.label(error[0], 4, 52, W - 8, 16, 1, BAD)
@@ -515,7 +525,12 @@ class Layout(Regions):
                 x0 = 121 * i
                 fb.fill_rect(x0, 60, 119, 53, NS_DARK + 3 * i)
                 fb.fill_rect(x0, 60, 119, 20, NS_COLOUR + 3 * i)
-                self.label(label, x0 + 4, 62, 111)
+                if holds[i]:
+                    x = self.key_cap(2 + i, x0 + 3, 62, FOREGROUND, NS_COLOUR + 3 * i)
+                    x = self.label("+", x - 4, 62, 8, 16, 0, FOREGROUND) + 4
+                    self.label(label, x, 62, x0 + 115 - x)
+                else:
+                    self.label(label, x0 + 4, 62, 111)
                 # right of the total's column, so a four-digit score (a coinched generale) narrows instead
                 self.figures(score, x0 + 48, 83, 67, 28, 18, 4, 4, NS_LIGHT + 3 * i, 2)
                 self.label(total, x0 + 4, 113 - 18, 42, 16, 0, FOREGROUND, SIZE_TALL, SIZE_TALL, "=")

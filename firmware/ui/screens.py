@@ -339,6 +339,9 @@ class DealMenu(ListScreen):
 
 # -- deal entry ----------------------------------------------------------------
 
+_COINCHE = ("", "x2", "x4")  # the coinche levels as every screen writes them
+
+
 def _fit(*texts):
     """The first of texts that fits one line of the 128x64 screen (the last one anyway)."""
     return first_that_fits(texts, 128)
@@ -359,10 +362,12 @@ def _belote_label(app, b):
 class Entry(Screen):
     """Walks the steps of a Draft. index is None for a new deal, else the deal edited.
 
-    The last step checks and saves: it shows the deal as it will be scored, and
-    there UP/DOWN open the NS/EW announce picker (belote, melds, removals; with a
-    belote the only possible announce, the key toggles it) and a held OK sets
-    the coinche level."""
+    The contract step sets the bid (UP/DOWN), its type (held OK) and the coinche
+    (held BACK). The last step checks and saves: it shows the deal as it will be
+    scored, UP/DOWN set the units of the card points there, and a held OK / held
+    BACK opens the NS / EW announce picker (a three-way screen: UP belote, DOWN
+    tierce, held OK quarte, OK the others: quinte, carres, whose melds are best,
+    removals; with a belote the only possible announce, the hold toggles it)."""
 
     def __init__(self, app, draft, index=None, back_to=None):
         Screen.__init__(self, app, back_to)
@@ -370,7 +375,8 @@ class Entry(Screen):
         self.index = index
         self.step = draft.steps()[0]
         self.meld_team = None  # set while the announce picker is open
-        self.pick = 0          # the picker's highlighted row
+        self.more = False      # the picker's list of the other announces is open
+        self.pick = 0          # that list's highlighted row
         self.error = None
         self._result = None
         self._ctx = None  # texts derived from the draft, rebuilt only after a key changes it
@@ -380,7 +386,9 @@ class Entry(Screen):
 
     @property
     def name(self):
-        return "entry-" + (("meld" if self.meld_team else self.step))
+        if self.meld_team:
+            return "entry-meld-list" if self.more else "entry-meld"
+        return "entry-" + self.step
 
     # -- navigation
     def _touch(self):
@@ -466,7 +474,15 @@ class Entry(Screen):
                 if len(kinds) > 1:  # the contract type is part of the contract: 100, 100 NT, 100 AT
                     d.kind = kinds[(kinds.index(d.kind) + 1) % len(kinds)]
                     self._ctx = None
-        elif (st == E.S_TENS or st == E.S_UNITS) and _is(ev, OK, LONG):
+            elif _is(ev, BACK, LONG):  # the coinche, as the table says it during the bidding
+                if d.bid == "pass":
+                    return
+                if len(d.coinche_items()) == 1:
+                    d.coinche = 0  # a capot bid where the preset forbids its coinche
+                    a.flash(T["e_capot_coinche"])
+                else:
+                    d.coinche = (d.coinche + 1) % 3
+        elif st == E.S_TENS and _is(ev, OK, LONG):
             d.touched = True
             d.set_pile("D" if d.pile == "T" else "T")  # count the other pile, same total
             a.flash(T["defence"] if d.pile == "D" else T["takers"])
@@ -487,12 +503,6 @@ class Entry(Screen):
                     d.units = 2
             elif _is(ev, OK):
                 self.advance()
-        elif st == E.S_UNITS:
-            if s:  # wraps both ways: 9 is one DOWN from 0
-                d.touched = True
-                d.units = (d.units + s) % len(d.units_items())
-            elif _is(ev, OK):
-                self.advance()
         elif st == E.S_MELDS_TO:
             if _is(ev, UP):
                 d.melds_to = "NS"
@@ -508,18 +518,16 @@ class Entry(Screen):
                 d.melds_to = None  # nobody, even after a team was chosen
                 self.goto(E.S_CONFIRM)
         elif st == E.S_CONFIRM:
-            if _is(ev, UP) or _is(ev, DOWN):
-                if d.bid != "pass":
-                    self._open_picker("NS" if _is(ev, UP) else "EW")
-            elif _is(ev, OK, LONG):
-                if d.bid == "pass":
-                    return
-                if len(d.coinche_items()) == 1:
-                    d.coinche = 0  # clears a coinche left from another bid
-                    a.flash(T["e_capot_coinche"])
-                else:
-                    d.coinche = (d.coinche + 1) % 3
-                self.goto(E.S_CONFIRM)
+            if s:
+                if d.has_units():  # the card points' units, wrapping both ways; scored live
+                    d.step_units(s)
+                    self._confirm = None
+                    self._evaluate()
+                elif d.bid != "pass":
+                    a.flash(T["e_no_units"])  # capot, defence capot, generale: no card points to set
+            elif _is(ev, OK, LONG) or _is(ev, BACK, LONG):
+                if d.bid != "pass":  # held OK: NS announce, held BACK: EW (their keys on home)
+                    self._open_picker("NS" if _is(ev, OK, LONG) else "EW")
             elif _is(ev, OK):
                 if d.melds_unsettled():
                     self.goto(E.S_MELDS_TO)  # equal best melds: the table says whose count
@@ -531,36 +539,57 @@ class Entry(Screen):
 
     def _open_picker(self, team):
         d = self.d
-        items = self._picker(team)[0]
+        items = d.announce_items(team)
         if not items:  # nothing this team can announce in this contract
             self.app.flash(self.app.T["e_no_belote_nt"] if d.kind == "NT" else self.app.T["e_no_belote"])
             return
         if not d.rules.has_melds() and len(items) == 1:
-            d.announce(team, items[0])  # the belote is all there is: the key toggles it
+            d.announce(team, items[0])  # the belote is all there is: the hold toggles it
             self.goto(E.S_CONFIRM)
             return
         self.meld_team = team
-        self.pick = 0  # a fresh picker for every team and every visit
+        self.more = False  # a fresh picker for every team and every visit
+        self.pick = 0
+
+    def _take(self, item):
+        """Apply the picked announce and leave the picker."""
+        self.d.announce(self.meld_team, item)
+        self.meld_team = None
+        self.more = False
+        self.goto(E.S_MELDS_TO if item == E.BEST else E.S_CONFIRM)
 
     def _pick_key(self, ev):
         s = _step(ev)
-        items = self._picker(self.meld_team)[0]
-        if s:
-            if (ev >> 2) == PRESS:
-                self.pick = (self.pick - s) % len(items)  # list order: UP goes up the list
-            else:
-                self.pick = min(len(items) - 1, max(0, self.pick - s))
+        choices = self._picker(self.meld_team)[0]
+        if self.more:  # the list of the other announces
+            others = choices[3]
+            if s:
+                if (ev >> 2) == PRESS:
+                    self.pick = (self.pick - s) % len(others)  # list order: UP goes up the list
+                else:
+                    self.pick = min(len(others) - 1, max(0, self.pick - s))
+            elif _is(ev, OK):
+                self._take(others[self.pick])
+            elif _is(ev, BACK):
+                self.more = False  # back to the three-way screen
+            return
+        item = None
+        if _is(ev, UP):
+            item = choices[0]
+        elif _is(ev, DOWN):
+            item = choices[1]
+        elif _is(ev, OK, LONG):
+            item = choices[2]
         elif _is(ev, OK):
-            d = self.d
-            item = items[self.pick]
-            d.announce(self.meld_team, item)
-            self.meld_team = None
-            if item == E.BEST:
-                self.goto(E.S_MELDS_TO)
-            else:
-                self.goto(E.S_CONFIRM)
+            if choices[3]:
+                self.more = True
+                self.pick = 0
+            return
         elif _is(ev, BACK):
             self.meld_team = None
+            return
+        if item is not None:
+            self._take(item)
 
     # -- drawing
     def _stepno(self):
@@ -583,14 +612,16 @@ class Entry(Screen):
         return self._ctx
 
     def _picker(self, team):
-        """(items, rows, title) of team's announce picker, built once per draft change."""
+        """(choices, rows, title) of team's announce picker, built once per draft change:
+        choices as Draft.announce_choices (UP, DOWN, held OK, the others), rows the
+        texts of the others."""
         p = self._pickers.get(team)
         if p is None:
             T = self.app.T
             d = self.d
-            items = d.announce_items(team)
+            items = d.announce_choices(team)
             rows = []
-            for it in items:
+            for it in items[3]:
                 if it == E.REMOVE_BELOTE:
                     rows.append("- " + T["belote"])
                 elif isinstance(it, int):
@@ -602,7 +633,8 @@ class Entry(Screen):
             title = T["t_pick_meld"] + " " + self.app.team_name(team)
             if len(title) > 16:  # a long team name: "Nordsud add"
                 title = self.app.team_name(team) + " " + T["add"]
-            p = self._pickers[team] = (items, rows, title)
+            hold = "OK+ " + T[items[2]] if items[2] else None  # held OK: "OK+ Quarte"
+            p = self._pickers[team] = (items, rows, title, hold)
         return p
 
     def draw(self, L):
@@ -610,8 +642,13 @@ class Entry(Screen):
         T = self.app.T
         st = self.step
         if self.meld_team is not None:
-            _, rows, title = self._picker(self.meld_team)
-            L.listing(title, rows, self.pick, max(0, min(self.pick - 2, len(rows) - L.ROWS)))
+            choices, rows, title, hold = self._picker(self.meld_team)
+            if self.more:
+                L.listing(title, rows, self.pick, max(0, min(self.pick - 2, len(rows) - L.ROWS)))
+                return
+            up, down = choices[0], choices[1]  # values 1, 2, 3: none of them is highlighted (0)
+            L.choice3(title, None, (T[up] if up else "-", 1), (T["others"] if rows else "-", 2),
+                      (T[down] if down else "-", 3), 0, hold)
             return
         if st == E.S_TAKER:
             a = self.app
@@ -631,19 +668,30 @@ class Entry(Screen):
                         ctx = name + " " + kind
                 self._ctx = ctx
             ctx = self._ctx
-            hint = T["hold_ok_kind"] if many else "^v  OK >"
+            if b == "pass":
+                hint = T["hold_ok_kind"] if many else "^v  OK >"
+            elif len(d.coinche_items()) > 1:  # held BACK: coinche
+                hint = T["hint_bid_kind"] if many else T["hint_bid"]
+            else:
+                hint = T["hold_ok_kind"] if many else "^v  OK >"
+            coinche = d.coinche if len(d.coinche_items()) > 1 else 0
             if isinstance(b, int):
                 lab = T["k_" + d.kind] if d.kind != "suit" else None
+                if coinche:
+                    lab = (lab + " " if lab else "") + _COINCHE[coinche]
                 L.picker(T["t_bid"], self._stepno(), b, lab, ctx, hint)
             else:
-                L.picker(T["t_bid"], self._stepno(), None, T[b], ctx, hint)
-        elif st in (E.S_TENS, E.S_UNITS):
+                lab = T[b]
+                if coinche:
+                    lab = lab + " " + _COINCHE[coinche]
+                L.picker(T["t_bid"], self._stepno(), None, lab, ctx, hint)
+        elif st == E.S_TENS:
             title = T["t_points"] if d.pile == "T" else T["t_pile_def"]
             if isinstance(d.tens, int):
                 v = min(162, d.tens * 10 + d.units)
                 hint = T["hold_ok_pile"]
                 L.picker(title, self._stepno(), v, None, self.context(), hint)
-                L.mark_digits(v, st == E.S_UNITS)
+                L.mark_digits(v, False)
             else:
                 lab = {E.ALL: T["all_tricks"], E.DEF_ALL: T["def_all"], E.SOLO: T["solo"]}[d.tens]
                 L.picker(title, self._stepno(), None, lab, self.context(), "^v  OK >")
@@ -658,8 +706,9 @@ class Entry(Screen):
             self._draw_confirm(L)
 
     def _verdict(self):
-        """(verdict line, detail line) of the confirm step: made or failed with the
-        figure that decided it and the reason the scoring core gives
+        """(verdict line, detail line) of the confirm step: made or failed with the card
+        points entered (the pile counted: its units are set here, the layout marks
+        the last digit) and the reason the scoring core gives
         (coinche.scoring.failure); capot and generale named; then, as far as the
         line holds them, the belote and whose melds score (coinche.melds.credited)."""
         T = self.app.T
@@ -673,14 +722,14 @@ class Entry(Screen):
                 special = T["generale"] if d.tens == E.SOLO else T["capot"]
                 line = _fit(T["made"] + ": " + special, special)
             else:
-                line = T["made"] + " " + str(d.takers_points())
+                line = self._points_line(T["made"])
         else:
-            why, have, need = r.failure
+            why, _, need = r.failure
             if d.tens == E.DEF_ALL or why == "tricks" or why == "solo":
                 special = T["def_all"] if d.tens == E.DEF_ALL else T[d.bid]
                 line = _fit(T["failed"] + ": " + special, special)
-            else:  # the takers' figure the scoring core compared (card points, belote, melds)
-                line = T["failed"] + " " + str(have)
+            else:
+                line = self._points_line(T["failed"])
             parts.append(T["r_" + why] + (" " + str(need) if why == "beat" else ""))  # beat: the defence's figure
         if d.melds_unsettled():
             parts.append(T["t_melds_to"])
@@ -690,13 +739,27 @@ class Entry(Screen):
         team, pts = credited(d.rules, d.record())
         if pts:
             parts.append(T["melds_short"] + " " + self.app.team_name(team) + " " + str(pts))
-        if len(d.coinche_items()) > 1:
-            parts.append(T["hold_ok_coinche"])  # how to coinche, where the line has room
         detail = ""
         for p in parts:  # as many as one line of the 128x64 screen holds, in this order
             if width(detail + " " + p if detail else p) <= 128:
                 detail = detail + " " + p if detail else p
         return line, detail
+
+    def _announces(self, team):
+        """Can team announce anything in this deal (its hold key then opens its picker)?"""
+        if self.d.bid == "pass":
+            return False
+        up, down, hold, others = self._picker(team)[0]
+        return bool(up or down or hold or others)
+
+    def _points_line(self, verdict):
+        """'Made 112', or for the defence's pile 'Made def. 50' ('def. 50' when that is
+        too long): the card points as entered, their units digit last."""
+        d = self.d
+        v = str(min(162, d.tens * 10 + d.units))
+        if d.pile == "T":
+            return verdict + " " + v
+        return _fit(verdict + " " + self.app.T["def_points"] + " " + v, self.app.T["def_points"] + " " + v)
 
     def _draw_confirm(self, L):
         T = self.app.T
@@ -708,13 +771,17 @@ class Entry(Screen):
                 title = str(self.index + 1) + ": " + title
             title = _fit(title, contract_text(self.app, rec, compact=True), contract_text(self.app, rec, False))
             verdict = detail = ""
-            hint = T["save"]
+            units = d.has_units()
+            hint = T["save_units"] if units else T["save"]
             if self.error is None:
                 verdict, detail = self._verdict()
                 if self._result[2]:
-                    hint = T["save_end"]  # this deal ends the game
-            self._confirm = (title, verdict, detail, hint)
-        title, verdict, detail, hint = self._confirm
+                    hint = T["save_end_units"] if units else T["save_end"]  # this deal ends the game
+            # each team's hold key marked where the hold opens its announces
+            holds = (self._announces("NS"), self._announces("EW"))
+            mark = units and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
+            self._confirm = (title, verdict, detail, hint, holds, mark)
+        title, verdict, detail, hint, holds, mark = self._confirm
         if self.error is not None:
             e = self.error
             L.confirm(title, verdict, "", "", 0, "", 0, 0, 0, "<",
@@ -723,7 +790,7 @@ class Entry(Screen):
         r, tot, _ = self._result
         a = self.app
         L.confirm(title, verdict, detail, a.team_name("NS"), r.score["NS"], a.team_name("EW"), r.score["EW"],
-                  tot["NS"], tot["EW"], hint, None, r.made)
+                  tot["NS"], tot["EW"], hint, None, r.made, holds, mark)
 
 
 # -- game over -----------------------------------------------------------------------
