@@ -37,7 +37,9 @@ _LANG = {"en": "down down down down ok up ok",  # settings > language: fr -> en,
 _NEXT_LANGUAGE = "down down down down ok up ok back"  # settings > language: the next one (fr en de it), home
 _TO_CHART = "ok down down down down ok"  # home > menu > chart (ui/screens.py Menu.ITEMS)
 _CAPOT_FIRST = "up down down ok ok ok"  # classic2000, NS: 80 -> pass -> capot, all tricks, save
-_CAPOT_AGAIN = "up ok ok ok"  # the previous contract (capot) is the default
+_CAPOT_AGAIN = _CAPOT_FIRST  # the contract starts at 80 every time
+_NS_100_COINCHED = "up hold:up:430 hold:back:700 ok up ok up up ok"  # NS 100 x2 (held BACK), 112 points
+_EW_100_BELOTE = "down hold:up:430 ok hold:down:730 ok hold:down:580 hold:back:700 ok"  # EW 100, 67, belote
 
 
 def _s(text):
@@ -54,11 +56,12 @@ SCENES = [
     ("classic", "classic2000", [
         "shot:home_fresh",
         "back", "shot:toast_nothing_to_undo", "wait:1600",
-        # NS 100 (hold: 2 steps), 112 points, coinche
-        *_s("up hold:up:430 ok up"), "shot:entry_tens_110", *_s("ok up up"), "shot:entry_units_112",
-        *_s("ok hold:ok:700 ok"), "shot:toast_saved", "wait:1600",
-        # EW 100 (the previous contract), 67 points, belote (the takers' key toggles it)
-        *_s("down ok hold:down:730 ok hold:down:580 ok down ok"), "wait:1600",
+        # NS 100 (hold: 2 steps), coinche (held BACK), 112 points (units on the check step)
+        *_s("up hold:up:430 hold:back:700"), "shot:entry_bid_coinche",
+        *_s("ok up"), "shot:entry_tens_110", *_s("ok up up"), "shot:confirm_units_112",
+        "ok", "shot:toast_saved", "wait:1600",
+        # EW 100, 67 points, belote (the takers' hold, held BACK for EW, toggles it)
+        *_s(_EW_100_BELOTE), "wait:1600",
         "shot:home_deals",
         "ok", "shot:menu",
         "down", "ok", "shot:history",
@@ -82,10 +85,8 @@ SCENES = [
         "back", "back",
     ]),
     ("chart", "classic2000", [
-        *_s("up hold:up:430 ok up ok up up ok hold:ok:700 ok"), "wait:1600",  # NS 100 coinched, 112 points
-        *_s("down ok hold:down:730 ok hold:down:580 ok down ok"), "wait:1600",  # EW 100, belote
-        *_s("up hold:up:430 ok up ok up up ok hold:ok:700 ok"), "wait:1600",  # the same keys again
-        *_s("down ok hold:down:730 ok hold:down:580 ok down ok"), "wait:1600",
+        *_s(_NS_100_COINCHED), "wait:1600", *_s(_EW_100_BELOTE), "wait:1600",
+        *_s(_NS_100_COINCHED), "wait:1600", *_s(_EW_100_BELOTE), "wait:1600",  # the same keys again
         *_s(_TO_CHART), "shot:chart",
         "ok", "shot:stats",
         *_s("down down"), "shot:stats_scrolled",
@@ -100,18 +101,23 @@ SCENES = [
     ("entry", "federation", [
         "up", "shot:entry_bid",
         "hold:ok:700", "shot:entry_bid_nt", "hold:ok:700", "hold:ok:700",  # type: NT, AT, back to a suit
+        "hold:back:700", "shot:entry_bid_coinche_fed",  # held BACK: coinche
         "ok", "shot:entry_tens",
-        "up", "ok", "shot:entry_units",  # 90 card points
-        "ok", "hold:ok:700", "shot:confirm_coinche",  # held OK on the confirm step: coinche
-        "up", "shot:entry_meld_picker",  # NS announces: belote, melds
-        *_s("down ok up down ok down down ok"), "shot:confirm_melds",  # NS tierce, tierce; EW tierce
-        "up", "up", "shot:entry_meld_remove", "back",  # one meld can go
+        "up", "ok", "shot:confirm_coinche",  # 90 card points, the units marked
+        "up", "up", "shot:confirm_units",  # UP/DOWN on the check step: the units (92), scored live
+        "down", "down",
+        "hold:ok:700", "shot:entry_meld_picker",  # NS announces: UP belote, DOWN tierce, OK others
+        *_s("down hold:ok:700 down hold:back:700 down"), "shot:confirm_melds",  # NS tierce, tierce; EW tierce
+        "hold:ok:700", "ok", "shot:entry_meld_list",  # the others: quinte, carres, best melds?, removals
+        "up", "shot:entry_meld_remove", "back", "back",  # one meld can go
         "ok", "shot:entry_melds_to",  # equal best melds: OK asks the table whose count
         "up", "shot:confirm",
-        "back", "back", "back", "hold:ok:700", "ok", "shot:entry_tens_nt",
+        "back", "back", "hold:ok:700", "ok", "shot:entry_tens_nt",
         "back", "down", "down", "shot:entry_bid_generale", "ok", "shot:entry_tens_generale",
-        "back", "up", "up", "hold:ok:700", "hold:ok:700", "ok",  # back to 80 at a suit
+        "ok", "up", "shot:toast_no_units", "wait:1600",  # a generale has no card points to set
+        "back", "back", "up", "up", "hold:ok:700", "hold:ok:700", "ok",  # back to 80 at a suit
         "hold:ok:700", "shot:toast_pile_defence", "wait:1600", "shot:entry_tens_defence",
+        "ok", "shot:confirm_defence",  # the defence's pile: its units on the check step
     ]),
     ("names", "classic2000", [
         # settings > teams (the last row): NS "Nous", EW "Eux"; then a deal: home and history use them
@@ -123,20 +129,20 @@ SCENES = [
     ]),
     ("long", "coinche1000", [
         *(["ok", "ok"] * 10),  # ten deals all passed
-        *_s("down hold:ok:700 ok hold:down:480 ok ok hold:ok:700 hold:ok:700 ok"), "wait:1600",
+        *_s("down hold:ok:700 hold:back:700 hold:back:700 ok hold:down:480 ok ok"), "wait:1600",
         "ok", "down", "ok", "shot:history_long",  # EW 80 NT x4, 60 points: scroll bar, two-digit numbers
         "back", "back", "shot:ask_undo_11",
     ]),
     ("errors", "federation", [
         # NS 80 at a suit with a belote, then the contract type changed to no trump
-        *_s("up ok ok ok up ok back back back hold:ok:700 ok ok ok"), "shot:confirm_error_belote_nt",
+        *_s("up ok ok hold:ok:700 up back back hold:ok:700 ok ok"), "shot:confirm_error_belote_nt",
         "ok", "shot:toast_error_not_saved", "wait:1600",
-        "up", "up", "shot:entry_meld_remove_belote",
+        "hold:ok:700", "ok", "up", "shot:entry_meld_remove_belote",
     ]),
     ("english", "classic2000", [
         *_lang("en"), "wait:1600", "back", "shot:home_fresh_en",
-        *_s("down ok hold:down:430 ok hold:down:580 ok down"), "shot:confirm_en",
-        "up", "shot:toast_no_belote_en", "wait:1600",  # the belote is the takers' only here
+        *_s("down ok hold:down:430 ok hold:down:580 hold:back:700"), "shot:confirm_en",
+        "hold:ok:700", "shot:toast_no_belote_en", "wait:1600",  # the belote is the takers' only here
         "ok", "wait:1600", "shot:home_deals_en",
         "ok", "shot:menu_en",
         *_s("down down down ok"), "shot:settings_en",
@@ -145,8 +151,8 @@ SCENES = [
     ("german", "federation", [
         *_lang("de"), "wait:1600", "shot:settings_de",
         "back", "ok", "shot:menu_de",
-        "back", "up", "ok", "down", "ok", "ok", "shot:confirm_de",
-        "up", "down", "down", "down", "shot:entry_meld_picker_de",
+        "back", "up", "ok", "down", "ok", "shot:confirm_de",
+        "hold:ok:700", "shot:entry_meld_picker_de", "ok", "down", "down", "down", "shot:entry_meld_list_de",
     ]),
 ]
 
@@ -155,19 +161,16 @@ SCENES = [
 PACK_SCENES = [
     ("pack", "classic2000", [
         # NS 100 coinched, 112 points; EW 100, 67 points, a belote
-        *_s("up hold:up:430 ok up ok up up ok hold:ok:700 ok"), "wait:1600",
-        *_s("down ok hold:down:730 ok hold:down:580 ok down ok"), "wait:1600",
+        *_s(_NS_100_COINCHED), "wait:1600", *_s(_EW_100_BELOTE), "wait:1600",
         "shot:pack_home",
         *_s("ok down ok"), "shot:pack_history",
         "back",
-        *_s("up ok ok ok up"), "shot:pack_confirm",  # NS 100, 100 points, a belote
+        *_s("up hold:up:430 ok ok hold:ok:700"), "shot:pack_confirm",  # NS 100, 100 points, a belote
     ]),
     ("pack_chart", "classic2000", [
         # the two deals of the first scene, twice: the chart and the statistics of four deals
-        *_s("up hold:up:430 ok up ok up up ok hold:ok:700 ok"), "wait:1600",
-        *_s("down ok hold:down:730 ok hold:down:580 ok down ok"), "wait:1600",
-        *_s("up hold:up:430 ok up ok up up ok hold:ok:700 ok"), "wait:1600",
-        *_s("down ok hold:down:730 ok hold:down:580 ok down ok"), "wait:1600",
+        *_s(_NS_100_COINCHED), "wait:1600", *_s(_EW_100_BELOTE), "wait:1600",
+        *_s(_NS_100_COINCHED), "wait:1600", *_s(_EW_100_BELOTE), "wait:1600",
         *_s(_TO_CHART), "shot:pack_chart",
         "ok", "shot:pack_stats",
     ]),

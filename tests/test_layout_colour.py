@@ -53,20 +53,22 @@ def rows_with(frame, colour, x0, x1, y0=0, y1=H):
 # every entry step exists (contract type, melds, who has the best melds), and
 # one coinched 160 ends the game.
 BIG_DEAL = [("press", "UP", "entry-bid")] + [("press", "UP", "entry-bid")] * 8 + [
-    ("press", "OK", "entry-tens"), ("press", "OK", "entry-units"),
-    ("press", "OK", "entry-confirm"), ("hold", "OK", "entry-confirm"),  # coinche
+    ("hold", "BACK", "entry-bid"),  # coinche, on the contract
+    ("press", "OK", "entry-tens"), ("press", "OK", "entry-confirm"),
     ("shot", "big-confirm", None), ("press", "OK", None)]
 
 TOUR = [
     ("shot", "home-fresh", "home"),
     # a deal through every step
     ("press", "UP", "entry-bid"), ("hold", "OK", "entry-bid"), ("press", "OK", "entry-tens"),
-    ("press", "UP", "entry-tens"), ("press", "OK", "entry-units"), ("press", "UP", "entry-units"),
-    ("press", "OK", "entry-confirm"),
-    # announces on the confirm step: an NS tierce, an EW quarte, then "best melds?" from the NS picker
-    ("press", "UP", "entry-meld"), ("press", "OK", "entry-confirm"),
-    ("press", "DOWN", "entry-meld"), ("press", "DOWN", "entry-meld"), ("press", "OK", "entry-confirm"),
-    ("press", "UP", "entry-meld"), ("press", "UP", "entry-meld"), ("press", "UP", "entry-meld"),
+    ("press", "UP", "entry-tens"), ("press", "OK", "entry-confirm"), ("press", "UP", "entry-confirm"),  # units
+    # announces on the confirm step: an NS tierce (held OK, DOWN), an EW quarte (held BACK,
+    # held OK), then "best melds?" from the NS picker's list of the others (OK, then UP twice:
+    # the row above the last, the tierce's removal)
+    ("hold", "OK", "entry-meld"), ("press", "DOWN", "entry-confirm"),
+    ("hold", "BACK", "entry-meld"), ("hold", "OK", "entry-confirm"),
+    ("hold", "OK", "entry-meld"), ("press", "OK", "entry-meld-list"), ("press", "UP", "entry-meld-list"),
+    ("press", "UP", "entry-meld-list"),
     ("press", "OK", "entry-melds_to"), ("press", "UP", "entry-confirm"),
     ("press", "OK", "home"), ("shot", "home-toast", "home"), ("wait", 2000, "home"),
     # EW takes, then BACK on the first step leaves the entry
@@ -94,7 +96,7 @@ TOUR = [
     ("press", "BACK", "home")]
 
 ALL_SCREENS = {"home", "menu", "history", "deal", "ask", "settings", "setting", "options", "archive", "gameover",
-               "entry-taker", "entry-bid", "entry-tens", "entry-units",
+               "entry-taker", "entry-bid", "entry-tens", "entry-meld-list",
                "entry-meld", "entry-melds_to", "entry-confirm"}
 
 

@@ -328,13 +328,13 @@ class Layout(Regions):
         """The deal before it is saved: the contract, the verdict, then under each team's
         name its deal score and its total after the deal. holds: whether each team's
         hold key (NS held OK, EW held BACK) opens its announces, marked beside its name
-        where that fits; mark_units: underline the last digit of the contract line (the
-        card points' units, set on this step)."""
+        where that fits; mark_units: the last digit of the contract line (the card
+        points' units, set on this step) underlined."""
         fb = self.fb
         self.title(title)
         end = self.label(contract, 0, 10, W, 1)
-        if mark_units:
-            fb.hline(end - 8, 18, 7, 1)
+        if mark_units:  # the last digit (8 px from the end, 7 px apart too) underlined
+            fb.hline(end - 9, 17, 8, 1)
         if error:
             fb.rect(0, 20, W, 32, 1)
             self.label(error[0], 1, 25, W - 2, 1)

@@ -215,6 +215,14 @@ def tour_entry(app, taker):
         press(app, DOWN, PRESS, "bid")
     while d.bid != 100:
         press(app, UP, PRESS, "bid")
+    # the coinche (held BACK): x2, x4 at every bid (a capot where it is forbidden says so), then none
+    press(app, BACK, LONG, "coinche")
+    press(app, BACK, LONG, "coinche")
+    for _ in range(len(d.bid_items())):
+        press(app, UP, PRESS, "bid coinched")
+        app.toast_msg = None
+    press(app, BACK, LONG, "coinche")
+    app.toast_msg = None
     press(app, OK, PRESS, "to tens")
     for _ in range(len(d.tens_items())):
         press(app, UP, PRESS, "tens")
@@ -224,27 +232,46 @@ def tour_entry(app, taker):
     app.toast_msg = None
     while d.tens != 8:
         press(app, UP, PRESS, "tens")
-    press(app, OK, PRESS, "to units")
-    for _ in range(10):
-        press(app, UP, PRESS, "units")
     press(app, OK, PRESS, "to confirm")
-    for _ in range(3):
-        press(app, OK, LONG, "coinche")
-    for team_key, team in ((UP, "NS"), (DOWN, "EW")):
-        # every row of the team's announce picker taken once (an added meld brings its removal row)
+    for _ in range(10):  # the units, on the confirm step
+        press(app, UP, PRESS, "units")
+    press(app, DOWN, PRESS, "units")
+    # the defence's pile: its units on the confirm step too
+    press(app, BACK, PRESS, "back to tens")
+    press(app, OK, LONG, "pile")
+    app.toast_msg = None
+    press(app, OK, PRESS, "to confirm")
+    for _ in range(10):
+        press(app, UP, PRESS, "units, defence pile")
+    press(app, BACK, PRESS, "back to tens")
+    press(app, OK, LONG, "pile back")
+    app.toast_msg = None
+    press(app, OK, PRESS, "to confirm")
+    for hold_key, team in ((OK, "NS"), (BACK, "EW")):
+        # every answer of the team's announce picker taken once: UP, DOWN, held OK, then
+        # each row of the list behind OK (an added meld brings its removal row)
         k = 0
         while True:
-            press(app, team_key, PRESS, "announce picker")
+            press(app, hold_key, LONG, "announce picker")
             if e.meld_team is None:  # the belote toggled, or nothing to announce
                 app.toast_msg = None
                 break
-            items = e._picker(team)[0]
-            if k >= len(items):
+            others = e._picker(team)[0][3]
+            if k >= 3 + len(others):
                 press(app, BACK, PRESS, "announce picker closed")
                 break
-            for _ in range(k):
-                press(app, DOWN, PRESS, "announce picker")
-            press(app, OK, PRESS, "announced")
+            if k < 3:
+                press(app, (UP, DOWN, OK)[k], LONG if k == 2 else PRESS, "announced")
+            else:
+                press(app, OK, PRESS, "announce list")
+                if k == 3:
+                    press(app, BACK, PRESS, "announce list left")
+                    press(app, OK, PRESS, "announce list")
+                for _ in range(k - 3):
+                    press(app, DOWN, PRESS, "announce list")
+                press(app, OK, PRESS, "announced")
+            if e.meld_team is not None:  # a key with nothing to give: the picker stays
+                press(app, BACK, PRESS, "announce picker closed")
             if e.step == "melds_to":
                 press(app, UP, PRESS, "melds to NS")
             k += 1
@@ -356,6 +383,10 @@ def tour_entries(app):
             entry._evaluate()
             app.go(entry)
             render(app, "confirm %r" % (rec,))
+            if entry.d.has_units():  # the same deal counted on the defence's pile
+                entry.d.set_pile("D")
+                entry.goto("confirm")
+                render(app, "confirm, defence pile %r" % (rec,))
     # editing a saved deal starts at the taker step
     if app.game.deals:
         app.go(S.Entry(app, Draft(app.game.rules, record=app.game.deals[0]), 0, S.Home(app)))
