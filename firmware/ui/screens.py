@@ -382,6 +382,8 @@ class Entry(Screen):
         self._ctx = None  # texts derived from the draft, rebuilt only after a key changes it
         self._stepno_s = None
         self._confirm = None
+        self._title = None  # the confirm step's title (the units do not change it)
+        self._by_units = None  # the confirm step per units value: (error, result, texts), this visit
         self._pickers = {}  # team -> (items, rows, title) of its picker, until the draft changes
 
     @property
@@ -393,7 +395,7 @@ class Entry(Screen):
     # -- navigation
     def _touch(self):
         """Forget the texts derived from the draft (they are rebuilt at the next draw)."""
-        self._ctx = self._stepno_s = self._confirm = None
+        self._ctx = self._stepno_s = self._confirm = self._title = self._by_units = None
         self._pickers = {}
 
     def goto(self, step):
@@ -521,8 +523,7 @@ class Entry(Screen):
             if s:
                 if d.has_units():  # the card points' units, wrapping both ways; scored live
                     d.step_units(s)
-                    self._confirm = None
-                    self._evaluate()
+                    self._show_units()
                 elif d.bid != "pass":
                     a.flash(T["e_no_units"])  # capot, defence capot, generale: no card points to set
             elif _is(ev, OK, LONG) or _is(ev, BACK, LONG):
@@ -674,7 +675,7 @@ class Entry(Screen):
                 hint = T["hint_bid_kind"] if many else T["hint_bid"]
             else:
                 hint = T["hold_ok_kind"] if many else "^v  OK >"
-            coinche = d.coinche if len(d.coinche_items()) > 1 else 0
+            coinche = d.coinche if b != "pass" and len(d.coinche_items()) > 1 else 0
             if isinstance(b, int):
                 lab = T["k_" + d.kind] if d.kind != "suit" else None
                 if coinche:
@@ -761,15 +762,33 @@ class Entry(Screen):
             return verdict + " " + v
         return _fit(verdict + " " + self.app.T["def_points"] + " " + v, self.app.T["def_points"] + " " + v)
 
+    def _show_units(self):
+        """The confirm step after a units change: each units value is scored and its texts
+        built once per visit of the step (a list of at most ten), so going back and forth
+        over the units allocates nothing; any other change of the draft forgets them."""
+        d = self.d
+        n = len(d.units_items())
+        if self._by_units is None or len(self._by_units) != n:
+            self._by_units = [None] * n
+        seen = self._by_units[d.units]
+        if seen is None:
+            self._confirm = None
+            self._evaluate()  # scored now; its texts are built (and kept) at the next draw
+        else:
+            self.error, self._result, self._confirm = seen
+
     def _draw_confirm(self, L):
         T = self.app.T
         d = self.d
         if self._confirm is None:
-            rec = d.record()
-            title = contract_text(self.app, rec)
-            if self.index is not None:
-                title = str(self.index + 1) + ": " + title
-            title = _fit(title, contract_text(self.app, rec, compact=True), contract_text(self.app, rec, False))
+            if self._title is None:
+                rec = d.record()
+                title = contract_text(self.app, rec)
+                if self.index is not None:
+                    title = str(self.index + 1) + ": " + title
+                self._title = _fit(title, contract_text(self.app, rec, compact=True),
+                                   contract_text(self.app, rec, False))
+            title = self._title
             verdict = detail = ""
             units = d.has_units()
             hint = T["save_units"] if units else T["save"]
@@ -781,6 +800,8 @@ class Entry(Screen):
             holds = (self._announces("NS"), self._announces("EW"))
             mark = units and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
             self._confirm = (title, verdict, detail, hint, holds, mark)
+            if self._by_units is not None and len(self._by_units) == len(d.units_items()):
+                self._by_units[d.units] = (self.error, self._result, self._confirm)
         title, verdict, detail, hint, holds, mark = self._confirm
         if self.error is not None:
             e = self.error

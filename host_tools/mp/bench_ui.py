@@ -127,15 +127,16 @@ N_PRESSES = 40
 WARMUP = 4
 
 # (label, keys from home, then OK until this screen (None: no OK), keys measured).
-# Steps answered by one key (three-way screens) move on at every press, so
-# they have no steady state; the announce picker is measured, and the confirm
-# step as it opens and closes it.
+# Steps answered by one key (three-way screens, the announce picker) move on at
+# every press, so they have no steady state; the confirm step is measured with
+# its UP/DOWN (the units: the deal scored again at every press), the list of the
+# other announces behind the picker's OK with its UP/DOWN.
+HOLD_MS = 700  # a held OK: past the long press
 ROUTES = (
     ("entry-bid", (UP,), None, (UP, DOWN)),
     ("entry-tens", (UP,), "entry-tens", (UP, DOWN)),
-    ("entry-units", (UP,), "entry-units", (UP, DOWN)),
-    ("entry-meld", (UP,), "entry-confirm", (UP, DOWN)),
-    ("entry-confirm", (UP,), "entry-confirm", (UP, BACK)),  # the NS picker opened and closed again
+    ("entry-confirm", (UP,), "entry-confirm", (UP, DOWN)),
+    ("entry-meld-list", (UP,), "entry-confirm", (UP, DOWN)),
     ("menu", (OK,), None, (UP, DOWN)),
     ("history", (OK, DOWN, OK), None, (UP, DOWN)),
     ("deal", (OK, DOWN, OK, OK), None, (UP, DOWN)),
@@ -171,8 +172,11 @@ def reach(drv, keys, until, extra):
             drv.press(OK)
         else:
             return False
-    for k in extra:
-        drv.press(k)
+    for k in extra:  # a key, or (key, ms): a hold
+        if isinstance(k, tuple):
+            drv.hold(k[0], k[1])
+        else:
+            drv.press(k)
     return True
 
 
@@ -254,10 +258,10 @@ def alloc_report(drv):
     out["home_render"] = {"calls": 100, "bytes": measure_calls(app.render, 100), "site": first_alloc(app.render)}
     out["idle_poll"] = {"calls": 100, "bytes": measure_calls(app.poll, 100)}
     for label, keys, until, measured in ROUTES:
-        extra = (UP,) if label == "entry-meld" else ()
+        extra = ((OK, HOLD_MS), OK) if label == "entry-meld-list" else ()  # the NS picker, its list
         ok = reach(drv, keys, until, extra)
         name = app.screen
-        want = "entry-meld" if label == "entry-meld" else (until or label)
+        want = label if label == "entry-meld-list" else (until or label)
         if label == "setting-text":
             want = "setting"
         if not ok or name != want:
