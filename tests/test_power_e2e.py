@@ -59,7 +59,7 @@ def plan_points_edit(rules, old):
         if step == E.S_TENS:
             ev += ["up", "ok"]
             d.tens += 1
-        elif step in (E.S_TAKER, E.S_BID, E.S_UNITS, E.S_CONFIRM):
+        elif step in (E.S_TAKER, E.S_BID, E.S_CONFIRM):
             ev.append("ok")
         else:
             raise AssertionError("no key planned for step %r" % step)
@@ -142,10 +142,10 @@ def build_game(preset, seed, deals_before_end=22):
 
 def probe_for(preset):
     """One more deal, the same presses on a booted and on an uncut device: EW took,
-    the contract two above the default (the previous contract), 10 more card
-    points than the default (the contract), 3 fewer units, coinched."""
-    return ["down", "hold up %d" % K.hold_for(2), "ok", "up", "ok", "hold down %d" % K.hold_for(3), "ok",
-            "hold ok %d" % K.LONG_HOLD, "ok"]
+    the contract two above the default (80), coinched (held BACK), 10 more card
+    points than the default (the contract), 3 fewer units (on the check step)."""
+    return ["down", "hold up %d" % K.hold_for(2), "hold back %d" % K.LONG_HOLD, "ok", "up", "ok",
+            "hold down %d" % K.hold_for(3), "ok"]
 
 
 def run_e2e(tmp_path, preset, lines, blocks=352, probe_every=1):
