@@ -13,6 +13,7 @@ from coinche.rules import DEFAULT_PRESET, Rules, RulesError
 from ui import screens as S
 from ui.entry import Draft
 from ui.inputs import Inputs
+from ui.text import forget_run_time_strings
 from ui.timing import POLL_MS
 
 try:
@@ -209,6 +210,7 @@ class App:
     def go(self, screen):
         self.view = screen
         self.dirty = True
+        forget_run_time_strings()  # the new screen builds its own
 
     def home(self):
         self.go(S.GameOver(self) if self.game.over else S.Home(self))

@@ -52,6 +52,12 @@ def prepare_table(T, code=None):
         _table[v] = _split(v)
 
 
+def forget_run_time_strings():
+    """A new screen: the strings the last one built at run time are dead, and the
+    cache would keep up to 32 of them (1-2 KB of the Pico's heap)."""
+    _cache.clear()
+
+
 def _prepare(s):
     p = _table.get(s)
     if p is not None:
