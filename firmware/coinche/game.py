@@ -149,11 +149,12 @@ class Game:
     def plan_add(self, rec):
         return self._plan(len(self.deals), validate(self.rules, rec))
 
-    def score_next(self, rec):
+    def score_next(self, rec, checked=False):
         """(DealResult, totals, over) of the game with rec added after its last deal, as
         plan_add() would give them, without copying the deals (the device's confirm step
-        asks once per key press); the game does not change."""
-        r = scoring.score(self.rules, validate(self.rules, rec))
+        asks once per key press); the game does not change. checked: rec is already
+        what validate() returned."""
+        r = scoring.score(self.rules, rec if checked else validate(self.rules, rec))
         total = {"NS": self.total["NS"] + r.score["NS"], "EW": self.total["EW"] + r.score["EW"]}
         return r, total, self._end(total, r)[0]
 

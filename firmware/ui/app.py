@@ -293,12 +293,14 @@ class App:
             return g.plan_add(rec)
         return g.plan_replace(index, rec)
 
-    def trial(self, rec, index):
-        """(DealResult, totals, over) the game would have with rec added (or replacing deal index)."""
+    def trial(self, rec, index, checked=False):
+        """(DealResult, totals, over) the game would have with rec added (or replacing deal
+        index); checked: rec is already what coinche.record.validate() returned."""
         if index is None:
             if self.game.over:
                 raise GameError("deal", "the game is over")
-            return self.game.score_next(rec)  # without a copy of the deals: the confirm step asks per units value
+            # without a copy of the deals: the confirm step asks per units value
+            return self.game.score_next(rec, checked)
         plan = self._plan(rec, index)  # an edit: the deals after it are scored again
         return plan[1][index], plan[2], plan[3]
 

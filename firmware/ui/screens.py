@@ -6,7 +6,7 @@ Home: UP = NS took, DOWN = EW took, OK = menu, BACK = undo the last deal.
 """
 from coinche.game import ORDERS, GameError
 from coinche.melds import credited
-from coinche.record import RecordError, other
+from coinche.record import RecordError, other, validate
 from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, Rules
 from ui import entry as E
 from ui.inputs import BACK, DOWN, LONG, OK, PRESS, REPEAT, UP
@@ -384,6 +384,7 @@ class Entry(Screen):
         self._confirm = None
         self._title = None  # the confirm step's title (the units do not change it)
         self._by_units = None  # the confirm step per units value: (error, result, texts), this visit
+        self._checked = None  # the record last scored there, as validate() returned it
         self._pickers = {}  # team -> (items, rows, title) of its picker, until the draft changes
 
     @property
@@ -395,7 +396,7 @@ class Entry(Screen):
     # -- navigation
     def _touch(self):
         """Forget the texts derived from the draft (they are rebuilt at the next draw)."""
-        self._ctx = self._stepno_s = self._confirm = self._title = self._by_units = None
+        self._ctx = self._stepno_s = self._confirm = self._title = self._by_units = self._checked = None
         self._pickers = {}
 
     def goto(self, step):
@@ -422,14 +423,22 @@ class Entry(Screen):
             return
         self.step = steps[i - 1]
 
-    def _evaluate(self):
-        """Score the draft as it would be saved; keep any error to show it."""
+    def _evaluate(self, units_only=False):
+        """Score the draft as it would be saved; keep any error to show it. units_only:
+        only the card points' units changed since the last evaluation: its checked
+        record is scored again with the new points (nothing else of a record depends
+        on them, and 0..162 is always valid)."""
         a = self.app
-        rec = self.d.record()
+        d = self.d
         self.error = None
         self._result = None
         try:
-            self._result = a.trial(rec, self.index)
+            if units_only and self._checked is not None:
+                self._checked["points"] = d.takers_points()
+            else:
+                self._checked = None
+                self._checked = validate(d.rules, d.record())
+            self._result = a.trial(self._checked, self.index, True)
         except (RecordError, GameError) as e:
             self.error = e
 
@@ -737,7 +746,7 @@ class Entry(Screen):
         bel = _belote_label(self.app, d.belote)
         if bel:
             parts.append(bel)
-        team, pts = credited(d.rules, d.record())
+        team, pts = credited(d.rules, self._checked or d.record())
         if pts:
             parts.append(T["melds_short"] + " " + self.app.team_name(team) + " " + str(pts))
         detail = ""
@@ -773,7 +782,7 @@ class Entry(Screen):
         seen = self._by_units[d.units]
         if seen is None:
             self._confirm = None
-            self._evaluate()  # scored now; its texts are built (and kept) at the next draw
+            self._evaluate(True)  # scored now; its texts are built (and kept) at the next draw
         else:
             self.error, self._result, self._confirm = seen
 

@@ -130,12 +130,16 @@ WARMUP = 4
 # Steps answered by one key (three-way screens, the announce picker) move on at
 # every press, so they have no steady state; the confirm step is measured with
 # its UP/DOWN (the units: the deal scored again at every press), the list of the
-# other announces behind the picker's OK with its UP/DOWN.
+# other announces behind the picker's OK with its UP/DOWN. The confirm step keeps
+# what each units value showed for the rest of its visit, so UP/DOWN back and
+# forth allocates nothing; the sweep (UP only) measures new values too.
 HOLD_MS = 700  # a held OK: past the long press
 ROUTES = (
     ("entry-bid", (UP,), None, (UP, DOWN)),
     ("entry-tens", (UP,), "entry-tens", (UP, DOWN)),
     ("entry-confirm", (UP,), "entry-confirm", (UP, DOWN)),
+    # UP only: a sweep over the units, each value scored and drawn the first time it shows
+    ("entry-confirm-sweep", (UP,), "entry-confirm", (UP,)),
     ("entry-meld-list", (UP,), "entry-confirm", (UP, DOWN)),
     ("menu", (OK,), None, (UP, DOWN)),
     ("history", (OK, DOWN, OK), None, (UP, DOWN)),
