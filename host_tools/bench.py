@@ -832,6 +832,10 @@ def _r_alloc(r, row):
     if n:
         row("2 alloc", "per press, all screens above", "avg %.0f B" % (total / n), "≤ %d B avg" % ALLOC_BUDGET,
             _verdict(total / n <= ALLOC_BUDGET))
+    sw = a.get("sweep")
+    if sw:  # every press a new units value: scored and drawn (the budget above is back and forth)
+        row("2 alloc", "per press on `%s`, UP only (%d presses, each a new units value)" % (sw["screen"], sw["presses"]),
+            "avg %.0f B, max %d B" % (sw["bytes"] / sw["presses"], sw["max"]), "not budgeted", "")
 
 
 

@@ -383,7 +383,7 @@ class Entry(Screen):
         self._stepno_s = None
         self._confirm = None
         self._title = None  # the confirm step's title (the units do not change it)
-        self._by_units = None  # the confirm step per units value: (error, result, texts), this visit
+        self._units_before = None  # the confirm step's previous units value: (units, error, result, texts)
         self._checked = None  # the record last scored there, as validate() returned it
         self._pickers = {}  # team -> (items, rows, title) of its picker, until the draft changes
 
@@ -396,7 +396,7 @@ class Entry(Screen):
     # -- navigation
     def _touch(self):
         """Forget the texts derived from the draft (they are rebuilt at the next draw)."""
-        self._ctx = self._stepno_s = self._confirm = self._title = self._by_units = self._checked = None
+        self._ctx = self._stepno_s = self._confirm = self._title = self._units_before = self._checked = None
         self._pickers = {}
 
     def goto(self, step):
@@ -531,8 +531,7 @@ class Entry(Screen):
         elif st == E.S_CONFIRM:
             if s:
                 if d.has_units():  # the card points' units, wrapping both ways; scored live
-                    d.step_units(s)
-                    self._show_units()
+                    self._show_units(s)
                 elif d.bid != "pass":
                     a.flash(T["e_no_units"])  # capot, defence capot, generale: no card points to set
             elif _is(ev, OK, LONG) or _is(ev, BACK, LONG):
@@ -771,20 +770,20 @@ class Entry(Screen):
             return verdict + " " + v
         return _fit(verdict + " " + self.app.T["def_points"] + " " + v, self.app.T["def_points"] + " " + v)
 
-    def _show_units(self):
-        """The confirm step after a units change: each units value is scored and its texts
-        built once per visit of the step (a list of at most ten), so going back and forth
-        over the units allocates nothing; any other change of the draft forgets them."""
+    def _show_units(self, s):
+        """The confirm step's units one up or down (s), scored at once. The value shown
+        before is kept (its score and texts), so going back and forth between two values
+        allocates nothing; any other change of the draft forgets it."""
         d = self.d
-        n = len(d.units_items())
-        if self._by_units is None or len(self._by_units) != n:
-            self._by_units = [None] * n
-        seen = self._by_units[d.units]
-        if seen is None:
-            self._confirm = None
-            self._evaluate(True)  # scored now; its texts are built (and kept) at the next draw
+        now = (d.units, self.error, self._result, self._confirm) if self._confirm is not None else None
+        d.step_units(s)
+        before = self._units_before
+        self._units_before = now
+        if before is not None and before[0] == d.units:
+            _, self.error, self._result, self._confirm = before
         else:
-            self.error, self._result, self._confirm = seen
+            self._confirm = None
+            self._evaluate(True)  # scored now; its texts are built at the next draw
 
     def _draw_confirm(self, L):
         T = self.app.T
@@ -809,8 +808,6 @@ class Entry(Screen):
             holds = (self._announces("NS"), self._announces("EW"))
             mark = units and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
             self._confirm = (title, verdict, detail, hint, holds, mark)
-            if self._by_units is not None and len(self._by_units) == len(d.units_items()):
-                self._by_units[d.units] = (self.error, self._result, self._confirm)
         title, verdict, detail, hint, holds, mark = self._confirm
         if self.error is not None:
             e = self.error

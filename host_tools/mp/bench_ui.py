@@ -131,15 +131,15 @@ WARMUP = 4
 # every press, so they have no steady state; the confirm step is measured with
 # its UP/DOWN (the units: the deal scored again at every press), the list of the
 # other announces behind the picker's OK with its UP/DOWN. The confirm step keeps
-# what each units value showed for the rest of its visit, so UP/DOWN back and
-# forth allocates nothing; the sweep (UP only) measures new values too.
+# the units value shown before, so UP/DOWN back and forth costs little; a sweep
+# (UP only: every press a new value, scored and drawn) is measured apart
+# (SWEEP, not budgeted: every screen's budget is measured back and forth).
+SWEEP = ("entry-confirm", (UP,), "entry-confirm", (UP,))
 HOLD_MS = 700  # a held OK: past the long press
 ROUTES = (
     ("entry-bid", (UP,), None, (UP, DOWN)),
     ("entry-tens", (UP,), "entry-tens", (UP, DOWN)),
     ("entry-confirm", (UP,), "entry-confirm", (UP, DOWN)),
-    # UP only: a sweep over the units, each value scored and drawn the first time it shows
-    ("entry-confirm-sweep", (UP,), "entry-confirm", (UP,)),
     ("entry-meld-list", (UP,), "entry-confirm", (UP, DOWN)),
     ("menu", (OK,), None, (UP, DOWN)),
     ("history", (OK, DOWN, OK), None, (UP, DOWN)),
@@ -290,6 +290,11 @@ def alloc_report(drv):
             row["site_draw"] = first_alloc(app.render)
         out["screens"][label] = row
         go_home(drv)
+    label, keys, until, measured = SWEEP
+    if reach(drv, keys, until, ()) and app.screen == label:
+        total, most, per = measure(drv, measured, N_PRESSES)
+        out["sweep"] = {"screen": label, "presses": N_PRESSES, "bytes": total, "max": most}
+    go_home(drv)
     return out
 
 
