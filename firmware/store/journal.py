@@ -246,7 +246,10 @@ class JournalCopy:
         self._segments_since_base = 0  # segments since the base, base included
         self._actions_since_base = 0  # actions since the base: the next segment's "p"
         self._needs_base = False  # the log on disk cannot take appends: write a base
-        self._segment_files = []  # (game, segment, name) of the segment files on disk
+        # (game, segment) of the segment files on disk (the name is segment_name(game, segment):
+        # a journal file's name is canonical; kept as numbers, two copies of a long game's
+        # segment names would take a kilobyte or more of the Pico's heap)
+        self._segment_files = []
         self._archive_files = []  # game numbers of archive files on disk
         self._archive_kept = []  # game numbers of the archive load() returned, oldest first
         self._to_set_aside = []  # names to move aside; never deleted
@@ -397,7 +400,7 @@ class JournalCopy:
                 self._highest_game_number = max(self._highest_game_number, game)
                 if kind == "seg":
                     segments_by_game.setdefault(game, []).append((segment, name, size))
-                    self._segment_files.append((game, segment, name))
+                    self._segment_files.append((game, segment))
                     segment_names.append(name)
                 else:
                     archive_sizes[game] = size
@@ -639,7 +642,7 @@ class JournalCopy:
             header["aside"] = obsolete
         first = encode(header)
         name = segment_name(game, segment)
-        self._segment_files.append((game, segment, name))  # before the write: ours even if left
+        self._segment_files.append((game, segment))  # before the write: ours even if left
         size = self._write_checked(name, first, deals, True)
         self._game_number = game
         self._rules = rules
@@ -665,9 +668,12 @@ class JournalCopy:
                 self._to_set_aside.remove(name)
         kept = []
         for item in self._segment_files:
-            game, segment, name = item
-            if ((game == self._game_number and segment >= self._base_segment) or name in self._to_set_aside
-                    or not self._move_away(name, False)):
+            game, segment = item
+            if game == self._game_number and segment >= self._base_segment:
+                kept.append(item)
+                continue
+            name = segment_name(game, segment)
+            if name in self._to_set_aside or not self._move_away(name, False):
                 kept.append(item)
         self._segment_files = kept
         if self._game_number:
@@ -679,7 +685,7 @@ class JournalCopy:
         for name in list(self._interrupted_files):
             if self._move_away(name, False):
                 self._interrupted_files.remove(name)
-                self._segment_files = [item for item in self._segment_files if item[2] != name]
+                self._segment_files = [item for item in self._segment_files if segment_name(*item) != name]
         for number in list(self._settings_files):
             name = _settings_file(number)
             if number != self._settings_number and name not in self._to_set_aside and self._move_away(name, False):
@@ -766,7 +772,7 @@ class JournalCopy:
         if game and (game != self._game_number or game_sequence != self._game_sequence or self._needs_base
                      or rules != self._rules or self._deals is None or len(deals) != len(self._deals)):
             segment = 0
-            for number, existing, _ in self._segment_files:
+            for number, existing in self._segment_files:
                 if number == game and existing >= segment:
                     segment = existing + 1
             self._make_root()
@@ -840,7 +846,7 @@ class JournalCopy:
                                  "p": self._actions_since_base})
                 name = segment_name(self._game_number, segment)
                 # listed before the write: an empty leftover is ours
-                self._segment_files.append((self._game_number, segment, name))
+                self._segment_files.append((self._game_number, segment))
                 self._highest_segment = segment
                 self._append_segment_size = self._write_file(name, header + line)[1]
                 self._append_segment = segment
