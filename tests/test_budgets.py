@@ -1,7 +1,9 @@
 """The device budgets (docs/bench.md), asserted: figures 1, 2, 3 and 5 of `make bench`.
 
 Same code paths as host_tools/bench.py, coarser where that is slow:
-1. heap: decided on the real port, see tests/test_rp2emu.py;
+1. heap: decided on the real port, the emulated RP2040 (host_tools/bench_uf2.py): a
+   40-deal game within half the rp2 heap with make deploy's .mpy files, within 48 KB
+   with the frozen image (both known gaps for now, strict xfails: see the end);
 2. heap allocated per press: at most 256 B on average on every screen,
    and nothing at all for a redraw of the home screen;
 3. display bytes per press on pico_oled (SSD1306 and SH1106) below 1024;
@@ -38,9 +40,10 @@ def games(tmp_path_factory):
     return out
 
 
-# -- 1. heap: decided on the real port (tests/test_rp2emu.py: the live heap of a 40-deal
-# game on the stock rp2 firmware stays under half its heap).  The 48 KB budget on the
-# 64-bit unix port is gone: it measured another machine.
+# -- 1. heap: decided on the real port (below: the live heap of a 40-deal game on the
+# emulated RP2040, with the .mpy files of `make deploy` on the stock UF2 and with the
+# frozen image).  The 48 KB budget on the 64-bit unix port is gone: it measured another
+# machine.
 
 # -- 2. allocation per press --------------------------------------------------------
 
@@ -126,7 +129,7 @@ def test_every_module_a_board_needs_compiles(sizes, board):
     # names must explain themselves); make bench still reports the size per board.
 
 
-# -- the frozen image (UF2) on the real port ------------------------------------
+# -- the live heap on the real port: .mpy files on the stock UF2, and the frozen image --
 
 def _emulated_pico_missing():
     try:
@@ -141,9 +144,11 @@ def _emulated_pico_missing():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "known gap (issue 11 stays open): with the two-copy journal of issue 12 the frozen image's "
-    "live heap peaks at about 55 KB over a 40-deal federation game, over the 48 KB budget "
-    "(47.7 KB before the second journal copy)"))
+    "known gap (issue 11 stays open): the frozen image's live heap peaks at 51,024 B over a "
+    "40-deal federation game (main at 622b042), over the 48 KB budget (55,296 B before the "
+    "savings of 30 Nov evening; 47.7 KB before the second journal copy). What is left: three "
+    "littlefs mounts of 2,432 B each (1 KB read and 1 KB program cache apiece) and the check "
+    "step's values kept per visit (about 1.5-2 KB above home)"))
 @pytest.mark.parametrize("preset", ["federation"])
 def test_frozen_image_live_heap_peak_of_a_40_deal_game(uf2_images, preset):
     """build/coinche-pico_oled.uf2 on the emulated RP2040: the live heap
@@ -159,3 +164,28 @@ def test_frozen_image_live_heap_peak_of_a_40_deal_game(uf2_images, preset):
     assert figures["peak"] <= bench_uf2.HEAP_BUDGET, (
         "the frozen image's live heap peaks at %d B over a %d-deal %s game, over %d B: %r"
         % (figures["peak"], B.GAME_DEALS, preset, bench_uf2.HEAP_BUDGET, figures))
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "known gap (issue 10 stays open): with the .mpy files of make deploy the bytecode is on the "
+    "heap; the live heap is 125,536 B once the app has booted and peaks at 134,144 B over a "
+    "40-deal federation game (main at 622b042), over half the rp2 heap (122,944 B)"))
+def test_deployed_mpy_live_heap_peak_of_a_40_deal_game():
+    """`make deploy`'s .mpy files on the stock rp2 UF2 (the emulated RP2040): the live heap
+    (gc.mem_alloc() after gc.collect(), after every press, measuring script included) of a
+    40-deal federation game stays within half of the rp2 heap (host_tools/bench_uf2.py
+    --deploy: keys fed to the app's polled buttons, so every deal lands, unlike make bench's
+    figure 9 at 30/30 ms on the GPIO pins)."""
+    reason = _emulated_pico_missing()
+    if reason:
+        pytest.skip(".mpy heap: " + reason)
+    from host_tools import bench_uf2, rp2emu
+
+    stock = rp2emu.uf2_path()
+    if rp2emu.missing(stock):
+        pytest.skip(".mpy heap: " + rp2emu.missing(stock))
+    figures = bench_uf2.measure("pico_oled", stock, "federation", deploy=True)
+    assert figures["deals"] == B.GAME_DEALS, figures
+    assert figures["peak"] <= B.RP2_LIVE_BUDGET, (
+        "with make deploy's .mpy files the live heap peaks at %d B over a %d-deal federation game, "
+        "over %d B (half the rp2 heap): %r" % (figures["peak"], B.GAME_DEALS, B.RP2_LIVE_BUDGET, figures))
