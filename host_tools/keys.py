@@ -38,10 +38,12 @@ HOLD_BACK = "hold back %d" % LONG_HOLD
 def hold_for(k):
     """Hold length (ms) that gives exactly k steps: the press, then k-1 repeats.
 
-    The press registers DEBOUNCE_MS + POLL_MS after the key goes down and the
-    release as long after it goes up, so k steps need
-    repeat_at(k-1) <= D - POLL_MS < repeat_at(k) (docs/ui.md). The planner
-    aims at the middle of that window, so a jittery real hand still lands."""
+    Polled, the press registers DEBOUNCE_MS + POLL_MS after the key goes down and
+    the release as long after it goes up, so k steps need
+    repeat_at(k-1) <= D - POLL_MS < repeat_at(k) (docs/ui.md); with edge
+    interrupts both register at their edges, so repeat_at(k-1) <= D < repeat_at(k),
+    which the middle of the first window also meets. The planner aims at that
+    middle, so a jittery real hand still lands."""
     assert k >= 2
     lo = repeat_at(k - 1) + POLL_MS
     hi = repeat_at(k) + POLL_MS

@@ -8,10 +8,23 @@ works through the edges in the order they came, with their own times.  With
 no pins, or pins without interrupts (the terminal simulator, unit tests),
 poll() samples the levels itself, as often as the app polls.
 
-Either way a level counts only once it held DEBOUNCE_MS (the idea of
-Adafruit's Debouncer and of Peter Hinch's Pushbutton).  Any zero-argument
-callable works as a button (True while pressed), and the clock is passed
-in, so tests drive both.  All time arithmetic is wrap-safe ticks_diff.
+Debouncing (DEBOUNCE_MS, the time contacts take to settle) follows what is
+known of the edges.  Polled, a level counts once it held DEBOUNCE_MS (the
+idea of Adafruit's Debouncer and of Peter Hinch's Pushbutton): a glitch
+between two polls is no press.  With interrupts an edge counts at its own
+time, and for DEBOUNCE_MS after a flip the contacts are settling: edges then
+change nothing until that time is over, when the level counts if it still
+differs.  The held-level rule cannot work with interrupts: a flash erase
+keeps them off for about 45 ms on the RP2040, so an edge can be stamped that
+much late; a press stamped late and released at once looked like a bounce
+and was lost, and a release stamped late merged two presses of one button
+into one (seen on the emulated RP2040, modelled in tests/test_inputs.py).
+Edges stamped together (latched while interrupts were off) are taken in a
+finger's order: a release before a press of another button.
+
+Any zero-argument callable works as a button (True while pressed), and the
+clock is passed in, so tests drive both.  All time arithmetic is wrap-safe
+ticks_diff.
 
 UP/DOWN act on the press (then repeat while held); OK/BACK act on release so a
 hold can mean something else (LONG fires once at LONG_MS and eats the release).
@@ -175,7 +188,9 @@ class Inputs:
                 slot = read & (EDGE_SLOTS - 1)
                 at = times[slot]
                 what = levels[slot]
-                self._advance(at, True)  # what was due before this edge comes first
+                # what fell due before this edge comes first; what falls due at its
+                # very time waits for the edges latched with it (a release first)
+                self._advance(ticks_add(at, -1), True)
                 self.keys[what >> 1].feed((what & 1) == 1, at)
                 read = (read + 1) & EDGE_COUNT_MASK
             self._edges_read = read
@@ -186,21 +201,36 @@ class Inputs:
             self._advance(now, False)
 
     def _advance(self, until, exact):
-        """Every debounced flip due by `until`, in the order they fell due, with the
-        repeats and LONGs of held buttons before each.  exact: a flip happens at the
-        moment its level had held DEBOUNCE_MS (edge times known); else at this poll."""
+        """Every debounced flip due by `until`, in the order they fell due (at equal
+        times a release first), with the repeats and LONGs of held buttons before
+        each.  exact (edge times from interrupts): a flip is due at its edge, or
+        when the contacts settled after the previous flip, whichever is later, and
+        happens then.  Polled: due once the level held DEBOUNCE_MS; happens now."""
         keys = self.keys
         while True:
             best = -1
+            best_due = 0
             for i in range(4):
                 k = keys[i]
-                if k.raw != k.state and ticks_diff(until, k.raw_since) >= DEBOUNCE_MS:
-                    if best < 0 or ticks_diff(k.raw_since, keys[best].raw_since) < 0:
-                        best = i
+                if k.raw == k.state:
+                    continue
+                if exact:
+                    due = k.raw_since
+                    if ticks_diff(due, k.changed_at) < DEBOUNCE_MS:
+                        due = ticks_add(k.changed_at, DEBOUNCE_MS)
+                else:
+                    due = ticks_add(k.raw_since, DEBOUNCE_MS)
+                if ticks_diff(until, due) < 0:
+                    continue
+                if best >= 0:
+                    later = ticks_diff(due, best_due)
+                    if later > 0 or (later == 0 and (k.raw or not keys[best].raw)):
+                        continue  # not earlier, nor a release tied with a press
+                best = i
+                best_due = due
             if best < 0:
                 break
-            k = keys[best]
-            at = ticks_add(k.raw_since, DEBOUNCE_MS) if exact else until
+            at = best_due if exact else until
             self._holds(at)
             self._flip(best, at)
         self._holds(until)

@@ -6,7 +6,7 @@ from the very numbers the device uses.
 from coinche.compat import const
 
 POLL_MS = const(10)       # the app polls the buttons this often
-DEBOUNCE_MS = const(20)   # a raw level must hold this long to count
+DEBOUNCE_MS = const(20)   # contacts settle within this (ui/inputs.py: how each way in uses it)
 REPEAT_FIRST = const(400) # held UP/DOWN: first repeat after this long
 LONG_MS = const(600)      # held OK/BACK: the "long" action fires here
 
