@@ -67,3 +67,8 @@ def uf2_images():
         except uf2.BuildError as e:
             pytest.fail(str(e))
     return images
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: takes minutes (the 40-deal game on the emulated Pico); "
+                                       "`make test` runs it, `pytest -m 'not slow'` leaves it out")
