@@ -21,7 +21,6 @@ import tempfile
 
 from host_tools.rp2emu import EmulatorError, Pico
 from host_tools.sim import parse_script
-from ui.timing import DEBOUNCE_MS
 
 GAME_DEALS = 40
 SAMPLE_EVERY = 8  # polls between two live-heap samples (each a gc.collect())
@@ -225,8 +224,7 @@ def latency(board, image, preset, log, gap_ms=600):
         after = [m for m, _ in transfers if edge <= m < following]
         if after:
             out.append((max(after) - edge) / 1000)
-    return {"latency_ms": out, "presses": len(edges), "render": figures["render"], "show_max": figures["show_max"],
-            "debounce_ms": DEBOUNCE_MS}
+    return {"latency_ms": out, "presses": len(edges), "render": figures["render"], "show_max": figures["show_max"]}
 
 
 def measure(log=print, preset="federation"):
