@@ -535,13 +535,15 @@ class Pico:
         return self._wait_for("X", timeout=timeout)[1]
 
     def off(self):
-        """Power off now; the image file keeps the flash."""
-        if self.proc.poll() is None:
-            self._send("off")
+        """Power off now; the image file keeps the flash.  After a power cut there is
+        nothing to do: the emulator saved the image and is ending (perhaps not gone yet,
+        so a command to it could meet a closed pipe)."""
+        if self.proc.poll() is None and self.cut is None:
             try:
+                self._send("off")
                 self._wait_for("X", timeout=30)
             except EmulatorError:
-                pass
+                pass  # it ended meanwhile
         self.close()
 
     def kill(self):
