@@ -1192,7 +1192,7 @@ def main(argv=None):
             with open(o.out, encoding="utf-8") as f:
                 text = splice(f.read(), r, sections)
         else:
-            text = document(r, render(r))
+            text = document(r, table)  # every figure: the table printed above
         with open(o.out, "w", encoding="utf-8") as f:
             f.write(text)
         print("\nwritten to %s" % os.path.relpath(o.out, ROOT), file=sys.stderr)
