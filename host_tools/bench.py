@@ -967,8 +967,10 @@ def _r_cpu(r, row):
         row("7 CPU", "x86-64 instructions of the start-up (subtracted above)", "{:,}".format(c["startup"]), "", "")
 
 
-def diagnosis(r, sections=SECTIONS):
-    """Markdown lines: each budget that does not hold, by how much, and where the bytes go."""
+def diagnosis(r, sections=None):
+    """Markdown lines: each budget that does not hold, by how much, and where the bytes go
+    (of every figure, or of those of `sections`, as render())."""
+    sections = SECTIONS if sections is None else sections
     out = []
     errors = r["errors"]
     for sec in sections:
@@ -1184,7 +1186,7 @@ def main(argv=None):
         return 1
     table = render(r, sections)
     print("\n".join(table))
-    diag = diagnosis(r, sections or SECTIONS)
+    diag = diagnosis(r, sections)
     if diag:
         print("\nBudgets that do not hold:\n" + "\n".join(diag))
     if not o.no_write:
