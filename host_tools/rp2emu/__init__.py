@@ -249,6 +249,7 @@ class Pico:
         self._mark_seq = 0
         self._last_time = 0  # simulated time last seen (to size the wait for a later moment)
         self._lock = threading.Lock()
+        self._rebooted = threading.Condition(self._lock)  # notified by the reader at every "R"
         self._pending_time = None
         # display.pictures when the latest boot began, counted by the reader in the order the
         # emulator reported (power-on: 0), and whether wait_for_frame returned a picture of it
@@ -293,6 +294,7 @@ class Pico:
                     self._boot_pictures = self.display.pictures
                     self._boot_drawn = False
                     self.reboots += 1
+                    self._rebooted.notify_all()
             elif kind == "U":
                 self.usb_up += 1
             elif kind == "X":
@@ -490,11 +492,9 @@ class Pico:
             transport.exec_raw_no_follow("import machine\nmachine.reset()\n")
         finally:
             transport.close()
-        deadline = time.monotonic() + self.timeout
-        while self.reboots == before:
-            if time.monotonic() > deadline:
+        with self._rebooted:
+            if not self._rebooted.wait_for(lambda: self.reboots != before, self.timeout):
                 raise EmulatorError("machine.reset() did not reboot the emulated Pico")
-            time.sleep(0.05)
 
     def deploy(self, rules=None, target=None, arch="armv6m"):
         """host_tools/deploy.py into this Pico; with rules/target, the fresh game's
