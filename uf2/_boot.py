@@ -29,9 +29,7 @@ except Exception as error:  # the device must start whatever the flash holds
     try:
         import vfs
 
-        partitions._ram_filesystem(vfs, "/")
-        for _name, _first, _count, point in partitions.DATA_PARTITIONS:
-            partitions._makedirs(point)
+        partitions.mount_ram(vfs, "/")
     except Exception as second:
         sys.print_exception(second)
 # _boot.py runs in the REPL's namespace: leave nothing behind there either, and

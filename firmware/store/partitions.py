@@ -179,6 +179,23 @@ def _ram_filesystem(vfs_module, mount_point):
     return _format_and_mount(vfs_module, RAMBlocks(), mount_point)
 
 
+def user_filesystem_roots(user_mount):
+    """The journal's two copies as folders of the filesystem at user_mount (made if missing):
+    a stock filesystem over the whole region, or this session's filesystem in RAM."""
+    roots = [_join(user_mount, name) for name, _first, _count, _mount in DATA_PARTITIONS]
+    for root in roots:
+        _makedirs(root)
+    return roots
+
+
+def mount_ram(vfs_module, user_mount):
+    """A filesystem in RAM at user_mount, holding the journal's two folders, for a session
+    the flash cannot record: its roots, or None when even that could not be made."""
+    if not _ram_filesystem(vfs_module, user_mount):
+        return None
+    return user_filesystem_roots(user_mount)
+
+
 def _free_aside_name(aside_directory, name):
     import os
 
@@ -275,9 +292,7 @@ def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=No
     if not user_on_flash:
         whole = _mount_whole_region(make_block_device, vfs_module, user_mount)
         if whole == "whole":
-            roots = [_join(user_mount, name) for name, _first, _count, _mount in DATA_PARTITIONS]
-            for root in roots:
-                _makedirs(root)
+            roots = user_filesystem_roots(user_mount)
             layout, unsaved, mounted = "whole", False, (roots, notices)
             return roots, notices
         if whole == "empty" or _is_blank(user_device, user_count):
@@ -289,12 +304,8 @@ def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=No
                 # A damaged filesystem over the whole region: pieces of it may be
                 # anywhere, so no partition is touched; this session runs in RAM.
                 notices.append("flash filesystem damaged: left untouched, not saved")
-                roots = []
-                if _ram_filesystem(vfs_module, user_mount):
-                    roots = [_join(user_mount, name) for name, _first, _count, _mount in DATA_PARTITIONS]
-                    for root in roots:
-                        _makedirs(root)
-                layout, unsaved, mounted = "ram", True, (roots or [None, None], notices)
+                roots = mount_ram(vfs_module, user_mount) or [None, None]
+                layout, unsaved, mounted = "ram", True, (roots, notices)
                 return mounted
             notices.append("user filesystem damaged: left untouched")
     user_present = user_on_flash or _ram_filesystem(vfs_module, user_mount)
