@@ -44,7 +44,7 @@ The mount policy:
   set aside, and the data partitions are still used when they mount.
 Every case but "mounted" and "blank" adds a notice (short English text); the
 app shows that something was recovered ("Not saved!" when no copy of the
-journal is on flash: see `unsaved`).
+journal is on flash: see fill_report()).
 """
 from micropython import const
 
@@ -62,16 +62,13 @@ ASIDE_DIRECTORY = "aside"
 
 _EEXIST = const(17)
 
-# What the last mount_storage() found, for the app: (roots, notices), or None
-# when nothing was mounted here (the stock firmware's single filesystem).
-mounted = None
+# What the last mount_storage() found, for fill_report(): (layout, roots, notices,
+# unsaved), or None. layout: "partitions" (the three above), "whole" (a stock
+# filesystem over the whole region) or "ram" (nothing on flash); unsaved: no copy of
+# the journal is on flash this session (the screen says "Not saved!").
+_found = None
 # The names of the partitions the last mount_storage() found blank and formatted.
 formatted = []
-# The layout the last mount_storage() mounted: "partitions" (the three above),
-# "whole" (a stock filesystem over the whole region) or "ram" (nothing on flash).
-layout = None
-# True when no copy of the journal is on flash this session (the screen says "Not saved!").
-unsaved = False
 
 
 class RAMBlocks:
@@ -280,9 +277,9 @@ def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=No
     Returns (roots, notices): roots, the two journal directories (a data partition's
     mount point, or the directory of that name on the user filesystem when the
     partition could not be used; None when neither exists), notices, a list of short
-    English texts, empty when everything mounted. Also kept in `mounted`; `layout`
-    and `unsaved` say more. Never raises for a flash problem."""
-    global mounted, layout, unsaved
+    English texts, empty when everything mounted. Kept, with the layout and whether
+    nothing is saved, for fill_report(). Never raises for a flash problem."""
+    global _found
     notices = []
     formatted[:] = []
     user_name, user_first, user_count, user_default = USER_PARTITION
@@ -293,7 +290,7 @@ def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=No
         whole = _mount_whole_region(make_block_device, vfs_module, user_mount)
         if whole == "whole":
             roots = user_filesystem_roots(user_mount)
-            layout, unsaved, mounted = "whole", False, (roots, notices)
+            _found = ("whole", roots, notices, False)
             return roots, notices
         if whole == "empty" or _is_blank(user_device, user_count):
             user_on_flash = _format_and_mount(vfs_module, user_device, user_mount)
@@ -305,8 +302,8 @@ def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=No
                 # anywhere, so no partition is touched; this session runs in RAM.
                 notices.append("flash filesystem damaged: left untouched, not saved")
                 roots = mount_ram(vfs_module, user_mount) or [None, None]
-                layout, unsaved, mounted = "ram", True, (roots, notices)
-                return mounted
+                _found = ("ram", roots, notices, True)
+                return roots, notices
             notices.append("user filesystem damaged: left untouched")
     user_present = user_on_flash or _ram_filesystem(vfs_module, user_mount)
     roots = []
@@ -342,7 +339,7 @@ def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=No
             _makedirs(fallback)
             if user_on_flash:
                 on_flash += 1
-    layout, unsaved, mounted = "partitions", not on_flash, (roots, notices)
+    _found = ("partitions", roots, notices, not on_flash)
     return roots, notices
 
 
@@ -353,7 +350,7 @@ def fill_report(report):
     the mount code on the heap. LAYOUT, ROOTS (the journal's two directories) and
     NOTICES (the mount's texts) as found; NOTES gets "kept" (flash holding data was
     kept instead of being formatted) and "unsaved" (no copy of the journal on flash)."""
-    roots, notices = mounted
+    layout, roots, notices, unsaved = _found
     report.LAYOUT = layout
     report.ROOTS = list(roots)
     report.NOTICES = list(notices)
