@@ -348,12 +348,13 @@ def fill_report(report):
     module the app reads), so that this module can be unloaded once mounted: the UF2's
     boot and the simulator's launcher both do that, and the game then plays without
     the mount code on the heap. LAYOUT, ROOTS (the journal's two directories) and
-    NOTICES (the mount's texts) as found; NOTES gets "kept" (flash holding data was
+    NOTICES (the mount's texts) as found; NOTES, "kept" (flash holding data was
     kept instead of being formatted) and "unsaved" (no copy of the journal on flash)."""
     layout, roots, notices, unsaved = _found
     report.LAYOUT = layout
     report.ROOTS = list(roots)
     report.NOTICES = list(notices)
+    report.NOTES = []
     if notices:
         report.NOTES.append("kept")
     if unsaved:

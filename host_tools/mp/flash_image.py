@@ -41,7 +41,6 @@ def mount_flash(path=None):
         user_mount=FLASH_MOUNT, data_mounts=DATA_MOUNTS)
     ROOTS[:] = [root for root in roots if root]
     NOTICES[:] = notices
-    flash_report.NOTES = []
     partitions.fill_report(flash_report)
     both_formatted = "data_a" in partitions.formatted and "data_b" in partitions.formatted
     # the policy runs once per boot: unloaded, as the UF2's boot unloads it (uf2/_boot.py)
