@@ -44,11 +44,6 @@ BOOT_FILES = ("_boot.py",)  # our boot (it mounts by store/partitions.py)
 # the one mount policy (decision D1), which the boot imports, and the report of what it found
 BOOT_FIRMWARE = ("flash_report.py", "store/partitions.py")
 
-
-def uf2_firmware_files(drivers, layout):
-    """What `make deploy` sends, and the mount policy the UF2's boot uses."""
-    files = firmware_files(drivers, layout)
-    return files + [rel for rel in BOOT_FIRMWARE if rel not in files]
 BOARDS = ("pico_oled", "pico_display_pack")  # the boards with a UF2
 PORT_BOARD = "RPI_PICO"  # RP2040 with 2 MB flash: the Pico, Pico W's chip without Wi-Fi
 
@@ -57,6 +52,12 @@ SOURCE_HINT = (
     "give MICROPYTHON_SRC=path/to/micropython-v1.28.0-rp2-src.tar.xz "
     "(or that tarball unpacked; ../shared/rp2/ has it)"
 )
+
+
+def uf2_firmware_files(drivers, layout):
+    """What `make deploy` sends, and the mount policy the UF2's boot uses."""
+    files = firmware_files(drivers, layout)
+    return files + [rel for rel in BOOT_FIRMWARE if rel not in files]
 
 
 class BuildError(Exception):
