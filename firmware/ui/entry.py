@@ -124,7 +124,7 @@ class Draft:
         if pile == self.pile:
             return
         if isinstance(self.tens, int):
-            v = 162 - min(162, self.tens * 10 + self.units)
+            v = 162 - self.points_entered()
             self.tens, self.units = v // 10, v % 10
         self.pile = pile
 
@@ -190,6 +190,11 @@ class Draft:
     def coinche_items(self):
         return coinche_options(self.rules, self.bid)
 
+    def coinche_level(self):
+        """The coinche that applies: 0 for a pass, and for a capot bid the preset forbids
+        it on (a coinche set on another bid does not carry over to it)."""
+        return self.coinche if self.bid != "pass" and len(self.coinche_items()) > 1 else 0
+
     # -- steps ---------------------------------------------------------
     def steps(self):
         """The steps of this deal. The coinche is set on the contract step (held BACK),
@@ -233,15 +238,18 @@ class Draft:
             return 162
         if self.tens == DEF_ALL:
             return 0
-        v = min(162, self.tens * 10 + self.units)
+        v = self.points_entered()
         return v if self.pile == "T" else 162 - v
+
+    def points_entered(self):
+        """The card points as entered (tens and units, at most 162), of the pile counted."""
+        return min(162, self.tens * 10 + self.units)
 
     def record(self):
         if self.bid == "pass":
             return {"bid": "pass"}
-        # a coinche set on another bid does not apply to a capot bid the preset forbids it on
-        rec = {"taker": self.taker, "bid": self.bid, "trump": self.kind,
-               "coinche": self.coinche if len(self.coinche_items()) > 1 else 0, "points": self.takers_points()}
+        rec = {"taker": self.taker, "bid": self.bid, "trump": self.kind, "coinche": self.coinche_level(),
+               "points": self.takers_points()}
         if self.tens in (ALL, SOLO):
             rec["tricks"] = 8
         elif self.tens == DEF_ALL:

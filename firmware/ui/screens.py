@@ -677,13 +677,11 @@ class Entry(Screen):
                         ctx = name + " " + kind
                 self._ctx = ctx
             ctx = self._ctx
-            if b == "pass":
-                hint = T["hold_ok_kind"] if many else "^v  OK >"
-            elif len(d.coinche_items()) > 1:  # held BACK: coinche
+            if b != "pass" and len(d.coinche_items()) > 1:  # held BACK: coinche
                 hint = T["hint_bid_kind"] if many else T["hint_bid"]
             else:
                 hint = T["hold_ok_kind"] if many else "^v  OK >"
-            coinche = d.coinche if b != "pass" and len(d.coinche_items()) > 1 else 0
+            coinche = d.coinche_level()
             if isinstance(b, int):
                 lab = T["k_" + d.kind] if d.kind != "suit" else None
                 if coinche:
@@ -697,7 +695,7 @@ class Entry(Screen):
         elif st == E.S_TENS:
             title = T["t_points"] if d.pile == "T" else T["t_pile_def"]
             if isinstance(d.tens, int):
-                v = min(162, d.tens * 10 + d.units)
+                v = d.points_entered()
                 hint = T["hold_ok_pile"]
                 L.picker(title, self._stepno(), v, None, self.context(), hint)
                 L.mark_digits(v, False)
@@ -765,10 +763,11 @@ class Entry(Screen):
         """'Made 112', or for the defence's pile 'Made def. 50' ('def. 50' when that is
         too long): the card points as entered, their units digit last."""
         d = self.d
-        v = str(min(162, d.tens * 10 + d.units))
+        v = str(d.points_entered())
         if d.pile == "T":
             return verdict + " " + v
-        return _fit(verdict + " " + self.app.T["def_points"] + " " + v, self.app.T["def_points"] + " " + v)
+        short = self.app.T["def_points"] + " " + v
+        return _fit(verdict + " " + short, short)
 
     def _show_units(self, s):
         """The confirm step's units one up or down (s), scored at once. The value shown
