@@ -79,16 +79,16 @@ class Chart(Screen):
     def _prepare(self, L):
         a = self.app
         game = a.game
-        results = game.results
-        n = len(results) + 1
+        scores = game.results.scores  # NS then EW of each deal: kept, nothing scored again
+        n = len(scores) // 2 + 1
         self.area = self._area(L)
         left, top, right, bottom = self.area
         target = game.rules["target"]
         high = target
         ns = ew = 0
-        for r in results:
-            ns += r.score["NS"]
-            ew += r.score["EW"]
+        for i in range(0, len(scores), 2):
+            ns += scores[i]
+            ew += scores[i + 1]
             if ns > high:
                 high = ns
             if ew > high:
@@ -98,9 +98,8 @@ class Chart(Screen):
         ns = ew = 0
         for i in range(n):
             if i:
-                s = results[i - 1].score
-                ns += s["NS"]
-                ew += s["EW"]
+                ns += scores[2 * i - 2]
+                ew += scores[2 * i - 1]
             pts[3 * i] = left + (right - left) * i // (n - 1 if n > 1 else 1)
             pts[3 * i + 1] = bottom - span * ns // high
             pts[3 * i + 2] = bottom - span * ew // high
