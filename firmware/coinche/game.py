@@ -147,13 +147,17 @@ class Game:
         return self._score(deals, i)
 
     def plan_add(self, rec):
+        if self.over:
+            raise GameError("deal", "the game is over (%s won)" % self.winner)
         return self._plan(len(self.deals), validate(self.rules, rec))
 
     def score_next(self, rec, checked=False):
         """(DealResult, totals, over) of the game with rec added after its last deal, as
         plan_add() would give them, without copying the deals (the device's confirm step
         asks once per key press); the game does not change. checked: rec is already
-        what validate() returned."""
+        what validate() returned. GameError once the game is over, as plan_add()."""
+        if self.over:
+            raise GameError("deal", "the game is over (%s won)" % self.winner)
         r = scoring.score(self.rules, rec if checked else validate(self.rules, rec))
         total = {"NS": self.total["NS"] + r.score["NS"], "EW": self.total["EW"] + r.score["EW"]}
         return r, total, self._end(total, r)[0]
@@ -167,9 +171,8 @@ class Game:
         return self._plan(i, None)
 
     def add(self, rec):
-        """Validate, score and append a deal; returns its DealResult."""
-        if self.over:
-            raise GameError("deal", "the game is over (%s won)" % self.winner)
+        """Validate, score and append a deal; returns its DealResult (GameError once the
+        game is over: plan_add)."""
         self.commit(self.plan_add(rec))
         return self.results[-1]
 

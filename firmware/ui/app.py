@@ -8,7 +8,7 @@ import json
 
 from coinche.compat import const
 from coinche.game import Game, GameError
-from coinche.record import RecordError, validate
+from coinche.record import RecordError
 from coinche.rules import DEFAULT_PRESET, Rules, RulesError
 from ui import screens as S
 from ui.entry import Draft
@@ -284,24 +284,18 @@ class App:
         self.go(S.Entry(self, Draft(self.game.rules, taker)))
 
     def _plan(self, rec, index):
-        """The game's plan (Game.plan_add/plan_replace) of adding rec (index None) or of
-        putting it in place of deal index; GameError for a deal added after the end."""
-        g = self.game
-        if index is None:
-            if g.over:
-                raise GameError("deal", "the game is over")
-            return g.plan_add(rec)
-        return g.plan_replace(index, rec)
+        """The game's plan (Game.plan_add/plan_replace, which validate rec) of adding rec
+        (index None) or of putting it in place of deal index; GameError for a deal added
+        after the end."""
+        return self.game.plan_add(rec) if index is None else self.game.plan_replace(index, rec)
 
     def trial(self, rec, index, checked=False):
         """(DealResult, totals, over) the game would have with rec added (or replacing deal
         index); checked: rec is already what coinche.record.validate() returned."""
         if index is None:
-            if self.game.over:
-                raise GameError("deal", "the game is over")
             # without a copy of the deals: the confirm step asks per units value
             return self.game.score_next(rec, checked)
-        plan = self._plan(rec, index)  # an edit: the deals after it are scored again
+        plan = self.game.plan_replace(index, rec)  # an edit: the deals after it are scored again
         return plan[1][index], plan[2], plan[3]
 
     def _empty_game(self):
@@ -351,7 +345,7 @@ class App:
         if index is None and self.at_deal_limit():
             return
         try:
-            plan = self._plan(validate(g.rules, rec), index)
+            plan = self._plan(rec, index)
         except (RecordError, GameError) as e:
             self.flash(self.T["e_end_before"] if isinstance(e, GameError) else self.T["e_field"])
             return
