@@ -207,11 +207,10 @@ def plan_deal_read(rules, game, rec):
         ev += ["ok", answer.get(want_to, "ok")]  # OK asks whose melds are best first
         reads += 2
     elif has and want_to != "auto" and want_to != auto:
-        others = d.announce_choices("NS")[3]  # the table overrides the codes: "best melds?"
-        ev += [HOLD_OK, "ok"]
-        ev += wrap_moves(0, others.index(E.BEST), len(others), up_increases=False)
-        ev += ["ok", answer.get(want_to, "ok")]
-        reads += 4  # the picker, its list, whose melds are best, the check step again
+        e, r = announce_events(d, "NS", E.BEST)  # the table overrides the codes: "best melds?"
+        ev += e
+        ev.append(answer.get(want_to, "ok"))
+        reads += r + 1  # the picker, its list, whose melds are best, the check step again
     reads += 1  # the confirm step
     ev.append("ok")  # confirm: save
     return ev, reads
