@@ -86,11 +86,15 @@ def _imports(firmware, rel):
     return top, nested
 
 
+# The partition mount of the UF2's boot and its report: frozen into the UF2 only (the
+# stock firmware has one filesystem, and the journal's two copies are directories on it).
+UF2_BOOT_FIRMWARE = ("flash_report.py", "store/partitions.py")
+
+
 def _optional(rel):
-    """Files only some boards need: one display driver, one screen layout; and the
-    partition mount of the UF2's boot and its report (the stock firmware has one
-    filesystem, and the journal's two copies are directories on it)."""
-    if rel in ("store/partitions.py", "flash_report.py"):
+    """Files only some boards need: one display driver, one screen layout; and
+    UF2_BOOT_FIRMWARE."""
+    if rel in UF2_BOOT_FIRMWARE:
         return True
     if rel.startswith("drivers/") and rel.count("/") == 1:
         return rel != "drivers/__init__.py"

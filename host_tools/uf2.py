@@ -36,14 +36,11 @@ import subprocess
 import sys
 import time
 
-from host_tools.deploy import FIRMWARE, ROOT, DeployError, board_settings, firmware_files
+from host_tools.deploy import FIRMWARE, ROOT, UF2_BOOT_FIRMWARE, DeployError, board_settings, firmware_files
 
 BUILD = os.path.join(ROOT, "build", "uf2")
 BOOT_DIR = os.path.join(ROOT, "uf2")
-BOOT_FILES = ("_boot.py",)  # our boot (it mounts by store/partitions.py)
-# the one mount policy (decision D1), which the boot imports, and the report of what it found
-BOOT_FIRMWARE = ("flash_report.py", "store/partitions.py")
-
+BOOT_FILES = ("_boot.py",)  # our boot (it mounts by store/partitions.py, deploy.UF2_BOOT_FIRMWARE)
 BOARDS = ("pico_oled", "pico_display_pack")  # the boards with a UF2
 PORT_BOARD = "RPI_PICO"  # RP2040 with 2 MB flash: the Pico, Pico W's chip without Wi-Fi
 
@@ -57,7 +54,7 @@ SOURCE_HINT = (
 def uf2_firmware_files(drivers, layout):
     """What `make deploy` sends, and the mount policy the UF2's boot uses."""
     files = firmware_files(drivers, layout)
-    return files + [rel for rel in BOOT_FIRMWARE if rel not in files]
+    return files + [rel for rel in UF2_BOOT_FIRMWARE if rel not in files]
 
 
 class BuildError(Exception):
