@@ -59,7 +59,6 @@ RP2_LIVE_BUDGET = RP2_HEAP // 2  # 9: live heap peak of a 40-deal game on the re
 ALLOC_BUDGET = 256  # 2: bytes allocated per press, average, on every screen
 HOME_REDRAW_BUDGET = 0  # 2: app.render() on home with nothing changed
 OLED_BUS_BUDGET = 1024  # 3: display bytes per press on pico_oled (average, below)
-SIZE_BUDGET = 48 * 1024  # 5: the firmware a board needs, as .mpy (main.py and the board file reported beside it)
 
 PRESETS = ("classic2000", "federation", "coinche1000", "coinche1001")
 REFERENCE = "federation"  # the game of figures 2, 3, 7: it has every entry step
