@@ -689,7 +689,8 @@ def measure(use_valgrind=True, log=print, sections=None):
             r["flash"] = flash_figures(tree)
 
         def cpu():
-            events = sum(1 for x in lines[:_deal_end(lines, CPU_DEALS)] if x and not x.startswith("#"))
+            before, deals = keys.deal_scripts(lines)
+            events = sum(1 for x in before + sum(deals[:CPU_DEALS], []) if x and not x.startswith("#"))
             r["cpu"] = cpu_per_press(path, REFERENCE, tree, events) if use_valgrind else None
 
         def calculator():
@@ -720,17 +721,6 @@ def measure(use_valgrind=True, log=print, sections=None):
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return r
-
-
-def _deal_end(lines, n):
-    """Index of the line that starts deal n+1 (the script of the first n deals ends there)."""
-    seen = 0
-    for i, x in enumerate(lines):
-        if x.startswith("# deal "):
-            seen += 1
-            if seen == n + 1:
-                return i
-    return len(lines)
 
 
 SECTIONS = ("1 heap", "2 alloc", "3 display", "4 presses", "5 size", "6 flash", "7 CPU", "8 calculator", "9 rp2")

@@ -256,6 +256,20 @@ class PlanError(ValueError):
     pass
 
 
+DEAL_MARK = "# deal "  # the comment line plan() puts before each deal's keys
+
+
+def deal_scripts(lines):
+    """A script of plan() (possibly after lines of its own) cut at its deal lines:
+    (the lines before the first deal, [each deal's lines, its DEAL_MARK line first])."""
+    before, deals = [], []
+    for line in lines:
+        if line.startswith(DEAL_MARK):
+            deals.append([])
+        (deals[-1] if deals else before).append(line)
+    return before, deals
+
+
 def plan(rules, records, lines=None, times=None):
     """(script lines, [presses per deal]) for a whole game.
 
@@ -276,7 +290,7 @@ def plan(rules, records, lines=None, times=None):
         counts.append(k)
         if times is not None:
             times.append(t)
-        out.append("# deal %d: %d presses, about %.1f s" % (n, k, t))
+        out.append("%s%d: %d presses, about %.1f s" % (DEAL_MARK, n, k, t))
         out += ev
     return out, counts
 

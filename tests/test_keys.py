@@ -79,6 +79,19 @@ def test_a_pass_deal_is_two_presses():
     assert st["deals"] == [{"bid": "pass"}] and st["screen"] == "home"
 
 
+def test_deal_scripts_cuts_a_plan_at_its_deal_lines():
+    """The emulator's tests and make bench take single deals out of a planned game."""
+    rules = Rules("classic2000")
+    records = [{"bid": "pass"}, {"taker": "NS", "bid": 80, "trump": "H", "points": 80}]
+    lines, counts = K.plan(rules, records)
+    before, deals = K.deal_scripts(["wait 100"] + lines)
+    assert before == ["wait 100"]
+    assert [d[1:] for d in deals] == [["ok", "ok"], ["up", "ok", "ok", "ok"]]
+    assert all(d[0].startswith(K.DEAL_MARK) for d in deals) and counts == [2, 4]
+    assert sum(deals, []) == lines
+    assert K.deal_scripts([]) == ([], [])
+
+
 def test_the_default_deal_costs_only_the_confirmations():
     """NS 80 at a suit, 80 points, nothing else: every field is the default."""
     rules = Rules("classic2000")

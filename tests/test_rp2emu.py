@@ -132,13 +132,7 @@ def test_no_press_lost_or_reordered_in_40_deals_at_30_30_ms(oled_image, tmp_path
 
 def _deal_scripts(rules, records):
     """The planner's script cut into one list of lines per deal."""
-    lines, _ = K.plan(rules, records)
-    deals = []
-    for line in lines:
-        if line.startswith("# deal "):
-            deals.append([])
-        deals[-1].append(line)
-    return deals
+    return K.deal_scripts(K.plan(rules, records)[0])[1]
 
 
 def test_power_cut_in_the_middle_of_flash_writes(oled_image, tmp_path):

@@ -174,16 +174,10 @@ def latency(board, image, preset, log, gap_ms=600):
     """Press-to-pixels on one deal typed with the keys apart (ms): per acting edge, the end
     of the last display transfer before the next edge."""
     from host_tools.bench import bench_game
+    from host_tools.keys import deal_scripts
 
     _, records, lines, _ = bench_game(preset, 2)
-    deal = []
-    seen = 0
-    for line in lines:
-        if line.startswith("# deal "):
-            seen += 1
-        if seen == 1:
-            deal.append(line)
-    steps = parse_script(deal)
+    steps = parse_script(deal_scripts(lines)[1][0])
     with Pico(board, image) as pico:
         pico.wait_for_frame()
         _instrumented(pico)
