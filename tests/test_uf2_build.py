@@ -19,9 +19,19 @@ def test_language_tables_module_holds_exactly_the_language_files():
     exec(compile(uf2.language_tables_source(), "language_tables.py", "exec"), namespace)
     for code in i18n.LANGS:
         table = namespace[code]()
-        assert table == i18n.read_file(code)
+        assert isinstance(table, i18n.Table)
+        assert {key: table[key] for key in table} == i18n.read_file(code)
         assert len(table) > 100
-        assert namespace[code + "_prepared"]() == {value: text._split(value) for value in table.values()}
+        prepared = namespace[code + "_prepared"]()
+        assert {value: prepared[value] for value in prepared} == {
+            value: text._split(value) for value in i18n.read_file(code).values()}
+        # looked up by bisection: MicroPython compares str as UTF-8 bytes, the order of the code points
+        for sorted_table in (table, prepared):
+            keys = sorted_table.sorted_keys
+            assert [k.encode() for k in keys] == sorted(k.encode() for k in keys)
+        assert table.get("no such key") is None and "no such key" not in table
+        with pytest.raises(KeyError):
+            table["no such key"]
 
 
 def test_language_tables_module_compiles_for_the_rp2040(tmp_path):
@@ -97,3 +107,45 @@ def test_uf2_is_micropython_1_28_with_the_scoreboard_frozen_in(uf2_images, board
     # the firmware stays below the storage region (flash offset 640 KB)
     end = int(re.search(r"binary end:\s+0x([0-9a-f]+)", info).group(1), 16)
     assert end <= 0x100A0000
+
+
+def test_frozen_language_tables_look_up_on_micropython_without_allocating(tmp_path):
+    """On MicroPython (the unix port), with ui/language_tables.py next to ui/ as in the
+    frozen image: i18n.load() and ui.text read the tables from it, every text is found,
+    and a look-up (T[key], T.get, in, the drawing form of a text) allocates nothing."""
+    import json
+    import shutil
+
+    from tests.conftest import FIRMWARE, run_mp
+
+    shutil.copytree(os.path.join(FIRMWARE, "ui"), tmp_path / "ui", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "ui" / "language_tables.py").write_text(uf2.language_tables_source(), encoding="utf-8")
+    code = """
+import sys, gc, json
+sys.path.insert(0, %r)
+from ui import i18n, text
+out = {}
+for code in i18n.LANGS:
+    T = i18n.load(code)
+    text.prepare_table(T, code)
+    file_table = i18n.read_file(code)
+    same = type(T) is i18n.Table and type(text._table) is i18n.Table and len(T) == len(file_table)
+    for key in file_table:
+        value = file_table[key]
+        same = same and T[key] == value and T.get(key) == value and key in T
+        same = same and text._prepare(value) == text._split(value)
+    key = "saved"
+    value = T[key]
+    gc.collect()
+    before = gc.mem_alloc()
+    for _ in range(100):
+        T[key]
+        T.get("no such key", key)
+        key in T
+        text._prepare(value)
+    out[code] = (same, gc.mem_alloc() - before, T.get("no such key"))
+print(json.dumps(out))
+""" % str(tmp_path)
+    proc = run_mp(code)
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out == {code: [True, 0, None] for code in i18n.LANGS}, out

@@ -30,16 +30,21 @@ _MARKS = (
 
 _cache = {}  # strings built at run time (rows, contexts): bounded
 _table = {}  # the language table's strings: prepared once when the language loads
+_table_code = None  # the language _table was prepared for
 
 
 def prepare_table(T, code=None):
-    """Prepare every string of a language table, so drawing them never allocates.
+    """Prepare every string of a language table, so drawing them never allocates
+    (code None: the language prepared last, whose strings are already there).
 
     The frozen image (the UF2) ships each table prepared at build time
-    (ui/language_tables.py, CODE_prepared()): its tuples are constants in
-    flash, so only the dict is built in RAM."""
-    global _table
+    (ui/language_tables.py, CODE_prepared()): an i18n.Table whose sorted strings
+    and prepared tuples are constants in flash, so nothing of it is built in RAM."""
+    global _table, _table_code
     _cache.clear()
+    if code is None:
+        code = _table_code
+    _table_code = code
     try:
         from ui import language_tables  # pyright: ignore[reportAttributeAccessIssue]
         _table = getattr(language_tables, code + "_prepared")()
