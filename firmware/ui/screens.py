@@ -383,9 +383,12 @@ class Entry(Screen):
         self._stepno_s = None
         self._confirm = None
         self._title = None  # the confirm step's title (the units do not change it)
-        self._units_before = None  # the confirm step's previous units value: (units, error, result, texts)
+        # the confirm step's units value shown before and its error, result and texts, swapped
+        # in place (units None: nothing kept), so UP/DOWN back and forth allocates nothing
+        self._units_kept = [None, None, None, None]
         self._checked = None  # the record last scored there, as validate() returned it
-        self._pickers = {}  # team -> (items, rows, title) of its picker, until the draft changes
+        self._holds = None  # the confirm step's (NS, EW): does the team's hold key open its announces?
+        self._picker_texts = None  # (team, (choices, rows, title, hold)) of the open picker
 
     @property
     def name(self):
@@ -396,8 +399,10 @@ class Entry(Screen):
     # -- navigation
     def _touch(self):
         """Forget the texts derived from the draft (they are rebuilt at the next draw)."""
-        self._ctx = self._stepno_s = self._confirm = self._title = self._units_before = self._checked = None
-        self._pickers = {}
+        self._ctx = self._stepno_s = self._confirm = self._title = self._checked = self._holds = None
+        self._picker_texts = None
+        kept = self._units_kept
+        kept[0] = kept[1] = kept[2] = kept[3] = None
 
     def goto(self, step):
         self._touch()
@@ -596,6 +601,7 @@ class Entry(Screen):
             return
         elif _is(ev, BACK):
             self.meld_team = None
+            self._picker_texts = None  # the confirm step does not need them (they are rebuilt on a hold)
             return
         if item is not None:
             self._take(item)
@@ -621,29 +627,31 @@ class Entry(Screen):
         return self._ctx
 
     def _picker(self, team):
-        """(choices, rows, title) of team's announce picker, built once per draft change:
-        choices as Draft.announce_choices (UP, DOWN, held OK, the others), rows the
-        texts of the others."""
-        p = self._pickers.get(team)
-        if p is None:
-            T = self.app.T
-            d = self.d
-            items = d.announce_choices(team)
-            rows = []
-            for it in items[3]:
-                if it == E.REMOVE_BELOTE:
-                    rows.append("- " + T["belote"])
-                elif isinstance(it, int):
-                    rows.append("- " + T[d.melds[team][it]])
-                elif it == E.BEST:
-                    rows.append(T["t_melds_to"])
-                else:
-                    rows.append(T[it])
-            title = T["t_pick_meld"] + " " + self.app.team_name(team)
-            if len(title) > 16:  # a long team name: "Nordsud add"
-                title = self.app.team_name(team) + " " + T["add"]
-            hold = "OK+ " + T[items[2]] if items[2] else None  # held OK: "OK+ Quarte"
-            p = self._pickers[team] = (items, rows, title, hold)
+        """(choices, rows, title, hold) of team's announce picker, built when it opens and
+        kept while it is open: choices as Draft.announce_choices (UP, DOWN, held OK, the
+        others), rows the texts of the others."""
+        kept = self._picker_texts
+        if kept is not None and kept[0] == team:
+            return kept[1]
+        T = self.app.T
+        d = self.d
+        items = d.announce_choices(team)
+        rows = []
+        for it in items[3]:
+            if it == E.REMOVE_BELOTE:
+                rows.append("- " + T["belote"])
+            elif isinstance(it, int):
+                rows.append("- " + T[d.melds[team][it]])
+            elif it == E.BEST:
+                rows.append(T["t_melds_to"])
+            else:
+                rows.append(T[it])
+        title = T["t_pick_meld"] + " " + self.app.team_name(team)
+        if len(title) > 16:  # a long team name: "Nordsud add"
+            title = self.app.team_name(team) + " " + T["add"]
+        hold = "OK+ " + T[items[2]] if items[2] else None  # held OK: "OK+ Quarte"
+        p = (items, rows, title, hold)
+        self._picker_texts = (team, p)
         return p
 
     def draw(self, L):
@@ -752,12 +760,14 @@ class Entry(Screen):
                 detail = detail + " " + p if detail else p
         return line, detail
 
-    def _announces(self, team):
-        """Can team announce anything in this deal (its hold key then opens its picker)?"""
-        if self.d.bid == "pass":
-            return False
-        up, down, hold, others = self._picker(team)[0]
-        return bool(up or down or hold or others)
+    def _holds_open_announces(self):
+        """(NS, EW): can the team announce anything in this deal (its hold key then opens
+        its picker)? Kept until the draft changes (the units do not change it)."""
+        if self._holds is None:
+            d = self.d
+            self._holds = (d.bid != "pass" and bool(d.announce_items("NS")),
+                           d.bid != "pass" and bool(d.announce_items("EW")))
+        return self._holds
 
     def _points_line(self, verdict):
         """'Made 112', or for the defence's pile 'Made def. 50' ('def. 50' when that is
@@ -771,18 +781,23 @@ class Entry(Screen):
 
     def _show_units(self, s):
         """The confirm step's units one up or down (s), scored at once. The value shown
-        before is kept (its score and texts), so going back and forth between two values
-        allocates nothing; any other change of the draft forgets it."""
+        before is kept (its score and texts, swapped in place in _units_kept), so going
+        back and forth between two values allocates nothing; any other change of the
+        draft forgets it."""
         d = self.d
-        now = (d.units, self.error, self._result, self._confirm) if self._confirm is not None else None
+        kept = self._units_kept
+        shown = d.units if self._confirm is not None else None  # None: its texts were never built
         d.step_units(s)
-        before = self._units_before
-        self._units_before = now
-        if before is not None and before[0] == d.units:
-            _, self.error, self._result, self._confirm = before
-        else:
+        back = kept[0] is not None and kept[0] == d.units
+        kept[0] = shown
+        kept[1], self.error = self.error, kept[1]
+        kept[2], self._result = self._result, kept[2]
+        kept[3], self._confirm = self._confirm, kept[3]
+        if not back:  # a value not kept: scored now, its texts built at the next draw
             self._confirm = None
-            self._evaluate(True)  # scored now; its texts are built at the next draw
+            self._evaluate(True)
+        if shown is None:
+            kept[1] = kept[2] = kept[3] = None
 
     def _draw_confirm(self, L):
         T = self.app.T
@@ -804,7 +819,7 @@ class Entry(Screen):
                 if self._result[2]:
                     hint = T["save_end_units"] if units else T["save_end"]  # this deal ends the game
             # each team's hold key marked where the hold opens its announces
-            holds = (self._announces("NS"), self._announces("EW"))
+            holds = self._holds_open_announces()
             mark = units and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
             self._confirm = (title, verdict, detail, hint, holds, mark)
         title, verdict, detail, hint, holds, mark = self._confirm
