@@ -81,6 +81,14 @@ def test_allocation_per_press_on_every_screen(alloc):
         B.ALLOC_BUDGET, len(over), "\n  ".join(over))
 
 
+def test_confirm_units_back_and_forth_allocates_nothing(alloc):
+    """The check-and-save step keeps the units value shown before (its score and texts)
+    and swaps it in place: UP/DOWN back and forth there allocates nothing at all."""
+    s = alloc["screens"]["entry-confirm"]
+    assert s["bytes"] == 0, "UP/DOWN on the check-and-save step allocates %d B over %d presses (first at %s)" % (
+        s["bytes"], s["presses"], " < ".join(s.get("site_key") or s.get("site_draw") or ["?"]))
+
+
 # -- 3. display bytes ---------------------------------------------------------------
 
 @pytest.mark.parametrize("board", ["pico_oled", B.SH1106_BOARD])

@@ -130,7 +130,10 @@ def _draw_marks(fb, marks, x, pitch, y, colour):
 
 
 def width(string):
-    return 8 * len(_prepare(string)[0])
+    """The drawn width: 8 px per character, an accented one drawn as its ASCII base in one
+    cell (MicroPython's str counts characters, not UTF-8 bytes), so measuring a text
+    prepares and caches nothing (a text built only to be measured stays garbage)."""
+    return 8 * len(string)
 
 
 def first_that_fits(texts, region_width, measure=width):

@@ -131,7 +131,7 @@ WARMUP = 4
 # every press, so they have no steady state; the confirm step is measured with
 # its UP/DOWN (the units: the deal scored again at every press), the list of the
 # other announces behind the picker's OK with its UP/DOWN. The confirm step keeps
-# the units value shown before, so UP/DOWN back and forth costs little; a sweep
+# the units value shown before, so UP/DOWN back and forth allocates nothing; a sweep
 # (UP only: every press a new value, scored and drawn) is measured apart
 # (SWEEP, not budgeted: every screen's budget is measured back and forth).
 SWEEP = ("entry-confirm", (UP,), "entry-confirm", (UP,))
