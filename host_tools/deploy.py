@@ -89,12 +89,16 @@ def _imports(firmware, rel):
 # The partition mount of the UF2's boot and its report: frozen into the UF2 only (the
 # stock firmware has one filesystem, and the journal's two copies are directories on it).
 UF2_BOOT_FIRMWARE = ("flash_report.py", "store/partitions.py")
+# The look-up of the language tables the UF2 has as code (host_tools/uf2.py writes
+# ui/language_tables.py): frozen into the UF2 only (deploy sends the language files,
+# which ui/i18n.py reads into a dict).
+UF2_LANGUAGE_FIRMWARE = ("ui/constant_table.py",)
 
 
 def _optional(rel):
     """Files only some boards need: one display driver, one screen layout; and
-    UF2_BOOT_FIRMWARE."""
-    if rel in UF2_BOOT_FIRMWARE:
+    UF2_BOOT_FIRMWARE and UF2_LANGUAGE_FIRMWARE."""
+    if rel in UF2_BOOT_FIRMWARE or rel in UF2_LANGUAGE_FIRMWARE:
         return True
     if rel.startswith("drivers/") and rel.count("/") == 1:
         return rel != "drivers/__init__.py"

@@ -39,8 +39,8 @@ def test_plan_sends_what_the_board_needs(board):
     assert "drivers/%s.py" % other not in compiled
     # everything else of the firmware goes, compiled for the Pico, but the UF2 boot's
     # partition mount and its report (the stock firmware has one filesystem: the journal's
-    # copies are folders)
-    uf2_only = ("store/partitions.py", "flash_report.py")
+    # copies are folders) and the look-up of the language tables the UF2 has as code
+    uf2_only = ("store/partitions.py", "flash_report.py", "ui/constant_table.py")
     assert not set(uf2_only) & set(compiled)
     layouts = [s for s in sources if s.startswith("ui/layout_")]
     expected = [s for s in sources if s != "main.py" and not s.startswith("drivers/") and s not in layouts

@@ -12,6 +12,7 @@ from tests.conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 from ui import i18n, text  # noqa: E402
+from ui.constant_table import ConstantTable  # noqa: E402
 
 
 def test_language_tables_module_holds_exactly_the_language_files():
@@ -19,7 +20,7 @@ def test_language_tables_module_holds_exactly_the_language_files():
     exec(compile(uf2.language_tables_source(), "language_tables.py", "exec"), namespace)
     for code in i18n.LANGS:
         table = namespace[code]()
-        assert isinstance(table, i18n.Table)
+        assert isinstance(table, ConstantTable)
         assert {key: table[key] for key in table} == i18n.read_file(code)
         assert len(table) > 100
         prepared = namespace[code + "_prepared"]()
@@ -50,7 +51,8 @@ def test_manifest_freezes_our_boot_the_board_and_what_deploy_sends(tmp_path):
     modules = re.findall(r"module\('([^']+)'", manifest)
     drivers, layout, _storage, _path = board_settings("pico_display_pack")
     assert set(firmware_files(drivers, layout)) <= set(modules)
-    for name in ("_boot.py", "flash_report.py", "store/partitions.py", "board.py", "ui/language_tables.py", "main.py"):
+    for name in ("_boot.py", "flash_report.py", "store/partitions.py", "board.py", "ui/language_tables.py",
+                 "ui/constant_table.py", "main.py"):
         assert name in modules
     # the port's modules directory only for rp2.py: its _boot.py formats the flash
     assert 'freeze("$(PORT_DIR)/modules", "rp2.py")' in manifest
@@ -129,7 +131,8 @@ for code in i18n.LANGS:
     T = i18n.load(code)
     text.prepare_table(T, code)
     file_table = i18n.read_file(code)
-    same = type(T) is i18n.Table and type(text._table) is i18n.Table and len(T) == len(file_table)
+    same = type(T).__name__ == "ConstantTable" and type(text._table).__name__ == "ConstantTable"
+    same = same and len(T) == len(file_table)
     for key in file_table:
         value = file_table[key]
         same = same and T[key] == value and T.get(key) == value and key in T

@@ -4,10 +4,9 @@ The tables are data, not code: only the language in use is read into RAM, and
 adding a language is adding a file (`key = text`, one per line, UTF-8).
 A frozen firmware image (the UF2) cannot hold data files: its build turns the
 same files into the module ui/language_tables.py (one function per language
-returning its table, the strings constants in flash), which is read instead.
-There the table is a Table: its keys and texts are two sorted tuples, constants
-in flash too, so not even a dict of the language in use is built in RAM (it
-would take 1.5 KB of the Pico's heap for the whole game).
+returning its table, the strings constants in flash), which is read instead:
+there a table is a ui.constant_table.ConstantTable (two sorted tuples, constants
+in flash too), so not even a dict of the language in use is built in RAM.
 """
 
 LANGS = ("fr", "en", "de", "it")
@@ -20,49 +19,6 @@ def _dir():
         f = "ui/i18n.py"
     i = f.rfind("/")
     return (f[:i] if i >= 0 else ".") + "/lang/"
-
-
-class Table:
-    """A table read like a dict (T[key], T.get(key, default), key in T, iteration
-    over the keys) whose keys and values are two tuples, the keys sorted: frozen
-    in the image they are constants in flash, and a look-up (a bisection of the
-    keys) allocates nothing."""
-
-    def __init__(self, sorted_keys, values):
-        self.sorted_keys = sorted_keys
-        self.values = values
-
-    def index(self, key):
-        """The position of key in sorted_keys, or -1."""
-        keys = self.sorted_keys
-        low = 0
-        high = len(keys)
-        while low < high:
-            middle = (low + high) >> 1
-            if keys[middle] < key:
-                low = middle + 1
-            else:
-                high = middle
-        return low if low < len(keys) and keys[low] == key else -1
-
-    def __getitem__(self, key):
-        i = self.index(key)
-        if i < 0:
-            raise KeyError(key)
-        return self.values[i]
-
-    def get(self, key, default=None):
-        i = self.index(key)
-        return default if i < 0 else self.values[i]
-
-    def __contains__(self, key):
-        return self.index(key) >= 0
-
-    def __iter__(self):
-        return iter(self.sorted_keys)
-
-    def __len__(self):
-        return len(self.sorted_keys)
 
 
 def load(code):

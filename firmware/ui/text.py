@@ -38,8 +38,9 @@ def prepare_table(T, code=None):
     (code None: the language prepared last, whose strings are already there).
 
     The frozen image (the UF2) ships each table prepared at build time
-    (ui/language_tables.py, CODE_prepared()): an i18n.Table whose sorted strings
-    and prepared tuples are constants in flash, so nothing of it is built in RAM."""
+    (ui/language_tables.py, CODE_prepared()): a ui.constant_table.ConstantTable whose
+    sorted strings and prepared tuples are constants in flash, so nothing of it is
+    built in RAM."""
     global _table, _table_code
     _cache.clear()
     if code is None:
