@@ -156,7 +156,7 @@ def test_frozen_image_live_heap_peak_of_a_40_deal_game(uf2_images, preset):
     """build/coinche-pico_oled.uf2 on the emulated RP2040: the live heap
     (gc.mem_alloc() after gc.collect(), after every press, measuring script
     included) of a 40-deal game stays within 48 KB (host_tools/bench_uf2.py).
-    Measured 1 Dec: 39,568 B after boot, peak 47,920 B on the check-and-save step of
+    Measured 1 Dec: 39,616 B after boot, peak 47,904 B on the check-and-save step of
     the last deals, its announce picker open (42,160 and 51,024 B before the language
     tables became constant tuples in flash and the check step stopped keeping both
     teams' picker texts)."""
