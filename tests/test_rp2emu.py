@@ -111,10 +111,6 @@ def test_display_pack_boots_over_spi(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason=(
-    "known gap (issue 10 stays open): 2 of 13 runs at 31f6c98 scored one deal otherwise "
-    "than typed (in one, deal 28 kept the bid at 80: one UP of the two typed right after the "
-    "previous deal's save was not seen); 11 of 13 came out as typed; cause not found yet"))
 def test_no_press_lost_or_reordered_in_40_deals_at_30_30_ms(oled_image, tmp_path):
     """A 40-deal federation game (melds, held keys) typed at 30 ms presses with 30 ms
     gaps while the app renders, saves (each sector erase keeps interrupts off for

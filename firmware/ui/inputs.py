@@ -20,7 +20,14 @@ much late; a press stamped late and released at once looked like a bounce
 and was lost, and a release stamped late merged two presses of one button
 into one (seen on the emulated RP2040, modelled in tests/test_inputs.py).
 Edges stamped together (latched while interrupts were off) are taken in a
-finger's order: a release before a press of another button.
+finger's order: a release before a press of another button.  Latched edges
+come out in GPIO order, one handler after the other (rp2's gpio_irq), each
+about 0.1 ms of Python on the RP2040: the millisecond can tick between two of
+them, and a release stamped 1 ms after the press of a lower-numbered pin came
+out after it (OK's release after UP's press: the UP went to the screen before
+OK's action, lost there; seen on the emulated RP2040 in about 1 window in 10).
+So the edge of another pin whose handler starts within TOGETHER_MS of the
+first edge of its burst takes that edge's stamp.
 
 Any zero-argument callable works as a button (True while pressed), and the
 clock is passed in, so tests drive both.  All time arithmetic is wrap-safe
@@ -57,6 +64,7 @@ NAMES = ("UP", "DOWN", "OK", "BACK")
 
 EDGE_SLOTS = const(64)  # edges the ring holds between two polls (a power of two)
 EDGE_COUNT_MASK = const(0xFFFF)  # edge counters wrap here (a multiple of EDGE_SLOTS): small ints only
+TOGETHER_MS = const(1)  # edges stamped this close after a burst's first were latched with it
 
 
 def event(kind, button):
@@ -105,6 +113,8 @@ class Inputs:
         self._latched = bytearray(4)  # the level each button's last recorded edge left
         self._irqs = None
         self._both = 0
+        self._burst_at = ticks_add(now, -1000)  # the stamp of the latest burst of edges
+        self._burst_pins = 0  # the buttons whose edges it holds (a bit each)
         self.interrupts = pins is not None and self._attach(pins)
 
     # -- interrupts -----------------------------------------------------------
@@ -137,8 +147,20 @@ class Inputs:
         Flash erases and programs run with interrupts off (tens of ms for an
         erase): a press made and released meanwhile shows only as both edge
         flags with the level unchanged.  It is recorded as a press that held just
-        long enough for the debouncer, ending now."""
+        long enough for the debouncer, ending now.  Edges latched together are
+        handled one pin after the other: within TOGETHER_MS of the burst's
+        first edge, each pin's first edge takes its stamp, so that they come in
+        a finger's order (a release first), not in the pins' order across a
+        tick of the clock."""
         now = self.clock()
+        pin = 1 << index
+        since = ticks_diff(now, self._burst_at)
+        if 0 <= since <= TOGETHER_MS and not self._burst_pins & pin:
+            now = self._burst_at
+            self._burst_pins |= pin
+        else:  # a new burst (a pin's own next edge is a new one: its bounce, its release)
+            self._burst_at = now
+            self._burst_pins = pin
         level = 1 if self.keys[index].read() else 0
         if (edges & self._both) == self._both and level == self._latched[index]:
             self._record(index, 1 - level, ticks_add(now, -DEBOUNCE_MS))
