@@ -378,13 +378,16 @@ def test_bounces_and_holds_with_interrupts():
 
 
 @pytest.mark.parametrize("wrap_in", (100, 160))
-def test_interrupts_off_on_micropython_across_the_wrap(wrap_in):
-    """The same on MicroPython's ticks (wrap-safe arithmetic), the wrap falling inside."""
-    code = HARNESS + "\nimport time\nprint(repr(blind_windows(time.ticks_add(0, -%d), %r, 45, 3)))\n" % (
-        wrap_in, (OK, DOWN, OK, DOWN))
+@pytest.mark.parametrize("phase_us", (0, 950))
+def test_interrupts_off_on_micropython_across_the_wrap(wrap_in, phase_us):
+    """The same on MicroPython's ticks (wrap-safe arithmetic), the wrap falling inside,
+    with the ms ticking between two handlers of a burst (phase 950 us) or not."""
+    code = HARNESS + "\nimport time\nprint(repr(blind_windows(time.ticks_add(0, -%d), %r, 45, 3, 100, %d)))\n" % (
+        wrap_in, (OK, DOWN, OK, DOWN), phase_us)
     got = ast.literal_eval(run_mp(code=code).stdout.strip())
-    want = cpython_run()["blind_windows"](0, (OK, DOWN, OK, DOWN), 45, 3)
-    assert _tuples(got) == _tuples(want)
+    want, runs = cpython_run()["blind_windows"](0, (OK, DOWN, OK, DOWN), 45, 3, 100, phase_us)
+    assert all(events == want for _, events in runs)
+    assert _tuples(got) == _tuples((want, runs))
 
 
 def _tuples(x):
