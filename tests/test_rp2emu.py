@@ -122,7 +122,9 @@ def test_no_press_lost_or_reordered_in_40_deals_at_30_30_ms(oled_image, tmp_path
     image = str(tmp_path / "flash.img")
     shutil.copy(oled_image[0], image)
     game = rp2bench.game("pico_oled", image, "federation", log=lambda text: None)
-    assert game["interrupts"] and game["edges_dropped"] == 0
+    assert "crash" not in game, "the app's loop ended:\n%s" % game["crash"]
+    assert game["interrupts"], "the buttons were polled, not on edge interrupts"
+    assert game["edges_dropped"] == 0, "%d edges found the ring full" % game["edges_dropped"]
     assert game["deals_kept"] == game["deals_wanted"] == 40
     assert game["deals_match"], "a press was lost or reordered: the deals do not score as typed"
 

@@ -106,9 +106,19 @@ def _install_layer(pico):
 
 # run from the REPL: what the layer keeps (its functions and figures) is measured
 # and left out of the app's figures; then main.py runs as at boot
+# main.py's end, were it to end (an exception out of the app's loop: a MemoryError, say),
+# is kept as the figure "crash" (its traceback): a press test then says why, not only that
+# the presses stopped landing; the host's Ctrl-C (KeyboardInterrupt) is no crash
 RUN = ("import gc\ngc.collect()\nbefore = gc.mem_alloc()\nimport bench_layer\ngc.collect()\n"
        "bench_layer.bench['layer'] = gc.mem_alloc() - before\ndel before\n"
-       "exec(open('/main.py').read())\n")
+       "try:\n"
+       "    exec(open('/main.py').read())\n"
+       "except Exception as crash:\n"
+       "    import io, sys\n"
+       "    trace = io.StringIO()\n"
+       "    sys.print_exception(crash, trace)\n"
+       "    bench_layer.bench['crash'] = trace.getvalue()\n"
+       "    raise\n")
 
 
 RESTART_MS = 2500  # simulated time for main.py to boot again (about 1 s) and settle
