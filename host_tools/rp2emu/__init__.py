@@ -232,8 +232,9 @@ class Pico:
     def __init__(self, board, flash, uf2="env", bootrom=None, timeout=120.0, verbose=False, boards=BOARDS):
         self.board = board
         self.flash = os.path.abspath(flash)
-        self.uf2 = uf2_path() if uf2 == "env" else uf2
-        self.bootrom = bootrom or bootrom_path()
+        # absolute: the emulator runs in this folder, a path relative to the caller's would miss
+        self.uf2 = uf2_path() if uf2 == "env" else (os.path.abspath(uf2) if uf2 else uf2)
+        self.bootrom = os.path.abspath(bootrom or bootrom_path())
         self.timeout = timeout
         self.verbose = verbose
         self.wiring = board_wiring(board, boards)
