@@ -22,6 +22,7 @@ from conftest import HOST_MP, ROOT, run_mp
 from host_tools import keys as K
 from host_tools.sim import Sim
 from ui import screens as S
+from ui import settings_screens
 
 LANGS = ("fr", "en", "de", "it")
 SCRIPT = os.path.join(ROOT, "tests", "mp", "chart_stats.py")
@@ -33,8 +34,8 @@ def _menu(item):
 
 def _language(code):
     """From home: settings > language > code (the picker cycles fr, en, de, it), back home."""
-    steps = (S.LANGS.index(code) - S.LANGS.index("fr")) % len(S.LANGS)
-    return _menu("m_settings") + ["down"] * S.Settings.ITEMS.index("s_lang") + ["ok"] + ["up"] * steps + ["ok", "back"]
+    steps = (settings_screens.LANGS.index(code) - settings_screens.LANGS.index("fr")) % len(settings_screens.LANGS)
+    return _menu("m_settings") + ["down"] * settings_screens.Settings.ITEMS.index("s_lang") + ["ok"] + ["up"] * steps + ["ok", "back"]
 
 
 def _game(cfg=1):

@@ -63,7 +63,7 @@ def test_no_dimming_by_default_and_a_dimmed_press_acts():
 BACKLIGHT = """
 import json
 from ui.app import DIM_FLOOR
-from ui.screens import CONTRASTS
+from ui.settings_screens import CONTRASTS
 print(json.dumps({"floor": DIM_FLOOR, "lowest": min(CONTRASTS)}))
 """
 

@@ -26,6 +26,7 @@ from host_tools import keys as K
 from host_tools.sim import Sim
 from test_ui_games import _history_to, plan_edit
 from ui import screens as S
+from ui import settings_screens
 
 DOCS_SHOT = os.path.join(ROOT, "docs", "screenshots", "report.png")
 
@@ -38,13 +39,13 @@ def _menu(item):
 def _next_preset(over):
     """Settings > preset > the next one (UP), saved; back where we came from."""
     into = ["down"] if over else _menu("m_settings")
-    return into + ["down"] * S.Settings.ITEMS.index("s_preset") + ["ok", "up", "ok", "back"]
+    return into + ["down"] * settings_screens.Settings.ITEMS.index("s_preset") + ["ok", "up", "ok", "back"]
 
 
 def _names_from_settings():
     """On the settings list: Teams > NS > the first name offered (Nous), EW > the second (Eux); back on
     the settings list, its first row selected."""
-    at = S.Settings.ITEMS.index("s_names")
+    at = settings_screens.Settings.ITEMS.index("s_names")
     return ["down"] * at + ["ok", "ok", "up", "ok", "down", "ok", "up", "up", "ok", "back"] + ["up"] * at
 
 

@@ -214,7 +214,7 @@ def test_settings_with_bad_values_fall_back_to_their_defaults_with_a_notice():
     r = one("""
 import json, fakeboard, cutdev
 from store.journal import Journal
-from ui import app as A, screens as S
+from ui import app as A, settings_screens
 dev = cutdev.fresh(352, "/flash")
 j = Journal(["/flash/data_a", "/flash/data_b"])
 j.load()
@@ -227,7 +227,7 @@ toast = app.toast_msg
 for _ in range(30):  # polls: dimming reads "dim"
     board.now += 10000
     app.poll()
-app.go(S.Settings(app))
+app.go(settings_screens.Settings(app))
 app.render()
 for key in range(8):
     app.handle(1)  # DOWN through every item, each drawn

@@ -15,7 +15,7 @@ import json
 from blockdev import RAMBlockDev, mount
 from fakeboard import Board
 from ui.app import App
-from ui import screens as S
+from ui import history_screens, past_games_screen, screens as S
 from ui.inputs import BACK, DOWN, OK, UP
 
 mount(RAMBlockDev(4096, 352), "/flash")
@@ -27,7 +27,7 @@ for rec in [
         {"taker": "NS", "bid": 160, "trump": "D", "points": 162, "tricks": 8},
         {"taker": "EW", "bid": 120, "trump": "C", "points": 60}]:
     app.save_deal(rec, None)
-out = {"rows": S.History(app).rows(), "scores": [[r.score["NS"], r.score["EW"]] for r in app.game.results],
+out = {"rows": history_screens.History(app).rows(), "scores": [[r.score["NS"], r.score["EW"]] for r in app.game.results],
        "total": app.game.total}
 while not app.game.over:  # NS capots to the end
     app.save_deal({"taker": "NS", "bid": "capot", "trump": "S", "points": 162, "tricks": 8}, None)
@@ -43,7 +43,7 @@ out["over_down"] = app.screen
 app.home()
 app.handle(OK)  # a new game, same rules: the finished one goes to the past games
 out["after_new"] = (app.screen, len(app.game.deals))
-arc = S.Archive(app)
+arc = past_games_screen.Archive(app)
 app.go(arc)
 out["archive"] = arc.rows()
 app.handle(OK)

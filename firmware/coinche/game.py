@@ -104,6 +104,9 @@ class Game:
         for i in range(0, len(scores), 2):
             ns += scores[i]
             ew += scores[i + 1]
+        # room for the new deals' scores at once: appended one by one, the list (kept by
+        # Results) would double its size, an allocation as large as the game's scores
+        scores += [0] * (2 * (len(deals) - start))
         tot = {"NS": ns, "EW": ew}
         over, winner, end_at = False, None, start
         if start and start == len(self.deals):
@@ -113,8 +116,8 @@ class Game:
             if over:
                 raise GameError("deal", "the game would already be over after deal %d, before deal %d" % (end_at, i + 1))
             last = scoring.score(self.rules, deals[i])
-            scores.append(last.score["NS"])
-            scores.append(last.score["EW"])
+            scores[2 * i] = last.score["NS"]
+            scores[2 * i + 1] = last.score["EW"]
             tot["NS"] += last.score["NS"]
             tot["EW"] += last.score["EW"]
             over, winner = self._end(tot, last)

@@ -5,11 +5,13 @@ it is durable, so what the screen says is saved is what comes back after a
 power cut. Nothing is written for a key press that confirms nothing.
 """
 import json
+import sys
 
 from coinche.compat import const
 from coinche.game import Game, GameError
 from coinche.record import RecordError
-from coinche.rules import DEFAULT_PRESET, Rules, RulesError
+from coinche.rules import Rules, RulesError
+from modules_on_demand import release
 from ui import screens as S
 from ui.entry import Draft
 from ui.inputs import Inputs
@@ -37,19 +39,20 @@ MAX_DEALS = const(150)
 # Display Pack the contrast is the backlight: a low level is black).
 DIM_DEFAULT = 0
 DIM_FLOOR = 64
-
-
-def _layout(board):
-    if getattr(board, "LAYOUT", "128x64") == "240x135":
-        from ui.layout_240x135 import Layout
-    else:
-        from ui.layout_128x64 import Layout
-    return Layout(board.display)
+# The screens off the deal-entry path, in modules imported when one of their screens opens
+# (ui/screens.py) and released by go() once no open screen comes from them: with make deploy's
+# .mpy files their bytecode would otherwise stay on the heap for the whole game
+# (modules_on_demand.py). ui.stats brings ui.chart's key and coinche.stats along.
+SCREEN_MODULES_ON_DEMAND = ("ui.history_screens", "ui.settings_screens", "ui.past_games_screen", "ui.stats", "ui.chart",
+                            "coinche.stats")
 
 
 def _lang(code):
+    """The table of language `code`; ui/i18n.py is released afterwards (modules_on_demand.py)."""
     from ui.i18n import load
-    return load(code)
+    table = load(code)
+    release("ui.i18n")
+    return table
 
 
 def _new(rules, dealer, result=None, order="acw", names=None):
@@ -68,73 +71,6 @@ def _new(rules, dealer, result=None, order="acw", names=None):
     return act
 
 
-def _setting_ok(key, value):
-    """Can the app use this stored value for this setting? (Unknown keys: kept as they are.)"""
-    if key == "lang":
-        from ui.i18n import LANGS
-        return value in LANGS
-    if key == "contrast":
-        return type(value) is int and 0 <= value <= 255
-    if key == "dim":
-        return type(value) is int and 0 <= value <= 3600
-    if key == "dealer":
-        return value in ("N", "W", "S", "E")
-    if key == "dir":
-        return value in ("acw", "cw")
-    if key == "names":
-        if not isinstance(value, dict):
-            return False
-        for team in value:
-            if team not in ("NS", "EW") or not isinstance(value[team], str) or len(value[team]) > MAX_NAME:
-                return False
-        return True
-    if key == "rules":
-        try:
-            Rules.from_spec(value)
-        except (RulesError, TypeError, AttributeError, KeyError, ValueError):
-            return False
-    return True
-
-
-def checked_settings(settings):
-    """(the settings the app can use, the keys dropped): a value that passed the journal's
-    checksum but is not one the app can use (`{"dim": "abc"}`) falls back to its default."""
-    usable = {}
-    dropped = []
-    for key in settings:
-        if settings[key] is None:
-            continue  # cleared (see App._boot): the default
-        if _setting_ok(key, settings[key]):
-            usable[key] = settings[key]
-        else:
-            dropped.append(key)
-    return usable, dropped
-
-
-LEGACY_STORAGE = "/data"  # the journal's one folder before the two copies (read once, kept)
-
-
-def _journal(board):
-    """The journal in the directories the boot's mount found, with what the mount had to
-    say (flash_report: filled by the UF2's boot and by the simulator's launcher, which
-    then unload the mount code), else in the board's STORAGE directories (the stock
-    firmware of `make deploy`, which has no report)."""
-    from store.journal import Journal
-    try:
-        import flash_report
-    except ImportError:
-        flash_report = None
-    # "/data" held the one copy of older versions: on a stock filesystem (the stock
-    # firmware, or the UF2 over one: layout "whole") the two copies take it over
-    if flash_report is None or flash_report.ROOTS is None:
-        return Journal(board.STORAGE, legacy=LEGACY_STORAGE if not isinstance(board.STORAGE, str) else None)
-    roots = flash_report.ROOTS
-    legacy = None
-    if flash_report.LAYOUT == "whole":  # the copies are folders of that filesystem, beside "/data"
-        legacy = roots[0][:roots[0].rfind("/")] + LEGACY_STORAGE
-    return Journal([root for root in roots if root], notices=flash_report.NOTICES, legacy=legacy)
-
-
 class App:
     def __init__(self, board, defaults=None, journal=None):
         self.board = board
@@ -142,75 +78,48 @@ class App:
         self.clock = board.ticks_ms
         # pins with edge interrupts latch every press; boards without them are polled
         self.inputs = Inputs(board.buttons, board.ticks_ms, getattr(board, "button_pins", None))
-        self.layout = _layout(board)
-        self.journal = journal if journal is not None else _journal(board)
+        # the start (ui/app_start.py) runs once: its module is released afterwards
+        from ui import app_start
+        self.layout = app_start.layout_for(board)
+        self.journal = journal if journal is not None else app_start.open_journal(board)
         self.toast_msg = None
         self.toast_until = 0
         self.dimmed = False
         self.dirty = True
         self.version = 0  # bumped by every confirmed change: screens rebuild cached rows then
-        self._boot(defaults or {})
+        self.settings = {}  # the journal's, checked: set by app_start.start()
+        app_start.start(self, defaults or {})
+        app_start = None
+        release("ui.app_start")
         try:
             board.app = self  # the REPL (and the emulator's tests) read the running app's state
         except AttributeError:
             pass
-
-    # -- boot -----------------------------------------------------------
-    def _boot(self, defaults):
-        st = self.journal.load()
-        self.settings, dropped = checked_settings(st.get("settings") or {})
-        # a lazy view: each finished game is read from flash only when shown.
-        # Kept even when empty (an empty view is falsy): it follows later "new" actions.
-        arc = st.get("archive")
-        self.archive = arc if arc is not None else ()
-        self.set_language(self.settings.get("lang", "fr"))
-        notice = st.get("notice")
-        g = st.get("game")
-        game = None
-        self._jgame = None  # rules spec (with dealer) of the game the journal holds
-        if g is not None:
-            try:
-                spec = g["rules"]
-                game = Game(Rules.from_spec(spec), g.get("deals", ()), spec.get("dealer", "N"),
-                            spec.get("dir", "acw"), spec.get("fix", ()))
-                self._jgame = g["rules"]
-                if not game.deals:
-                    game = self._empty_game()
-            except (RulesError, RecordError, GameError, KeyError, TypeError, AttributeError) as e:
-                notice = "%s: %s" % (self.T["recovered"], e)
-                game = None
-        if game is None:
-            spec = self.settings.get("rules")
-            if spec is None:
-                opts = {}
-                if defaults.get("target"):
-                    opts["target"] = int(defaults["target"])
-                spec = {"preset": defaults.get("rules") or DEFAULT_PRESET, "options": opts}
-            try:
-                rules = Rules.from_spec(spec)
-            except RulesError:
-                rules = Rules()
-            game = Game(rules, (), self.settings.get("dealer", "N"), self.settings.get("dir", "acw"))
-            if g is None:
-                # first start: the new game is a confirmed fact from now on
-                self._record(_new(rules, game.first_dealer, None, game.order))
-        self.game = game
-        self.apply_contrast()
-        self.view = S.GameOver(self) if game.over else S.Home(self)
-        try:  # the UF2's boot (uf2/_boot.py, store/partitions.py): damaged flash kept, not formatted
-            from flash_report import NOTES
-        except ImportError:  # the stock firmware (make deploy)
-            NOTES = ()
-        for key in dropped:  # cleared once: the next start is quiet
-            self._record({"op": "set", "k": key, "v": None})
-        if notice or NOTES or dropped:
-            self.flash(self.T["e_store" if "unsaved" in NOTES else "recovered"], 4000)
 
     # -- helpers used by screens -------------------------------------------
     def go(self, screen):
         self.view = screen
         self.dirty = True
         forget_run_time_strings()  # the new screen builds its own
+        self._release_screen_modules()
+
+    def _release_screen_modules(self):
+        """Release each module of SCREEN_MODULES_ON_DEMAND that is loaded and that defines
+        none of the open screens (the current one, and those BACK returns to): each lists
+        its screens in SCREENS (a class it only imports does not keep it loaded)."""
+        modules = sys.modules
+        for name in SCREEN_MODULES_ON_DEMAND:
+            module = modules.get(name)
+            if module is None:
+                continue
+            defined_here = getattr(module, "SCREENS", ())
+            screen = self.view
+            while screen is not None:
+                if type(screen) in defined_here:
+                    break
+                screen = getattr(screen, "back_to", None)
+            else:
+                release(name)
 
     def home(self):
         self.go(S.GameOver(self) if self.game.over else S.Home(self))
@@ -229,26 +138,6 @@ class App:
             if name:
                 return name
         return self.T[team]
-
-    def set_team_name(self, team, name):
-        """Name a team (None: back to NS/EW); one journaled setting, like any other."""
-        names = dict(self.settings.get("names") or {})
-        if name:
-            names[team] = name[:MAX_NAME]
-        else:
-            names.pop(team, None)
-        value = names or None
-        if self.settings.get("names") == value:
-            return
-        if not self._record({"op": "set", "k": "names", "v": value}):
-            return
-        if value is None:
-            del self.settings["names"]
-        else:
-            self.settings["names"] = value
-        from ui.text import prepare_table
-        prepare_table(self.T)  # the text cache starts afresh with the new names
-        self.flash(self.T["saved"])
 
     def seat_label(self):
         return self.seats[self.game.dealer()]
@@ -408,61 +297,24 @@ class App:
         self.game = Game(rules, (), dealer, order)
         self._after_change(self.T["m_new"])
 
+    # -- settings: their code is in ui/settings_screens.py, loaded while it is used
+    def set_team_name(self, team, name):
+        """Name a team (None: back to NS/EW): ui/settings_screens.set_team_name()."""
+        from ui.settings_screens import set_team_name
+        set_team_name(self, team, name)
+        self._release_screen_modules()  # called from outside a settings screen: not kept
+
     def correct_dealer(self, seat):
-        """Who deals the next deal, corrected at the table: journaled ({"op": "dealer"}),
-        so it survives a power cut; before the first deal it is the first-dealer setting."""
-        g = self.game
-        if seat == g.dealer():
-            return
-        if not g.deals:
-            self.change_setting("s_first", seat)
-            return
-        fixes = g.with_fix(seat)
-        if not self._record({"op": "dealer", "fix": fixes}):
-            return
-        g.fixes = fixes
-        if self._jgame is not None:
-            self._jgame = dict(self._jgame)
-            self._jgame["fix"] = fixes
-        self.flash(self.T["saved"])
+        """Who deals the next deal, corrected at the table: ui/settings_screens.correct_dealer()."""
+        from ui.settings_screens import correct_dealer
+        correct_dealer(self, seat)
+        self._release_screen_modules()  # called from outside a settings screen: not kept
 
     def change_setting(self, key, value, option=None):
-        """Apply and journal one setting. Rules changes apply to the current game only while it has no deal."""
-        spec = self.next_rules()
-        spec = {"preset": spec["preset"], "options": dict(spec.get("options") or {})}
-        if key in S.SETTINGS:
-            k, v = S.SETTINGS[key][0], value
-        else:
-            if key == "s_preset":
-                if value == spec["preset"]:
-                    return  # the same preset: its options (target...) stay
-                spec = {"preset": value, "options": {}}
-            else:
-                name = "target" if key == "s_target" else option
-                spec["options"][name] = value
-            try:
-                spec = Rules.from_spec(spec).spec()  # drops overrides equal to the preset
-            except RulesError:
-                self.flash(self.T["e_field"])
-                return
-            k, v = "rules", spec
-        if self.settings.get(k) == v:
-            return  # nothing changed: nothing written
-        if not self._record({"op": "set", "k": k, "v": v}):
-            return
-        self.settings[k] = v
-        if k == "lang":
-            self.set_language(v)
-        elif k == "contrast":
-            self.apply_contrast()
-        msg = self.T["saved"]
-        if k in ("rules", "dealer", "dir"):
-            if not self.game.deals:
-                self.game = self._empty_game()  # one write: the setting (see _empty_game)
-                msg = self.T["applied"]
-            else:
-                msg = self.T["next_game"]
-        self.flash(msg)
+        """Apply and journal one setting: ui/settings_screens.change_setting()."""
+        from ui.settings_screens import change_setting
+        change_setting(self, key, value, option)
+        self._release_screen_modules()  # called from outside a settings screen: not kept
 
     def dim_level(self):
         """The contrast of a dimmed screen: half the set one, never below DIM_FLOOR."""

@@ -172,3 +172,7 @@ class Chart(Screen):
             half = L.W // 2 - 1
             L.label(ns_s, 0, 56, half)
             L.label(ew_s, L.W - half, 56, half, 2)
+
+
+# the screens this module defines: App keeps the module loaded while one of them is open
+SCREENS = (Chart,)

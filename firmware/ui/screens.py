@@ -4,10 +4,9 @@ Key map everywhere: UP/DOWN move or choose, OK confirms (held: the screen's
 second action), BACK steps back and never loses what was entered.
 Home: UP = NS took, DOWN = EW took, OK = menu, BACK = undo the last deal.
 """
-from coinche.game import ORDERS, GameError
+from coinche.game import GameError
 from coinche.melds import credited
 from coinche.record import RecordError, other, validate
-from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, Rules
 from ui import entry as E
 from ui.inputs import BACK, DOWN, LONG, OK, PRESS, REPEAT, UP
 from ui.text import first_that_fits, width
@@ -66,6 +65,7 @@ class Home(Screen):
         elif _is(ev, BACK):
             a.ask_undo(self)
         elif _is(ev, OK, LONG):
+            from ui.history_screens import History
             a.go(History(a))
 
     def __init__(self, app):
@@ -187,16 +187,20 @@ class Menu(ListScreen):
         if k == "m_pass":
             a.save_deal({"bid": "pass"}, None)
         elif k == "m_history":
+            from ui.history_screens import History
             a.go(History(a))
         elif k == "m_undo":
             a.ask_undo(self)
         elif k == "m_settings":
+            from ui.settings_screens import Settings
             a.go(Settings(a))
         elif k == "m_new":
             a.go(Ask(a, a.T["m_new"], None, a.new_game, self))
         elif k == "m_games":
+            from ui.past_games_screen import Archive
             a.go(Archive(a))
         elif k == "m_dealer":
+            from ui.settings_screens import ValuePicker
             a.go(ValuePicker(a, "m_dealer", self))
         elif k == "m_chart":
             from ui.chart import Chart
@@ -248,93 +252,6 @@ def contract_text(app, rec, taker=True, compact=False):
         if not compact and len(s) > 16:
             return contract_text(app, rec, True, True)
     return s
-
-
-def record_row(app, number, rec, result, totals):
-    """A history row for layout.records(): the deal number; its contract, with a capot
-    (all tricks on a number bid) and a belote marked, as alternatives from the longest to
-    the shortest ('160 SA x2 capot bel.', '160SAx2 capot bel.', '160SAx2 C B'); made or
-    failed; each team's deal score and running total; the taker's side."""
-    T = app.T
-    flags = []
-    if rec["bid"] != "pass":
-        if rec.get("tricks") == 8 and isinstance(rec["bid"], int):
-            flags.append(T["capot_mark"])
-        bel = rec.get("belote")
-        if bel and (bel.get("NS") or bel.get("EW")):
-            flags.append(T["belote_mark"])
-    spaced = contract_text(app, rec, False)
-    compact = contract_text(app, rec, False, True)
-    words = "".join(" " + f for f in flags)
-    letters = "".join(" " + f[0].upper() for f in flags)
-    texts = (spaced + words, compact + words, compact + letters) if flags else (spaced, compact)
-    if rec["bid"] == "pass":  # nothing scored: the totals only
-        return (number, texts, None, (None, totals["NS"]), (None, totals["EW"]), None)
-    side = 0 if rec["taker"] == "NS" else 1
-    return (number, texts, result.made, (result.score["NS"], totals["NS"]), (result.score["EW"], totals["EW"]),
-            side)
-
-
-class History(RecordList):
-    """The deals of the game (or of a finished game, read-only), one numbered row each."""
-
-    name = "history"
-
-    def __init__(self, app, game=None, back_to=None):
-        self.game = game  # None: the current game (rows can be edited)
-        n = len((game or app.game).deals)
-        RecordList.__init__(self, app, back_to, max(0, n - 1))
-
-    def rows(self):
-        a = self.app
-        g = self.game or a.game
-        out = []
-        totals = {"NS": 0, "EW": 0}
-        for i in range(len(g.deals)):
-            r = g.results[i]
-            totals = {"NS": totals["NS"] + r.score["NS"], "EW": totals["EW"] + r.score["EW"]}
-            out.append(record_row(a, i + 1, g.deals[i], r, totals))
-        if not out:
-            out.append((None, (a.T["no_deals"],), None, (None, None), (None, None), None))
-        return out
-
-    def pick(self, i):
-        if self.game is None and self.app.game.deals:
-            self.app.go(DealMenu(self.app, i))
-
-
-class DealMenu(ListScreen):
-    name = "deal"
-
-    def __init__(self, app, index):
-        ListScreen.__init__(self, app)
-        self.index = index
-
-    def title(self):
-        return self.app.T["deal"] + " " + str(self.index + 1)
-
-    def rows(self):
-        T = self.app.T
-        g = self.app.game
-        r = g.results[self.index]
-        tot = g.totals_after(self.index)
-        a = self.app
-        return [T["edit"], T["delete"], contract_text(a, g.deals[self.index]),
-                (a.team_name("NS"), "+" + str(r.score["NS"])), (a.team_name("EW"), "+" + str(r.score["EW"])),
-                (T["total"], "%d %d" % (tot["NS"], tot["EW"]))]
-
-    def pick(self, i):
-        a = self.app
-        if i == 0:
-            a.go(Entry(a, E.Draft(a.game.rules, record=a.game.deals[self.index]), self.index, self))
-        elif i == 1:
-            a.go(Ask(a, a.T["del_q"] + " " + str(self.index + 1) + "?", contract_text(a, a.game.deals[self.index]),
-                     lambda: a.delete_deal(self.index, History(a)), self))
-
-    def back(self):
-        h = History(self.app)
-        h.sel = self.index
-        self.app.go(h)
 
 
 # -- deal entry ----------------------------------------------------------------
@@ -844,8 +761,10 @@ class GameOver(Screen):
         if _is(ev, OK):
             a.new_game()
         elif _is(ev, DOWN):
+            from ui.settings_screens import Settings
             a.go(Settings(a))
         elif _is(ev, UP):
+            from ui.history_screens import History
             a.go(History(a))
         elif _is(ev, BACK):
             a.ask_undo(self)
@@ -862,277 +781,4 @@ class GameOver(Screen):
                     (T["over_keys1"], T["over_keys2"]))
 
 
-# -- settings ------------------------------------------------------------------------
-
-LANGS = ("fr", "en", "de", "it")
-# each language by its own name, whatever the language in use
-LANGUAGE_NAMES = {"fr": "Français", "en": "English", "de": "Deutsch", "it": "Italiano"}
-# settings screen key -> (journal setting, default)
-SETTINGS = {"s_first": ("dealer", "N"), "s_lang": ("lang", "fr"), "s_contrast": ("contrast", 255),
-            "s_dim": ("dim", 0), "s_dir": ("dir", "acw")}
-DIMS = (0, 60, 120, 300, 600)  # seconds; 0: never (the default)
-CONTRASTS = (64, 128, 192, 255)
-TARGETS = (500, 700, 1000, 1001, 1500, 2000, 2500, 3000)
-SEATS = ("N", "W", "S", "E")
-
-
-class Settings(ListScreen):
-    name = "settings"
-    ITEMS = ("s_preset", "s_target", "s_options", "s_first", "s_lang", "s_contrast", "s_dim", "s_dir", "s_names")
-
-    def title(self):
-        return self.app.T["m_settings"]
-
-    def rows(self):
-        a = self.app
-        T = a.T
-        spec = a.next_rules()
-        r = Rules.from_spec(spec)
-        dim = a.settings.get("dim", 0)
-        vals = (T["p_" + r.preset], str(r["target"]), ">", T["seat_" + a.settings.get("dealer", "N")], T["lang"],
-                str(a.settings.get("contrast", 255)), (str(dim) + T["sec"]) if dim else T["never"],
-                order_label(T, a.settings.get("dir", "acw")), ">")
-        return [(T[k], v) for k, v in zip(self.ITEMS, vals)]
-
-    def pick(self, i):
-        a = self.app
-        k = self.ITEMS[i]
-        if k == "s_options":
-            a.go(OptionsScreen(a, self))
-        elif k == "s_names":
-            a.go(TeamsScreen(a, self))
-        else:
-            a.go(ValuePicker(a, k, self))
-
-
-def order_label(T, order):
-    """A dealing order in the table's seat letters: 'N>O>S>E' (anticlockwise), 'N>E>S>O'."""
-    return ">".join([T["seat_" + seat] for seat in ORDERS[order]])
-
-
-def value_label(T, v):
-    """An option value as the table shows it: oui/non, a number, or a short word."""
-    if v is True:
-        return T["on"]
-    if v is False:
-        return T["off"]
-    if isinstance(v, int):
-        return str(v)
-    return T.get("v_" + v, v)
-
-
-def _cycle(seq, cur, d):
-    i = seq.index(cur) if cur in seq else 0
-    return seq[(i + d) % len(seq)]
-
-
-class ValuePicker(Screen):
-    """Change one setting with UP/DOWN; OK saves it (one journal write), BACK cancels."""
-
-    name = "setting"
-
-    def __init__(self, app, key, back_to, option=None):
-        Screen.__init__(self, app, back_to)
-        self.key_ = key
-        self.option = option
-        spec = app.next_rules()
-        if key in SETTINGS:
-            k, default = SETTINGS[key]
-            self.value = app.settings.get(k, default)
-        elif key == "m_dealer":  # the next dealer, corrected during a game
-            self.value = app.game.dealer()
-        elif key == "s_name":  # a team's name (option: the team); None: NS/EW
-            names = app.settings.get("names") or {}
-            self.value = names.get(option)
-        elif key == "s_preset":
-            self.value = spec["preset"]
-        else:
-            self.value = Rules.from_spec(spec)["target" if key == "s_target" else option]
-
-    def choices(self):
-        k = self.key_
-        if k == "s_preset":
-            return PRESET_NAMES
-        if k == "s_target":
-            t = TARGETS if self.value in TARGETS else tuple(sorted(TARGETS + (self.value,)))
-            return t
-        if k == "s_first":
-            return SEATS
-        if k == "m_dealer":
-            return ORDERS[self.app.game.order]
-        if k == "s_name":
-            return name_choices(self.app.settings.get("lang", "fr"), self.value)
-        if k == "s_dir":
-            return ("acw", "cw")
-        if k == "s_lang":
-            return LANGS
-        if k == "s_contrast":
-            return CONTRASTS
-        if k == "s_dim":
-            return DIMS
-        return OPTIONS[self.option]
-
-    def key(self, ev):
-        s = _step(ev)
-        if s:
-            self.value = _cycle(self.choices(), self.value, s)
-            if self.key_ == "s_contrast":
-                self.app.board.display.contrast(self.value)  # preview
-        elif _is(ev, OK):
-            if self.key_ == "s_name":
-                self.app.set_team_name(self.option, self.value)
-                self.back()
-                return
-            if self.key_ == "m_dealer":
-                self.back()
-                self.app.correct_dealer(self.value)
-                if self.app.toast_msg is not None:  # saved (or refused): home shows who deals
-                    self.app.home()
-                return
-            self.app.change_setting(self.key_, self.value, self.option)
-            self.app.apply_contrast()  # the saved value, also when the write failed
-            self.back()
-        elif _is(ev, BACK):
-            if self.key_ == "s_contrast":
-                self.app.apply_contrast()
-            self.back()
-
-    def label(self):
-        T = self.app.T
-        v = self.value
-        k = self.key_
-        if k == "s_lang":
-            return LANGUAGE_NAMES.get(v, v)
-        if k == "s_preset":
-            return T["p_" + v]
-        if k == "s_first" or k == "m_dealer":
-            return T["seat_" + v]
-        if k == "s_name":
-            return v or T[self.option]
-        if k == "s_dir":
-            return order_label(T, v)
-        if k == "s_dim":
-            return (str(v) + T["sec"]) if v else T["never"]
-        if k == "s_option":
-            return value_label(T, v)
-        return str(v)
-
-    def draw(self, L):
-        T = self.app.T
-        if self.key_ == "s_name":
-            title = T["s_names"] + " " + T[self.option]
-        else:
-            title = T[self.key_] if self.option is None else T["o_" + self.option]
-        v = self.value
-        if isinstance(v, int) and not isinstance(v, bool) and self.key_ != "s_dim":
-            L.picker(title, None, v, None, None, "^v  OK  <")
-        else:
-            context = T["d_" + v] if self.key_ == "s_preset" else None
-            L.picker(title, None, None, self.label(), context, "^v  OK  <")
-
-
-# team names offered (the language in use first, then the others'): "us" and "them"
-NAME_PAIRS = {"fr": ("Nous", "Eux"), "en": ("Us", "Them"), "de": ("Wir", "Ihr"), "it": ("Noi", "Voi")}
-
-
-def name_choices(lang, current):
-    """None (NS/EW), the language's pair, the other pairs; a name set before stays in the list."""
-    out = [None]
-    for code in (lang,) + LANGS:
-        for name in NAME_PAIRS.get(code, ()):
-            if name not in out:
-                out.append(name)
-    if current is not None and current not in out:
-        out.append(current)
-    return out
-
-
-class TeamsScreen(ListScreen):
-    """Each team's name: NS and EW rows; OK on one picks its name (settings "names")."""
-
-    name = "teams"
-    wrap = False
-
-    def title(self):
-        return self.app.T["s_names"]
-
-    def rows(self):
-        a = self.app
-        return [(a.T[t], a.team_name(t)) for t in ("NS", "EW")]
-
-    def pick(self, i):
-        self.app.go(ValuePicker(self.app, "s_name", self, ("NS", "EW")[i]))
-
-
-class OptionsScreen(ListScreen):
-    name = "options"
-    wrap = False
-
-    def title(self):
-        return self.app.T["s_options"]
-
-    def rows(self):
-        T = self.app.T
-        r = Rules.from_spec(self.app.next_rules())
-        out = []
-        for k in ORDER:
-            if k == "target":
-                continue
-            out.append((T["o_" + k], value_label(T, r[k])))
-        return out
-
-    def pick(self, i):
-        keys = [k for k in ORDER if k != "target"]
-        self.app.go(ValuePicker(self.app, "s_option", self, keys[i]))
-
-
-class Archive(RecordList):
-    """Finished games kept on flash (the last 20), newest first: the rules, the deal count,
-    the final totals with the winner marked. OK opens a game's deals (read-only).
-
-    Rows come from each game's first line (journal summary), so the list never
-    holds twenty games of deals in RAM."""
-
-    name = "archive"
-
-    def rows(self):
-        a = self.app
-        T = a.T
-        arc = a.archive
-        out = []
-        for i in range(len(arc) - 1, -1, -1):
-            summ = arc.summary(i) if hasattr(arc, "summary") else arc[i]
-            rules = summ.get("rules") or {}
-            res = summ.get("result") or summ.get("total")
-            n = summ.get("n")
-            if n is None:
-                n = len(summ.get("deals") or ())
-            count = str(n) + " " + T["deals_n"]
-            texts = (T.get("p_" + str(rules.get("preset")), "?") + ", " + count, count)
-            if res:  # the winner's final total gets a tick
-                winner = res.get("winner")
-                out.append((None, texts, None, (winner == "NS" or None, res["NS"]),
-                             (winner == "EW" or None, res["EW"]), None))
-            else:
-                out.append((None, texts, None, (None, None), (None, None), None))
-        return out or [(None, (T["no_games"],), None, (None, None), (None, None), None)]
-
-    def pick(self, i):
-        """Browse the deals of the chosen game (newest first in the list)."""
-        a = self.app
-        arc = a.archive
-        if not len(arc):
-            return
-        from coinche.game import Game
-        try:
-            game = arc[len(arc) - 1 - i]
-            spec = game["rules"]
-            past = Game(Rules.from_spec(spec), game["deals"], spec.get("dealer", "N"), spec.get("dir", "acw"),
-                        spec.get("fix", ()))
-        except Exception:  # a damaged game cannot be browsed: say so, lose nothing
-            a.flash(a.T["e_store"])
-            return
-        a.go(History(a, past, self))
-
-
-__all__ = ("Home", "Menu", "Entry", "History", "GameOver", "Settings", "Ask", "other")
+__all__ = ("Home", "Menu", "Entry", "GameOver", "Ask", "other")

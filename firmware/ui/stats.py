@@ -160,3 +160,7 @@ class Stats(Screen):
         elif len(LABELS) > shown:  # scroll bar
             h = 48 * shown // len(LABELS)
             fb.fill_rect(L.W - 2, 10 + (48 - h) * self.top // (len(LABELS) - shown), 2, h, 1)
+
+
+# the screens this module defines: App keeps the module loaded while one of them is open
+SCREENS = (Stats,)

@@ -2,7 +2,8 @@
 
 framebuf.text draws ASCII only, but the strings of four languages need é, ü,
 à...: each string is split once into its ASCII base and a few accent marks
-(cached), so drawing it again allocates nothing. Numbers are drawn digit by
+(cached), so drawing it again allocates nothing; a plain ASCII string is its own
+drawing form (nothing built or kept for it but its place in the table). Numbers are drawn digit by
 digit from constant one-character strings, because str(n) allocates.
 Both layouts place their drawings in regions through Regions (below).
 """
@@ -29,7 +30,9 @@ _MARKS = (
 )
 
 _cache = {}  # strings built at run time (rows, contexts): bounded
-_table = {}  # the language table's strings: prepared once when the language loads
+# the language table's strings: prepared once when the language loads. A plain ASCII
+# string maps to itself (a tuple per string would take 2-3 KB of the Pico's heap)
+_table = {}
 _table_code = None  # the language _table was prepared for
 
 
@@ -78,12 +81,13 @@ def _prepare(s):
 
 
 def _split(s):
-    """(ASCII base, accent marks or None) of s."""
+    """The drawing form of s: s itself when it is plain ASCII (nothing built), else
+    (ASCII base, accent marks)."""
     for ch in s:
         if ord(ch) >= 128:
             break
     else:
-        return (s, None)  # plain ASCII: nothing built (no garbage between the kept tuples)
+        return s
     base = []
     marks = []
     plain = True
@@ -96,12 +100,16 @@ def _split(s):
         base.append(b)
         if m:
             marks.append((i, m, "A" <= b <= "Z"))
-    return (s, None) if plain else ("".join(base), tuple(marks))
+    return s if plain else ("".join(base), tuple(marks))
 
 
 def text(fb, string, x, y, colour=1):
     """Draw string at (x, y); returns the x just after it."""
-    base, marks = _prepare(string)
+    prepared = _prepare(string)
+    if type(prepared) is str:  # plain ASCII
+        fb.text(prepared, x, y, colour)
+        return x + 8 * len(prepared)
+    base, marks = prepared
     fb.text(base, x, y, colour)
     if marks:
         _draw_marks(fb, marks, x, 8, y, colour)
@@ -112,7 +120,11 @@ def narrow_text(fb, string, x, y, colour=1):
     """Draw string with its characters 7 px apart instead of 8 (the font's glyphs are 6 px
     wide, so one blank column stays between them): for a line one character too long.
     Returns the x after it. Allocates nothing (one-character strings are interned)."""
-    base, marks = _prepare(string)
+    prepared = _prepare(string)
+    if type(prepared) is str:  # plain ASCII
+        base, marks = prepared, None
+    else:
+        base, marks = prepared
     for i in range(len(base)):
         fb.text(base[i], x + 7 * i - 1, y, colour)
     if marks:

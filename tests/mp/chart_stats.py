@@ -19,6 +19,7 @@ sys.path.insert(0, _ROOT + "/host_tools/mp")
 from blockdev import RAMBlockDev, mount  # noqa: E402
 from fakeboard import Board, ColourBoard  # noqa: E402
 from ui import screens as S  # noqa: E402
+from ui import settings_screens  # noqa: E402
 from ui.app import App  # noqa: E402
 from ui.chart import Chart  # noqa: E402
 from ui.stats import LABELS, Stats  # noqa: E402
@@ -52,7 +53,7 @@ def main():
         for rec in records:
             app.save_deal(rec, None)
     out = {"deals": len(app.game.deals), "archive": len(app.archive), "langs": {}}
-    for lang in S.LANGS:
+    for lang in settings_screens.LANGS:
         app.set_language(lang)
         T = app.T
         row = {}

@@ -26,6 +26,7 @@ from fakeboard import Board, ColourBoard  # noqa: E402
 from coinche.game import Game  # noqa: E402
 from coinche.rules import Rules  # noqa: E402
 from ui import i18n  # noqa: E402
+from ui import history_screens, past_games_screen, settings_screens  # noqa: E402
 from ui import screens as S  # noqa: E402
 from ui.app import App  # noqa: E402
 from ui.entry import Draft  # noqa: E402
@@ -287,28 +288,28 @@ def tour_entry(app, taker):
 
 def tour_settings(app):
     # the next dealer, corrected from the menu: every seat
-    picker = S.ValuePicker(app, "m_dealer", S.Menu(app))
+    picker = settings_screens.ValuePicker(app, "m_dealer", S.Menu(app))
     app.go(picker)
     render(app, "next dealer")
     for _ in range(4):
         press(app, UP, PRESS, "next dealer")
     # the team names: the list, then every name offered for each team
-    teams = S.TeamsScreen(app, S.Settings(app))
+    teams = settings_screens.TeamsScreen(app, settings_screens.Settings(app))
     tour_lists(app, teams, "teams")
     for team in ("NS", "EW"):
-        picker = S.ValuePicker(app, "s_name", teams, team)
+        picker = settings_screens.ValuePicker(app, "s_name", teams, team)
         app.go(picker)
         render(app, "team name")
         for _ in range(len(picker.choices())):
             press(app, UP, PRESS, "team name")
-    settings = S.Settings(app)
+    settings = settings_screens.Settings(app)
     tour_lists(app, settings, "settings")
-    for key in S.Settings.ITEMS:
+    for key in settings_screens.Settings.ITEMS:
         if key == "s_options":
-            opts = S.OptionsScreen(app, settings)
+            opts = settings_screens.OptionsScreen(app, settings)
             tour_lists(app, opts, "options")
-            for option in [k for k in S.ORDER if k != "target"]:
-                picker = S.ValuePicker(app, "s_option", opts, option)
+            for option in [k for k in settings_screens.ORDER if k != "target"]:
+                picker = settings_screens.ValuePicker(app, "s_option", opts, option)
                 app.go(picker)
                 render(app, option)
                 for _ in range(len(picker.choices())):
@@ -316,7 +317,7 @@ def tour_settings(app):
             continue
         if key == "s_names":
             continue  # the teams screen and its pickers: toured above
-        picker = S.ValuePicker(app, key, settings)
+        picker = settings_screens.ValuePicker(app, key, settings)
         app.go(picker)
         render(app, key)
         for _ in range(len(picker.choices())):
@@ -344,9 +345,9 @@ def tour_language(app, code):
     tour_chart_stats(app, "during a game")
     # the menu, the history, a deal's menu, the questions
     tour_lists(app, S.Menu(app), "menu")
-    tour_lists(app, S.History(app), "history")
+    tour_lists(app, history_screens.History(app), "history")
     if app.game.deals:
-        tour_lists(app, S.DealMenu(app, 0), "deal menu")
+        tour_lists(app, history_screens.DealMenu(app, 0), "deal menu")
         app.ask_undo(S.Home(app))
         render(app, "undo?")
     app.go(S.Ask(app, T["m_new"], None, lambda: None, S.Home(app)))
@@ -425,7 +426,7 @@ def tour_game_over(app, code):
         app.new_game()
         app.toast_msg = None
         play(app, [{"taker": loser, "bid": 80, "trump": "S", "points": 90}])
-    arc = S.Archive(app)
+    arc = past_games_screen.Archive(app)
     tour_lists(app, arc, "past games")
     app.go(arc)
     arc.sel = 0

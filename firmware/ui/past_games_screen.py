@@ -1,0 +1,62 @@
+"""The past games screen: the finished games kept on flash, and the deals of one.
+
+In its own module for the heap of `make deploy`: with the stock firmware's .mpy
+files a module's bytecode is on the heap, and a game at the table does not look
+at past games. The menu imports it when the screen opens; the app releases it
+once no open screen comes from it (App.go, modules_on_demand.py).
+"""
+from coinche.rules import Rules
+from ui.history_screens import History
+from ui.screens import RecordList
+
+class Archive(RecordList):
+    """Finished games kept on flash (the last 20), newest first: the rules, the deal count,
+    the final totals with the winner marked. OK opens a game's deals (read-only).
+
+    Rows come from each game's first line (journal summary), so the list never
+    holds twenty games of deals in RAM."""
+
+    name = "archive"
+
+    def rows(self):
+        a = self.app
+        T = a.T
+        arc = a.archive
+        out = []
+        for i in range(len(arc) - 1, -1, -1):
+            summ = arc.summary(i) if hasattr(arc, "summary") else arc[i]
+            rules = summ.get("rules") or {}
+            res = summ.get("result") or summ.get("total")
+            n = summ.get("n")
+            if n is None:
+                n = len(summ.get("deals") or ())
+            count = str(n) + " " + T["deals_n"]
+            texts = (T.get("p_" + str(rules.get("preset")), "?") + ", " + count, count)
+            if res:  # the winner's final total gets a tick
+                winner = res.get("winner")
+                out.append((None, texts, None, (winner == "NS" or None, res["NS"]),
+                             (winner == "EW" or None, res["EW"]), None))
+            else:
+                out.append((None, texts, None, (None, None), (None, None), None))
+        return out or [(None, (T["no_games"],), None, (None, None), (None, None), None)]
+
+    def pick(self, i):
+        """Browse the deals of the chosen game (newest first in the list)."""
+        a = self.app
+        arc = a.archive
+        if not len(arc):
+            return
+        from coinche.game import Game
+        try:
+            game = arc[len(arc) - 1 - i]
+            spec = game["rules"]
+            past = Game(Rules.from_spec(spec), game["deals"], spec.get("dealer", "N"), spec.get("dir", "acw"),
+                        spec.get("fix", ()))
+        except Exception:  # a damaged game cannot be browsed: say so, lose nothing
+            a.flash(a.T["e_store"])
+            return
+        a.go(History(a, past, self))
+
+
+# the screens this module defines: App keeps the module loaded while one of them is open
+SCREENS = (Archive,)
