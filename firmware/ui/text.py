@@ -10,15 +10,15 @@ Both layouts place their drawings in regions through Regions (below).
 
 DIG = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 
-# accented char -> (base, mark); marks are drawn in the two blank rows above a
-# lowercase letter (above the cell for capitals) or in the row below (cedilla).
-_ACC = {
-    "é": ("e", 1), "è": ("e", 2), "ê": ("e", 3), "ë": ("e", 4), "à": ("a", 2), "â": ("a", 3),
-    "ä": ("a", 4), "ç": ("c", 5), "ù": ("u", 2), "û": ("u", 3), "ü": ("u", 4), "ô": ("o", 3),
-    "ö": ("o", 4), "î": ("i", 3), "ï": ("i", 4), "ì": ("i", 2), "ò": ("o", 2),
-    "É": ("E", 1), "È": ("E", 2), "À": ("A", 2), "Ü": ("U", 4), "Ö": ("O", 4), "Ä": ("A", 4),
-    "ß": ("B", 0),
-}
+# accented character -> its ASCII base and its mark, read side by side from three
+# constants (frozen into the UF2 they stay in flash; a dict would be built in RAM at
+# import); marks are drawn in the two blank rows above a lowercase letter (above the
+# cell for capitals) or in the row below (cedilla).
+_ACCENTED = "éèêëàâäçùûüôöîïìòÉÈÀÜÖÄß"
+_ACCENT_BASES = "eeeeaaacuuuooiiioEEAUOAB"
+# 1 acute, 2 grave, 3 circumflex, 4 diaeresis, 5 cedilla, 0 none (see _MARKS)
+_ACCENT_MARKS = b"\x01\x02\x03\x04\x02\x03\x04\x05\x02\x03\x04\x03\x04\x03\x04\x02\x02\x01\x02\x02\x04\x04\x04\x00"
+
 # mark -> pixel offsets (dx, dy) within the 8x8 cell, dy relative to the top
 _MARKS = (
     (),
@@ -96,7 +96,9 @@ def _split(s):
             base.append(ch)
             continue
         plain = False
-        b, m = _ACC.get(ch, ("?", 0))
+        accent = _ACCENTED.find(ch)
+        b = _ACCENT_BASES[accent] if accent >= 0 else "?"
+        m = _ACCENT_MARKS[accent] if accent >= 0 else 0
         base.append(b)
         if m:
             marks.append((i, m, "A" <= b <= "Z"))
