@@ -626,8 +626,12 @@ def versions():
 
 
 def _git_commit():
-    p = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True)
-    return p.stdout.strip() or "?"
+    """The commit measured; "-dirty" when the code measured (not the docs that make bench
+    itself rewrites) differs from it."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    changed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "firmware", "boards",
+                              "host_tools"], cwd=ROOT, capture_output=True, text=True)
+    return (head.stdout.strip() or "?") + ("-dirty" if changed.stdout.strip() else "")
 
 
 # -- the table --------------------------------------------------------------------
