@@ -12,8 +12,8 @@ overlaps another text, in every language and on every screen.
 Home is drawn from ints and prepared strings only: a redraw allocates nothing.
 """
 from coinche.compat import const
-from ui import digits
-from ui.text import DIG, Regions, first_that_fits, narrow_text, ndigits, num, text, width
+from render import digits
+from render.text import DIG, Regions, first_that_fits, narrow_text, ndigits, num, text, width
 
 W = const(128)
 H = const(64)
@@ -155,14 +155,14 @@ class Layout(Regions):
 
     # -- home ------------------------------------------------------------------
     def home(self, app, last_line):
-        """app: the App (reads app.T, app.game, app.team_name(), app.seat_label()); last_line:
+        """app: the App (reads app.texts, app.game, app.team_name(), app.seat_label()); last_line:
         the last deal's contract ('Nous 100 SA x2'), or the target line before the first deal.
 
         Team names on top (an arrow: the key that enters a deal taken by that team), the
         totals big, under each the last deal's score (a tick or a cross beside the takers'),
         the last contract, then the keys OK and BACK and the next dealer, big."""
         fb = self.fb
-        T = app.T
+        texts = app.texts
         g = app.game
         self.label(app.team_name("NS"), 0, 0, HALF - 1)
         self.label(app.team_name("EW"), HALF + 1, 0, HALF - 1, 2)
@@ -185,12 +185,12 @@ class Layout(Regions):
         self.label(last_line, 0, 39, W, 1)
         # the keys (left) and the next dealer, big (right)
         self.label("OK", 0, 48, 16)
-        self.label(T["home_ok"], 24, 48, HALF - 24)
+        self.label(texts["home_ok"], 24, 48, HALF - 24)
         self.label("<", 0, 56, 8)
-        self.label(T["home_back"], 16, 56, HALF - 16)
+        self.label(texts["home_back"], 16, 56, HALF - 16)
         fb.fill_rect(HALF, 48, W - HALF, 16, 1)
         self.label(app.seat_label(), HALF + 2, 48, 16, 1, 0, True)
-        self.label(T["dealer_verb"], HALF + 20, 52, W - HALF - 20, 0, 0)
+        self.label(texts["dealer_verb"], HALF + 20, 52, W - HALF - 20, 0, 0)
 
     # -- generic list (menus, settings) ---------------------------------------
     def listing(self, title, rows, sel, top, right=None, hint=None):

@@ -1,6 +1,6 @@
 """Layout for the 240x135 colour screen of the Pimoroni Pico Display Pack (ST7789).
 
-Same methods as ui/layout_128x64.py, drawn for a glass about 25 mm wide: a
+Same methods as render/layout_128x64.py, drawn for a glass about 25 mm wide: a
 pixel is 0.1 mm, so the 8x8 font is drawn at twice its size (about the size
 of the 128x64 OLED's text) and the totals are seven-segment digits 50 px tall.
 NS is blue, EW orange, on the home screen and wherever a team is shown.
@@ -21,8 +21,8 @@ import framebuf
 import micropython
 from micropython import const
 
-from ui import digits
-from ui.text import Regions, first_that_fits, ndigits, num, text, width
+from render import digits
+from render.text import Regions, first_that_fits, ndigits, num, text, width
 
 W = const(240)
 H = const(135)
@@ -302,14 +302,14 @@ class Layout(Regions):
         self.label(KEY_NAMES[(0, 2, 1)[k]], x, y, 20, 16, 1, BACKGROUND)
 
     def home(self, app, last_line):
-        """app: the App (reads app.T, app.game, app.team_name(), app.dealer_team()); last_line:
+        """app: the App (reads app.texts, app.game, app.team_name(), app.dealer_team()); last_line:
         the last deal's contract, or the target line before the first deal. Allocates nothing.
 
         Each team: its name in its colour with the key that enters a deal it took (A, B),
         its total big, the last deal's score (a tick or a cross beside the takers'); then the
         last contract, and a bar with the keys X and Y and the next dealer, big."""
         fill = self.fill_rect
-        T = app.T
+        texts = app.texts
         g = app.game
         target = g.rules["target"]
         for i in (0, 1):
@@ -334,13 +334,13 @@ class Layout(Regions):
         # the bar: OK (X) menu, BACK (Y) undo; the next dealer, big
         fill(0, 113, W, H - 113, BAR)
         self.key_cap(2, 2, 116)
-        self.label(T["home_ok"], 24, 116, 34, 16, 0, GREY)
+        self.label(texts["home_ok"], 24, 116, 34, 16, 0, GREY)
         self.key_cap(3, 60, 116)
-        self.label(T["home_back"], 82, 116, 52, 16, 0, GREY)
+        self.label(texts["home_back"], 82, 116, 52, 16, 0, GREY)
         i = app.dealer_team() == "EW"
         fill(136, 113, W - 136, H - 113, NS_DARK + 3 * i)
         self.label(app.seat_label(), 138, 114, 24, 21, 1, FOREGROUND, SIZE_TRIPLE, SIZE_DOUBLE)
-        self.label(T["dealer_verb"], 164, 116, W - 166, 16, 0, NS_LIGHT + 3 * i)
+        self.label(texts["dealer_verb"], 164, 116, W - 166, 16, 0, NS_LIGHT + 3 * i)
 
     # -- generic list (menus, settings) ----------------------------------------
     def listing(self, title, items, index, start, count=None, hint=None):

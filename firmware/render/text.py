@@ -36,12 +36,12 @@ _table = {}
 _table_code = None  # the language _table was prepared for
 
 
-def prepare_table(T, code=None):
+def prepare_table(texts, code=None):
     """Prepare every string of a language table, so drawing them never allocates
     (code None: the language prepared last, whose strings are already there).
 
     The frozen image (the UF2) ships each table prepared at build time
-    (ui/language_tables.py, CODE_prepared()): a ui.constant_table.ConstantTable whose
+    (render/language_tables.py, CODE_prepared()): a render.constant_table.ConstantTable whose
     sorted strings and prepared tuples are constants in flash, so nothing of it is
     built in RAM."""
     global _table, _table_code
@@ -50,14 +50,14 @@ def prepare_table(T, code=None):
         code = _table_code
     _table_code = code
     try:
-        from ui import language_tables  # pyright: ignore[reportAttributeAccessIssue]
+        from render import language_tables  # pyright: ignore[reportAttributeAccessIssue]
         _table = getattr(language_tables, code + "_prepared")()
         return
     except (ImportError, AttributeError, TypeError):
         pass
     _table = {}
-    for k in T:
-        v = T[k]
+    for key in texts:
+        v = texts[key]
         _table[v] = _split(v)
 
 
@@ -161,7 +161,7 @@ def first_that_fits(texts, region_width, measure=width):
 
 
 class Regions:
-    """What both layouts (ui/layout_128x64.py, ui/layout_240x135.py) do with the region
+    """What both layouts (render/layout_128x64.py, render/layout_240x135.py) do with the region
     (a rectangle) each drawing is given: place the drawing in it, and report both to
     `probe` when it is set. The text-fit test (tests/mp/text_fit.py) sets probe and
     finds there every drawing that is cut, leaves its region, is off the screen or
