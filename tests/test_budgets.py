@@ -3,7 +3,7 @@
 Same code paths as host_tools/bench.py, coarser where that is slow:
 1. heap: decided on the real port, the emulated RP2040 (host_tools/bench_uf2.py): a
    40-deal game within half the rp2 heap with make deploy's .mpy files (it holds since
-   the code a game does not use is loaded on demand: modules_on_demand.py), within
+   the code a game does not use is loaded on demand: on_demand.py), within
    48 KB with the frozen image;
 2. heap allocated per press: at most 256 B on average on every screen,
    and nothing at all for a redraw of the home screen;
@@ -182,7 +182,7 @@ def test_deployed_mpy_live_heap_peak_of_a_40_deal_game():
     figure 9 at 30/30 ms on the GPIO pins). The stock firmware has no ROMFS: the imported
     modules' bytecode is on the heap, so the code a game does not use (the start, the
     journal's recovery, the screens off deal entry) is loaded on demand and released
-    (modules_on_demand.py). Measured 1 Dec: 109,536 B after boot, a 117,088 B peak
+    (on_demand.py). Measured 1 Dec: 109,536 B after boot, a 117,088 B peak
     (before: 125,536 and 134,144 B)."""
     reason = _emulated_pico_missing()
     if reason:

@@ -13,8 +13,8 @@ PLAY = """
 import json
 from blockdev import RAMBlockDev, mount
 from fakeboard import Board
-from ui.app import App
-from ui.inputs import BACK, DOWN, LONG, OK, PRESS, UP, event
+from app import App
+from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP, event
 
 mount(RAMBlockDev(4096, 352), "/flash")
 app = App(Board(), {"rules": "federation"})

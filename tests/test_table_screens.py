@@ -14,9 +14,9 @@ PLAY = """
 import json
 from blockdev import RAMBlockDev, mount
 from fakeboard import Board
-from ui.app import App
-from ui import history_screens, past_games_screen, screens as S
-from ui.inputs import BACK, DOWN, OK, UP
+from app import App
+from screens import history as history_screens, past_games as past_games_screen, screens as S
+from events.inputs import BACK, DOWN, OK, UP
 
 mount(RAMBlockDev(4096, 352), "/flash")
 app = App(Board(), {"rules": "classic2000"})

@@ -580,3 +580,16 @@ def _frame(fb, x, y, w, h, colour):
     """A rectangle two pixels thick."""
     fb.rect(x, y, w, h, colour)
     fb.rect(x + 1, y + 1, w - 2, h - 2, colour)
+
+
+def key_bar(layout, ok_text, back_text):
+    """The hint bar of the chart and statistics screens: the key caps OK (X) and BACK (Y),
+    each with what it does.
+    The BACK part keeps room for eight characters ("indietro")."""
+    bar = layout.H - 20
+    layout.fb.fill_rect(0, bar, layout.W, 20, BAR)
+    back_x = layout.W - 4 - 64 - 22
+    x = layout.key_cap(2, 4, bar + 2)
+    layout.label(ok_text, x, bar + 2, back_x - 4 - x, 16, 0, GREY)
+    x = layout.key_cap(3, back_x, bar + 2)
+    layout.label(back_text, x, bar + 2, layout.W - 4 - x, 16, 0, GREY)

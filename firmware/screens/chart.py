@@ -19,18 +19,6 @@ from render.text import width
 _DASH = const(6)  # the target line: 3 pixels drawn in every 6
 
 
-def key_bar(layout, ok_text, back_text):
-    """The Display Pack's hint bar: the key caps OK (X) and BACK (Y), each with what it does.
-    The BACK part keeps room for eight characters ("indietro")."""
-    bar = layout.H - 20
-    layout.fb.fill_rect(0, bar, layout.W, 20, 3)  # the layout's bar colour (BAR)
-    back_x = layout.W - 4 - 64 - 22
-    x = layout.key_cap(2, 4, bar + 2)
-    layout.label(ok_text, x, bar + 2, back_x - 4 - x, 16, 0, 2)  # in the layout's GREY
-    x = layout.key_cap(3, back_x, bar + 2)
-    layout.label(back_text, x, bar + 2, layout.W - 4 - x, 16, 0, 2)
-
-
 def _dotted(fb, x0, y0, x1, y1, c):
     """A line with every other pixel drawn (EW on the one-colour screen)."""
     dx = x1 - x0
@@ -163,6 +151,8 @@ class Chart(Screen):
             half = layout.W // 2 - 8
             layout.label(ns_s, 4, 94, half, 18, 0, ns_c)
             layout.label(ew_s, layout.W - 4 - half, 94, half, 18, 2, ew_c)
+            from render.layout_240x135 import key_bar
+
             key_bar(layout, texts["m_stats"], texts["k_back"])
         else:
             label_x = right + 4

@@ -13,7 +13,6 @@ Reading the archive scores every kept game once, one game in RAM at a time.
 from coinche.game import Game
 from coinche.rules import Rules
 from coinche.stats import BELOTES, CAPOTS, COINCHE_WON, GAMES, MADE, SURCOINCHE_WON, TAKEN, WON, Tally, percent
-from screens.chart import key_bar
 from events.inputs import BACK, OK, is_key, up_down
 from screens.base import Screen
 from render.text import width
@@ -156,6 +155,8 @@ class Stats(Screen):
                 layout.label(texts[LABELS[k]], left, y, right - vw - 8 - left)
             y += pitch
         if colour:  # the keys as printed on the pack
+            from render.layout_240x135 import key_bar
+
             key_bar(layout, texts["st_next"], texts["k_back"])
         elif len(LABELS) > shown:  # scroll bar
             h = 48 * shown // len(LABELS)
