@@ -189,12 +189,12 @@ fb = framebuf.FrameBuffer(bytearray(120 * 135), 240, 135, framebuf.GS4_HMSB)
 L = Layout(fb)
 
 class FakeApp:
-    def __init__(self, T, game):
-        self.T = T
+    def __init__(self, texts, game):
+        self.texts = texts
         self.game = game
-        self.seats = {s: T["seat_" + s] for s in "NWSE"}
+        self.seats = {s: texts["seat_" + s] for s in "NWSE"}
     def team_name(self, team):
-        return self.T[team]
+        return self.texts[team]
     def dealer_team(self):
         return "NS" if self.game.dealer() in ("N", "S") else "EW"
     def seat_label(self):  # as App.seat_label: looked up once per language

@@ -128,7 +128,7 @@ def test_no_firmware_module_imports_a_screen_module_of_the_table_but_through_it(
     import elsewhere would keep it loaded, or load it where the table does not say)."""
     screen_modules = {name for name, screens in on_demand.MODULES.items() if screens}
     found = []
-    for top, dirs, names in os.walk(FIRMWARE):
+    for top, _dirs, names in os.walk(FIRMWARE):
         for file_name in names:
             if not file_name.endswith(".py"):
                 continue

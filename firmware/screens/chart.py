@@ -46,6 +46,7 @@ class Chart(Screen):
         self.target_s = None  # the target ("2000") at the title's right, the dashed line's value
         self.legend = None  # ("NS 1230", "EW 880")
         self.colours = None  # NS, EW, axes, target
+        self.key_bar = None  # 240x135: the layout's hint bar (render/layout_240x135.py), found once
         self.area = None  # the plot's left, top, right, bottom
         self.label_y = None  # 128x64: the heights of the NS and EW codes beside the lines' ends
 
@@ -108,10 +109,10 @@ class Chart(Screen):
         if self.label_y[0] == self.label_y[1]:  # pushed against the same edge
             self.label_y = (top - 2, bottom - 8) if ns >= ew else (bottom - 8, top - 2)
         if layout.W >= 240:
-            from render.layout_240x135 import TEAM
+            from render.layout_240x135 import BAD, FRAME, TEAM, key_bar
 
-            # the team colours, the layout's frame grey (_MID) and its red (_BAD) for the target
-            self.colours = (TEAM[0], TEAM[1], 14, 13)
+            self.colours = (TEAM[0], TEAM[1], FRAME, BAD)  # the team colours, the frame grey, the red target
+            self.key_bar = key_bar
         else:
             self.colours = (1, 1, 1, 1)
         self.version = app.version
@@ -151,9 +152,7 @@ class Chart(Screen):
             half = layout.W // 2 - 8
             layout.label(ns_s, 4, 94, half, 18, 0, ns_c)
             layout.label(ew_s, layout.W - 4 - half, 94, half, 18, 2, ew_c)
-            from render.layout_240x135 import key_bar
-
-            key_bar(layout, texts["m_stats"], texts["k_back"])
+            self.key_bar(layout, texts["m_stats"], texts["k_back"])
         else:
             label_x = right + 4
             layout.label(texts["NS"], label_x, self.label_y[0], layout.W - label_x)

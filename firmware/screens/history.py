@@ -29,11 +29,11 @@ def record_row(app, number, rec, result, totals):
     compact = contract_text(app, rec, False, True)
     words = "".join(" " + f for f in flags)
     letters = "".join(" " + f[0].upper() for f in flags)
-    texts = (spaced + words, compact + words, compact + letters) if flags else (spaced, compact)
+    contracts = (spaced + words, compact + words, compact + letters) if flags else (spaced, compact)
     if rec["bid"] == "pass":  # nothing scored: the totals only
-        return (number, texts, None, (None, totals["NS"]), (None, totals["EW"]), None)
+        return (number, contracts, None, (None, totals["NS"]), (None, totals["EW"]), None)
     side = 0 if rec["taker"] == "NS" else 1
-    return (number, texts, result.made, (result.score["NS"], totals["NS"]), (result.score["EW"], totals["EW"]),
+    return (number, contracts, result.made, (result.score["NS"], totals["NS"]), (result.score["EW"], totals["EW"]),
             side)
 
 

@@ -32,13 +32,13 @@ class Archive(RecordList):
             if n is None:
                 n = len(summ.get("deals") or ())
             count = str(n) + " " + texts["deals_n"]
-            texts = (texts.get("p_" + str(rules.get("preset")), "?") + ", " + count, count)
+            lines = (texts.get("p_" + str(rules.get("preset")), "?") + ", " + count, count)
             if res:  # the winner's final total gets a tick
                 winner = res.get("winner")
-                out.append((None, texts, None, (winner == "NS" or None, res["NS"]),
+                out.append((None, lines, None, (winner == "NS" or None, res["NS"]),
                              (winner == "EW" or None, res["EW"]), None))
             else:
-                out.append((None, texts, None, (None, None), (None, None), None))
+                out.append((None, lines, None, (None, None), (None, None), None))
         return out or [(None, (texts["no_games"],), None, (None, None), (None, None), None)]
 
     def pick(self, i):

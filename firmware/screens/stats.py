@@ -82,6 +82,7 @@ class Stats(Screen):
         self.version = -1
         self.pages = None  # per page: (title, values)
         self.colours = None  # of the NS and EW values
+        self.key_bar = None  # 240x135: the layout's hint bar (render/layout_240x135.py), found once
 
     def _prepare(self, layout):
         app = self.app
@@ -97,9 +98,10 @@ class Stats(Screen):
             pages.append((title, _values(every if k >= 2 else game, team)))
         self.pages = pages
         if layout.W >= 240:
-            from render.layout_240x135 import TEAM
+            from render.layout_240x135 import TEAM, key_bar
 
             self.colours = TEAM
+            self.key_bar = key_bar
         else:
             self.colours = (1, 1)
         self.version = app.version
@@ -155,9 +157,7 @@ class Stats(Screen):
                 layout.label(texts[LABELS[k]], left, y, right - vw - 8 - left)
             y += pitch
         if colour:  # the keys as printed on the pack
-            from render.layout_240x135 import key_bar
-
-            key_bar(layout, texts["st_next"], texts["k_back"])
+            self.key_bar(layout, texts["st_next"], texts["k_back"])
         elif len(LABELS) > shown:  # scroll bar
             h = 48 * shown // len(LABELS)
             fb.fill_rect(layout.W - 2, 10 + (48 - h) * self.top // (len(LABELS) - shown), 2, h, 1)

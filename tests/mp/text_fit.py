@@ -208,7 +208,7 @@ def tour_entry(app, taker):
     app.handle(ev(UP if taker == "NS" else DOWN))
     render(app, "entry")
     e = app.view
-    d = e.d
+    d = e.draft
     # contract: every bid, at every contract type
     for _ in range(len(d.kinds())):
         for _ in range(len(d.bid_items())):
@@ -278,7 +278,7 @@ def tour_entry(app, taker):
             if e.step == "melds_to":
                 press(app, UP, PRESS, "melds to NS")
             k += 1
-    if e.step == "confirm" and e.d.melds_unsettled():
+    if e.step == "confirm" and e.draft.melds_unsettled():
         press(app, OK, PRESS, "melds to")
         press(app, BACK, PRESS, "melds to left")
     while e.step != "confirm" and app.view is e:
@@ -335,7 +335,7 @@ def tour_language(app, code):
     for seat in ("N", "W", "S", "E"):
         app.settings["dealer"] = seat
         app.table.game = app.table.empty_game()
-        app.version += 1
+        app.table.touch()
         app.go(Home(app))
         render(app, "home dealer " + seat)
     del app.settings["dealer"]
@@ -386,8 +386,8 @@ def tour_entries(app):
             entry._evaluate()
             app.go(entry)
             render(app, "confirm %r" % (rec,))
-            if entry.d.has_units():  # the same deal counted on the defence's pile
-                entry.d.set_pile("D")
+            if entry.draft.has_units():  # the same deal counted on the defence's pile
+                entry.draft.set_pile("D")
                 entry.goto("confirm")
                 render(app, "confirm, defence pile %r" % (rec,))
     # editing a saved deal starts at the taker step
@@ -418,7 +418,7 @@ def tour_game_over(app, code):
     """A game played to its end (each winner), game over, then the past games."""
     for winner in ("NS", "EW"):
         app.table.game = Game(app.game.rules, (), "N")
-        app.version += 1
+        app.table.touch()
         loser = "EW" if winner == "NS" else "NS"
         while not app.game.over:
             play(app, [{"taker": winner, "bid": 160, "trump": "H", "coinche": 1, "points": 162, "tricks": 8}])
@@ -444,7 +444,7 @@ def main():
         for code in languages.LANGS:
             set_language(app, code)
             app.table.game = Game(Rules.from_spec({"preset": preset, "options": {}}), (), "N")
-            app.version += 1
+            app.table.touch()
             tour_language(app, code)
             tour_entries(app)
             tour_game_over(app, code)
