@@ -58,11 +58,11 @@ sleep_ms = time.sleep_ms
 _led = tuple(PWM(Pin(p), freq=1000, duty_u16=0, invert=True) for p in LED_PINS)
 
 
-def led(r, g, b):
+def led(red, green, blue):
     """Set the RGB LED, each channel 0..65535."""
-    _led[0].duty_u16(r)
-    _led[1].duty_u16(g)
-    _led[2].duty_u16(b)
+    _led[0].duty_u16(red)
+    _led[1].duty_u16(green)
+    _led[2].duty_u16(blue)
 
 
 def click():

@@ -19,7 +19,7 @@ from render.text import width
 _DASH = const(6)  # the target line: 3 pixels drawn in every 6
 
 
-def _dotted(fb, x0, y0, x1, y1, c):
+def _dotted(fb, x0, y0, x1, y1, colour):
     """A line with every other pixel drawn (EW on the one-colour screen)."""
     dx = x1 - x0
     dy = y1 - y0
@@ -28,10 +28,10 @@ def _dotted(fb, x0, y0, x1, y1, c):
     if m > n:
         n = m
     if n == 0:
-        fb.pixel(x0, y0, c)
+        fb.pixel(x0, y0, colour)
         return
     for k in range(0, n + 1, 2):
-        fb.pixel(x0 + dx * k // n, y0 + dy * k // n, c)
+        fb.pixel(x0 + dx * k // n, y0 + dy * k // n, colour)
 
 
 class Chart(Screen):
