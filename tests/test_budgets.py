@@ -168,6 +168,7 @@ def test_frozen_image_live_heap_peak_of_a_40_deal_game(uf2_images, preset):
     from host_tools import bench_uf2
 
     figures = bench_uf2.measure("pico_oled", uf2_images["pico_oled"], preset)
+    print("frozen image, %s: %r" % (preset, figures))  # the figures, for the record (pytest -s)
     assert figures["deals"] == B.GAME_DEALS, figures
     assert figures["peak"] <= bench_uf2.HEAP_BUDGET, (
         "the frozen image's live heap peaks at %d B over a %d-deal %s game, over %d B: %r"
@@ -193,6 +194,7 @@ def test_deployed_mpy_live_heap_peak_of_a_40_deal_game():
     if rp2emu.missing(stock):
         pytest.skip(".mpy heap: " + rp2emu.missing(stock))
     figures = bench_uf2.measure("pico_oled", stock, "federation", deploy=True)
+    print("make deploy's .mpy files, federation: %r" % (figures,))  # the figures, for the record (pytest -s)
     assert figures["deals"] == B.GAME_DEALS, figures
     assert figures["peak"] <= B.RP2_LIVE_BUDGET, (
         "with make deploy's .mpy files the live heap peaks at %d B over a %d-deal federation game, "

@@ -214,7 +214,8 @@ def test_settings_with_bad_values_fall_back_to_their_defaults_with_a_notice():
     r = one("""
 import json, fakeboard, cutdev
 from store.journal import Journal
-import app as A, settings_screens
+import app as A
+from screens import settings as settings_screens
 dev = cutdev.fresh(352, "/flash")
 j = Journal(["/flash/data_a", "/flash/data_b"])
 j.load()
