@@ -47,7 +47,7 @@ def _button(pin):
     return lambda: pin.value() == 0  # pressed pulls the pin to ground
 
 
-# the app puts an edge interrupt on each (ui/inputs.py): no press is lost while it is busy
+# the app puts an edge interrupt on each (events/inputs.py): no press is lost while it is busy
 button_pins = tuple(Pin(p, Pin.IN, Pin.PULL_UP) for p in BUTTON_PINS)
 buttons = tuple(_button(p) for p in button_pins)
 
@@ -58,11 +58,11 @@ sleep_ms = time.sleep_ms
 _led = tuple(PWM(Pin(p), freq=1000, duty_u16=0, invert=True) for p in LED_PINS)
 
 
-def led(r, g, b):
+def led(red, green, blue):
     """Set the RGB LED, each channel 0..65535."""
-    _led[0].duty_u16(r)
-    _led[1].duty_u16(g)
-    _led[2].duty_u16(b)
+    _led[0].duty_u16(red)
+    _led[1].duty_u16(green)
+    _led[2].duty_u16(blue)
 
 
 def click():

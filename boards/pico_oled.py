@@ -38,7 +38,7 @@ def _button(pin):
     return lambda: pin.value() == 0  # pressed pulls the pin to ground
 
 
-# the app puts an edge interrupt on each (ui/inputs.py): no press is lost while it is busy
+# the app puts an edge interrupt on each (events/inputs.py): no press is lost while it is busy
 button_pins = tuple(Pin(p, Pin.IN, Pin.PULL_UP) for p in BUTTON_PINS)
 buttons = tuple(_button(p) for p in button_pins)
 

@@ -10,7 +10,7 @@ from micropython import const
 
 NAME = "sim"
 LAYOUT = "128x64"
-STORAGE = "/data_a"  # one copy of the journal, for simple apps; ui.app takes both from store.partitions
+STORAGE = "/data_a"  # one copy of the journal, for simple apps; the app takes both from store.partitions
 
 WIDTH = const(128)
 HEIGHT = const(64)

@@ -111,7 +111,7 @@ def _compile(src_top, rel, out, arch):
 def build_tree(dest=None, arch="x64"):
     """firmware/ and host_tools/mp/ compiled to .mpy for the unix port, under dest.
 
-    dest/firmware: every module as .mpy, main.py and data files (ui/lang) as they are;
+    dest/firmware: every module as .mpy, main.py and data files (render/lang) as they are;
     dest/boards: the board files as source, plus SH1106_BOARD;
     dest/host_tools/mp: the launcher and bench scripts as .mpy, and two
     source mains, boot.py and bench_main.py, that only import sim_main and
@@ -873,7 +873,7 @@ def _r_size(r, row):
     dc = r.get("deploy_copies_data")
     if dc is not None:
         row("5 size", "data sent by `make deploy` (host_tools/deploy.py)",
-            "yes" if dc else "**no**: the plan copies no ui/lang/*.txt, so a deployed board has no UI strings", "", "")
+            "yes" if dc else "**no**: the plan copies no render/lang/*.txt, so a deployed board has no UI strings", "", "")
 
 
 
@@ -1098,7 +1098,7 @@ unix-port heap (figure 1) and the .mpy size (figure 5) are reported, not budgete
    the board's bus speed (400 kHz I2C; the Display Pack's SPI asks 62.5 MHz
    and gets 24 MHz from MicroPython's 48 MHz peripheral clock), so it includes
    the wait for the next poll (the edge counts at once: the buttons raise
-   interrupts, ui/inputs.py), the drawing and the transfer.
+   interrupts, events/inputs.py), the drawing and the transfer.
 
 The firmware runs as deployed: every module compiled to `.mpy` (native arch
 of the unix port, so `drivers/dirty.py`'s viper code runs), `main.py` and the

@@ -66,8 +66,8 @@ level = bytearray(4)
 board.ticks_ms = lambda: now[0]
 board.buttons = tuple((lambda i=i: level[i] == 1) for i in range(4))
 board.button_pins = None  # no edge interrupts: the buttons above are polled
-from ui.app import App
-from ui.timing import POLL_MS
+from app import App
+from events.timing import POLL_MS
 EVENTS = %(events)r
 def run(app, ms):
     for _ in range(ms // POLL_MS):

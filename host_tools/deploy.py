@@ -90,9 +90,9 @@ def _imports(firmware, rel):
 # stock firmware has one filesystem, and the journal's two copies are directories on it).
 UF2_BOOT_FIRMWARE = ("flash_report.py", "store/partitions.py")
 # The look-up of the language tables the UF2 has as code (host_tools/uf2.py writes
-# ui/language_tables.py): frozen into the UF2 only (deploy sends the language files,
-# which ui/i18n.py reads into a dict).
-UF2_LANGUAGE_FIRMWARE = ("ui/constant_table.py",)
+# render/language_tables.py): frozen into the UF2 only (deploy sends the language files,
+# which render/languages.py reads into a dict).
+UF2_LANGUAGE_FIRMWARE = ("render/constant_table.py",)
 
 
 def _optional(rel):
@@ -102,15 +102,15 @@ def _optional(rel):
         return True
     if rel.startswith("drivers/") and rel.count("/") == 1:
         return rel != "drivers/__init__.py"
-    return rel.startswith("ui/layout_") and rel.count("/") == 1
+    return rel.startswith("render/layout_") and rel.count("/") == 1
 
 
 def firmware_files(drivers, layout=None, firmware=FIRMWARE):
     """Firmware sources (relative to firmware/) this board needs, sorted.
 
-    Everything, except the drivers/ and ui/layout_* modules that neither the
+    Everything, except the drivers/ and render/layout_* modules that neither the
     board asks for (DRIVERS, LAYOUT) nor anything sent imports at module
-    level.  An import of one inside a function (ui/app.py picking the
+    level.  An import of one inside a function (app.py picking the
     layout for board.LAYOUT) is a choice the board's settings already made."""
     files = []
     for top, dirs, names in os.walk(firmware):
@@ -124,8 +124,8 @@ def firmware_files(drivers, layout=None, firmware=FIRMWARE):
             raise DeployError("driver %r is not in firmware/drivers/" % d)
     chosen = [f for f in files if not _optional(f)]
     chosen += ["drivers/%s.py" % d for d in drivers]
-    if layout and "ui/layout_%s.py" % layout in files:
-        chosen.append("ui/layout_%s.py" % layout)
+    if layout and "render/layout_%s.py" % layout in files:
+        chosen.append("render/layout_%s.py" % layout)
     need = set()
     todo = list(chosen)
     while todo:

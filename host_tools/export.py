@@ -34,7 +34,7 @@ from coinche.rules import Rules, RulesError  # noqa: E402
 
 DUMP = os.path.join(ROOT, "host_tools", "mp", "export_dump.py")
 TEAMS = ("NS", "EW")
-# the team colours of the Display Pack (firmware/ui/layout_240x135.py PALETTE)
+# the team colours of the Display Pack (firmware/render/layout_240x135.py PALETTE)
 COLOURS = {"NS": "#2f7dff", "EW": "#ff7a1c"}
 # where a device keeps its journal: /data (stock firmware), the two copies of D1
 DEVICE_DIRS = ("data", "data_a", "data_b")

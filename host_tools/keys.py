@@ -8,7 +8,7 @@ by `# deal N: K presses, about T s` (T: the keystroke-level time estimate
 below; the averages go to stderr). A hold (`hold up 730`) counts as one press: on the
 device a held UP/DOWN repeats faster and faster and the player lets go on the
 value, just as the planner does. The planner walks the firmware's own Draft
-(firmware/ui/entry.py) and key timing (firmware/ui/timing.py), so its idea of
+(firmware/table/draft.py) and key timing (firmware/events/timing.py), so its idea of
 defaults and steps cannot drift from the device's.
 
 The UI records what changes a score: a trump suit is stored as "suit", and a
@@ -27,8 +27,8 @@ from coinche.game import Game, GameError  # noqa: E402
 from coinche.record import RecordError, validate  # noqa: E402
 from coinche.rules import Rules, RulesError  # noqa: E402
 from host_tools.rules_help import UsageError, parse_rules_arguments  # noqa: E402
-from ui import entry as E  # noqa: E402
-from ui.timing import LONG_MS, POLL_MS, repeat_at  # noqa: E402
+from table import draft as E  # noqa: E402
+from events.timing import LONG_MS, POLL_MS, repeat_at  # noqa: E402
 
 LONG_HOLD = LONG_MS + 100  # "hold ok 700": comfortably past the long-press threshold
 HOLD_OK = "hold ok %d" % LONG_HOLD
@@ -244,7 +244,7 @@ def plan_dealer(game, seat):
     menu > "Next dealer" > UP/DOWN through the seats in the game's dealing order > OK.
     The caller records the correction in its Game (game.fixes = game.with_fix(seat))."""
     from coinche.game import ORDERS
-    from ui.screens import Menu
+    from screens.table_screens import Menu
     items = Menu.ITEMS
     ev = ["ok"] + wrap_moves(0, items.index("m_dealer"), len(items), up_increases=False) + ["ok"]
     seats = ORDERS[game.order]

@@ -35,7 +35,7 @@ _TO_SETTINGS = "ok down down down ok"  # home > menu > settings
 _LANG = {"en": "down down down down ok up ok",  # settings > language: fr -> en, OK (back on settings)
          "de": "down down down down ok up up ok"}
 _NEXT_LANGUAGE = "down down down down ok up ok back"  # settings > language: the next one (fr en de it), home
-_TO_CHART = "ok down down down down ok"  # home > menu > chart (ui/screens.py Menu.ITEMS)
+_TO_CHART = "ok down down down down ok"  # home > menu > chart (screens/table_screens.py Menu.ITEMS)
 _CAPOT_FIRST = "up down down ok ok ok"  # classic2000, NS: 80 -> pass -> capot, all tricks, save
 _CAPOT_AGAIN = _CAPOT_FIRST  # the contract starts at 80 every time
 _NS_100_COINCHED = "up hold:up:430 hold:back:700 ok up ok up up ok"  # NS 100 x2 (held BACK), 112 points

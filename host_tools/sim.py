@@ -1079,7 +1079,7 @@ def _parser():
     p.add_argument("--format", action="store_true",
                    help="start the --flash file over as a blank image, whatever it holds (all of it is lost)")
     p.add_argument("--heapsize", help="MicroPython heap, e.g. 200000 or 192k")
-    p.add_argument("--app", help="app module or .py file (default ui.app)")
+    p.add_argument("--app", help="app module or .py file (default app)")
     return p
 
 

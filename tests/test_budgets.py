@@ -3,7 +3,7 @@
 Same code paths as host_tools/bench.py, coarser where that is slow:
 1. heap: decided on the real port, the emulated RP2040 (host_tools/bench_uf2.py): a
    40-deal game within half the rp2 heap with make deploy's .mpy files (it holds since
-   the code a game does not use is loaded on demand: modules_on_demand.py), within
+   the code a game does not use is loaded on demand: on_demand.py), within
    48 KB with the frozen image;
 2. heap allocated per press: at most 256 B on average on every screen,
    and nothing at all for a redraw of the home screen;
@@ -157,17 +157,18 @@ def test_frozen_image_live_heap_peak_of_a_40_deal_game(uf2_images, preset):
     """build/coinche-pico_oled.uf2 on the emulated RP2040: the live heap
     (gc.mem_alloc() after gc.collect(), after every press, measuring script
     included) of a 40-deal game stays within 48 KB (host_tools/bench_uf2.py).
-    Measured 1 Dec: 37,184 B after boot, peak 45,008 B on the check-and-save step of
-    the last deals, its announce picker open (39,616 and 47,904 B before the code a game
-    does not use was loaded on demand; 42,160 and 51,024 B before the language tables
-    became constant tuples in flash and the check step stopped keeping both teams'
-    picker texts)."""
+    Measured 1 Dec with the firmware laid out along the data path: 39,120 B after boot,
+    a 46,672 B peak (37,184 and 45,008 B with fewer, larger modules, each module's
+    globals being in RAM; 39,616 and 47,904 B before the code a game does not use was
+    loaded on demand; 42,160 and 51,024 B before the language tables became constant
+    tuples in flash and the check step stopped keeping both teams' picker texts)."""
     reason = _emulated_pico_missing()
     if reason:
         pytest.skip("frozen image heap: " + reason)
     from host_tools import bench_uf2
 
     figures = bench_uf2.measure("pico_oled", uf2_images["pico_oled"], preset)
+    print("frozen image, %s: %r" % (preset, figures))  # the figures, for the record (pytest -s)
     assert figures["deals"] == B.GAME_DEALS, figures
     assert figures["peak"] <= bench_uf2.HEAP_BUDGET, (
         "the frozen image's live heap peaks at %d B over a %d-deal %s game, over %d B: %r"
@@ -182,8 +183,9 @@ def test_deployed_mpy_live_heap_peak_of_a_40_deal_game():
     figure 9 at 30/30 ms on the GPIO pins). The stock firmware has no ROMFS: the imported
     modules' bytecode is on the heap, so the code a game does not use (the start, the
     journal's recovery, the screens off deal entry) is loaded on demand and released
-    (modules_on_demand.py). Measured 1 Dec: 109,536 B after boot, a 117,088 B peak
-    (before: 125,536 and 134,144 B)."""
+    (on_demand.py). Measured 1 Dec with the firmware laid out along the data path:
+    113,344 B after boot, a 120,896 B peak (109,536 and 117,088 B before, with fewer and
+    larger modules; 125,536 and 134,144 B before the code was loaded on demand)."""
     reason = _emulated_pico_missing()
     if reason:
         pytest.skip(".mpy heap: " + reason)
@@ -193,6 +195,7 @@ def test_deployed_mpy_live_heap_peak_of_a_40_deal_game():
     if rp2emu.missing(stock):
         pytest.skip(".mpy heap: " + rp2emu.missing(stock))
     figures = bench_uf2.measure("pico_oled", stock, "federation", deploy=True)
+    print("make deploy's .mpy files, federation: %r" % (figures,))  # the figures, for the record (pytest -s)
     assert figures["deals"] == B.GAME_DEALS, figures
     assert figures["peak"] <= B.RP2_LIVE_BUDGET, (
         "with make deploy's .mpy files the live heap peaks at %d B over a %d-deal federation game, "

@@ -1,4 +1,4 @@
-"""The chart and statistics screens (ui/chart.py, ui/stats.py) on both boards, in every language.
+"""The chart and statistics screens (screens/chart.py, screens/stats.py) on both boards, in every language.
 
 * in the simulator on the 128x64 board and on the Display Pack, in all four
   languages: reached from the menu, from game over (held OK) and from the chart
@@ -21,15 +21,15 @@ from coinche.rules import Rules
 from conftest import HOST_MP, ROOT, run_mp
 from host_tools import keys as K
 from host_tools.sim import Sim
-from ui import screens as S
-from ui import settings_screens
+from screens.table_screens import Menu
+from screens import settings as settings_screens
 
 LANGS = ("fr", "en", "de", "it")
 SCRIPT = os.path.join(ROOT, "tests", "mp", "chart_stats.py")
 
 
 def _menu(item):
-    return ["ok"] + ["down"] * S.Menu.ITEMS.index(item) + ["ok"]
+    return ["ok"] + ["down"] * Menu.ITEMS.index(item) + ["ok"]
 
 
 def _language(code):
@@ -110,7 +110,7 @@ def _rest(rules, records, done):
 
 
 def _team_rgb565():
-    out = run_mp(code="from ui import layout_240x135 as m\nprint(m.PALETTE[m.TEAM[0]], m.PALETTE[m.TEAM[1]])").stdout
+    out = run_mp(code="from render import layout_240x135 as m\nprint(m.PALETTE[m.TEAM[0]], m.PALETTE[m.TEAM[1]])").stdout
     rgb = [int(v) for v in out.split()[-2:]]
     return [((c >> 19) << 11) | (((c >> 10) & 0x3F) << 5) | ((c & 0xFF) >> 3) for c in rgb]
 
@@ -202,7 +202,7 @@ def test_budgets_harness_reaches_both_screens():
 
 def test_chart_and_history_have_distinct_menu_labels_in_every_language():
     """Two menu entries with the same name cannot be told apart (German had "Verlauf" twice)."""
-    lang_dir = os.path.join(ROOT, "firmware", "ui", "lang")
+    lang_dir = os.path.join(ROOT, "firmware", "render", "lang")
     for name in sorted(os.listdir(lang_dir)):
         if not name.endswith(".txt"):
             continue

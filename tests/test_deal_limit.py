@@ -17,7 +17,7 @@ from conftest import ROOT, run_mp
 from host_tools import bench as B
 
 SCRIPT = os.path.join(ROOT, "tests", "mp", "deal_limit.py")
-MAX_DEALS = 150  # ui/app.py
+MAX_DEALS = 150  # app.py
 DEVICE_HEAP_ON_UNIX = "400K"
 
 
@@ -44,6 +44,6 @@ def test_a_game_at_the_deal_limit_starts_plays_and_archives_at_the_device_heap(t
 
 def test_the_limit_message_fits_one_line_in_every_language():
     for code in ("fr", "en", "de", "it"):
-        with open(os.path.join(ROOT, "firmware", "ui", "lang", code + ".txt"), encoding="utf-8") as f:
+        with open(os.path.join(ROOT, "firmware", "render", "lang", code + ".txt"), encoding="utf-8") as f:
             text = [line.split(" = ", 1)[1] for line in f.read().splitlines() if line.startswith("e_limit = ")][0]
         assert len(text % MAX_DEALS) <= 16, (code, text)

@@ -40,9 +40,9 @@ def test_plan_sends_what_the_board_needs(board):
     # everything else of the firmware goes, compiled for the Pico, but the UF2 boot's
     # partition mount and its report (the stock firmware has one filesystem: the journal's
     # copies are folders) and the look-up of the language tables the UF2 has as code
-    uf2_only = ("store/partitions.py", "flash_report.py", "ui/constant_table.py")
+    uf2_only = ("store/partitions.py", "flash_report.py", "render/constant_table.py")
     assert not set(uf2_only) & set(compiled)
-    layouts = [s for s in sources if s.startswith("ui/layout_")]
+    layouts = [s for s in sources if s.startswith("render/layout_")]
     expected = [s for s in sources if s != "main.py" and not s.startswith("drivers/") and s not in layouts
                 and s not in uf2_only]
     assert set(expected) <= set(compiled)
@@ -62,7 +62,7 @@ def test_plan_sends_what_the_board_needs(board):
     assert steps[0].startswith("exec ") and '"/data_a"' in steps[0] and '"/data_b"' in steps[0]
     assert steps[-1] == "reset"
     assert "fs cp boards/%s.py :/board.py" % board in steps
-    # main.py as source into the root, alone or with the other top-level modules (modules_on_demand.mpy)
+    # main.py as source into the root, alone or with the other top-level modules (on_demand.mpy)
     assert "fs cp firmware/main.py :/main.py" in steps or any(
         step.startswith("fs cp ") and "firmware/main.py" in step.split() and step.endswith(" :/") for step in steps)
 
@@ -109,7 +109,7 @@ vfs.mount(host, "/host")
 os.chdir("/")
 os.mkdir("/data")
 os.mkdir("/ui")
-for path, text in (("/data/journal.txt", "keep"), ("/ui/app.py", "stale"), ("/main.mpy", "stale")):
+for path, text in (("/data/journal.txt", "keep"), ("/app.py", "stale"), ("/main.mpy", "stale")):
     with open(path, "w") as f:
         f.write(text)
 
@@ -200,14 +200,14 @@ def test_deployed_tree_boots(mp, board, tmp_path):
     build = str(tmp_path / "build")
     compile_cmds, argv, on_device = deploy.plan(board, arch="x64", build_dir=build)
     deploy.compile_all(compile_cmds)
-    layout = "ui/layout_%s.py" % ("128x64" if board == "pico_oled" else "240x135")
+    layout = "render/layout_%s.py" % ("128x64" if board == "pico_oled" else "240x135")
     run_main = os.path.exists(os.path.join(FIRMWARE, layout))
     code = DEVICE % {"argv": json.dumps(argv), "root": ROOT, "board": board, "host_mp": HOST_MP,
                      "run_main": run_main}
     res = json.loads(mp(code=code, heapsize="8M").stdout.strip().splitlines()[-1])
     assert res["done"][0] == "exec" and res["done"][-1] == "reset"
     assert res["kept"] == "keep"  # the journal survives a deploy
-    assert "/ui/app.py" not in res["tree"] and "/main.mpy" not in res["tree"]  # stale files gone
+    assert "/app.py" not in res["tree"] and "/main.mpy" not in res["tree"]  # stale files gone
     assert sorted(res["tree"]) == sorted(on_device + ["/data/journal.txt"])
     assert res["failed"] == []
     assert len(res["imported"]) == len([p for p in on_device if p.endswith(".mpy")])

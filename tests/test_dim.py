@@ -13,8 +13,8 @@ DIM = """
 import json
 from blockdev import RAMBlockDev, mount
 from fakeboard import Board, Display
-from ui.app import App, DIM_FLOOR
-from ui.inputs import UP
+from app import App, DIM_FLOOR
+from events.inputs import UP
 
 class Recording(Display):
     def __init__(self):
@@ -62,8 +62,8 @@ def test_no_dimming_by_default_and_a_dimmed_press_acts():
 
 BACKLIGHT = """
 import json
-from ui.app import DIM_FLOOR
-from ui.settings_screens import CONTRASTS
+from app import DIM_FLOOR
+from screens.settings import CONTRASTS
 print(json.dumps({"floor": DIM_FLOOR, "lowest": min(CONTRASTS)}))
 """
 

@@ -1,4 +1,4 @@
-"""ui/entry.py: the Draft of a deal (steps, defaults, piles, belote and coinche
+"""table/draft.py: the Draft of a deal (steps, defaults, piles, belote and coinche
 choices) and the records it makes, checked against coinche.record.validate."""
 import pytest
 from hypothesis import given, settings
@@ -8,7 +8,7 @@ import ui_corpus as C
 from coinche.melds import CODES, SEQUENCES
 from coinche.record import RecordError, validate
 from coinche.rules import PRESET_NAMES, Rules
-from ui import entry as E
+from table import draft as E
 
 RULES = {p: Rules(p) for p in PRESET_NAMES}
 WITH_MELDS = ("federation", "coinche1000", "coinche1001")

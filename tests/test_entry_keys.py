@@ -13,8 +13,8 @@ PLAY = """
 import json
 from blockdev import RAMBlockDev, mount
 from fakeboard import Board
-from ui.app import App
-from ui.inputs import BACK, DOWN, LONG, OK, PRESS, UP, event
+from app import App
+from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP, event
 
 mount(RAMBlockDev(4096, 352), "/flash")
 app = App(Board(), {"rules": "federation"})
@@ -26,7 +26,7 @@ def key(button, kind=PRESS):
 
 def look(name):
     v = app.view
-    d = getattr(v, "d", None)
+    d = getattr(v, "draft", None)
     out[name] = {"screen": app.screen, "toast": app.toast_msg,
                  "bid": d and d.bid, "coinche": d and d.coinche, "points": d and d.takers_points(),
                  "melds": d and {"NS": list(d.melds["NS"]), "EW": list(d.melds["EW"])}, "belote": d and list(d.belote),

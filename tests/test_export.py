@@ -25,15 +25,15 @@ from host_tools import export as X
 from host_tools import keys as K
 from host_tools.sim import Sim
 from test_ui_games import _history_to, plan_edit
-from ui import screens as S
-from ui import settings_screens
+from screens.table_screens import Menu
+from screens import settings as settings_screens
 
 DOCS_SHOT = os.path.join(ROOT, "docs", "screenshots", "report.png")
 
 
 def _menu(item):
     """From home: open the menu and pick `item`."""
-    return ["ok"] + ["down"] * S.Menu.ITEMS.index(item) + ["ok"]
+    return ["ok"] + ["down"] * Menu.ITEMS.index(item) + ["ok"]
 
 
 def _next_preset(over):

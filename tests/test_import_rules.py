@@ -10,17 +10,21 @@ from conftest import FIRMWARE, ROOT
 HOST_TOOLS = os.path.join(ROOT, "host_tools")
 HOST_MP = os.path.join(HOST_TOOLS, "mp")
 
-# The firmware's layers along the data path, and what each may import.
-# `app` is the application loop: only main.py (no layer) starts it; nothing imports it.
+# The firmware's layers along the data path, and what each may import (docs/architecture.md,
+# "Layers"). `app` is the application loop: only main.py (no layer) starts it; nothing
+# imports it. `on_demand` is the table of the modules loaded on demand, and their loader;
+# `flash_report` what the UF2's boot mount found. events and render take only
+# `coinche.compat.const` from the scoring core.
 FIRMWARE_LAYERS = {
     "coinche": set(),
     "drivers": set(),
-    "events": set(),
-    "store": {"coinche"},
-    "render": {"coinche"},
-    "table": {"coinche", "store"},
-    "screens": {"table", "render", "events", "coinche", "on_demand"},
     "on_demand": set(),
+    "flash_report": set(),
+    "events": {"coinche"},
+    "store": {"on_demand"},
+    "render": {"coinche"},
+    "table": {"coinche", "store", "flash_report"},
+    "screens": {"table", "render", "events", "coinche", "on_demand"},
     "app": {"screens", "table", "render", "events", "store", "coinche", "drivers", "on_demand"},
 }
 

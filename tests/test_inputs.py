@@ -1,4 +1,4 @@
-"""ui/inputs.py: debounced buttons to events, with fake pins and a fake clock.
+"""events/inputs.py: debounced buttons to events, with fake pins and a fake clock.
 
 The same harness (HARNESS, plain code both interpreters run) drives the
 module on CPython (ticks_diff is plain subtraction there) and on the
@@ -14,11 +14,11 @@ import ast
 import pytest
 
 from conftest import run_mp
-from ui.inputs import BACK, DOWN, LONG, OK, PRESS, REPEAT, UP
-from ui.timing import DEBOUNCE_MS, LONG_MS, POLL_MS, REPEAT_FIRST, repeat_at
+from events.inputs import BACK, DOWN, LONG, OK, PRESS, REPEAT, UP
+from events.timing import DEBOUNCE_MS, LONG_MS, POLL_MS, REPEAT_FIRST, repeat_at
 
 HARNESS = r'''
-from ui import inputs as I
+from events import inputs as I
 try:
     from time import ticks_add
 except ImportError:
@@ -316,7 +316,7 @@ def test_last_activity_and_any_down():
 
 
 def test_event_encoding():
-    from ui.inputs import NAMES, event
+    from events.inputs import NAMES, event
     assert NAMES[UP] == "UP" and NAMES[BACK] == "BACK"
     seen = {event(k, b) for k in (PRESS, REPEAT, LONG) for b in (UP, DOWN, OK, BACK)}
     assert len(seen) == 12 and max(seen) < 256  # one byte in the ring buffer

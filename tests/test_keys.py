@@ -12,7 +12,7 @@ from coinche.rules import Rules
 from conftest import ROOT
 from host_tools import keys as K
 from host_tools.sim import Sim
-from ui.timing import POLL_MS, repeat_at
+from events.timing import POLL_MS, repeat_at
 
 
 def cli(*args, stdin=None, module="host_tools.keys"):

@@ -1,4 +1,4 @@
-"""The colour layout (ui/layout_240x135.py) on the Pico Display Pack.
+"""The colour layout (render/layout_240x135.py) on the Pico Display Pack.
 
 Every screen is drawn by the real firmware through the real ST7789 driver and
 the controller model (the simulator with --board pico_display_pack), and the
@@ -26,7 +26,7 @@ def rgb565(rgb):
 
 @pytest.fixture(scope="module")
 def palette():
-    out = run_mp(code="import json\nfrom ui import layout_240x135 as m\n"
+    out = run_mp(code="import json\nfrom render import layout_240x135 as m\n"
                       "print(json.dumps({'palette': m.PALETTE, 'team': m.TEAM}))").stdout
     doc = json.loads(out.strip().splitlines()[-1])
     pal = doc["palette"]
@@ -180,8 +180,8 @@ def test_game_over_and_archive_are_drawn(tour, palette):
 
 HOME_ALLOC = """
 import gc, framebuf
-from ui.layout_240x135 import Layout
-from ui import i18n
+from render.layout_240x135 import Layout
+from render import languages
 from coinche.game import Game
 from coinche.rules import Rules
 
@@ -189,12 +189,12 @@ fb = framebuf.FrameBuffer(bytearray(120 * 135), 240, 135, framebuf.GS4_HMSB)
 L = Layout(fb)
 
 class FakeApp:
-    def __init__(self, T, game):
-        self.T = T
+    def __init__(self, texts, game):
+        self.texts = texts
         self.game = game
-        self.seats = {s: T["seat_" + s] for s in "NWSE"}
+        self.seats = {s: texts["seat_" + s] for s in "NWSE"}
     def team_name(self, team):
-        return self.T[team]
+        return self.texts[team]
     def dealer_team(self):
         return "NS" if self.game.dealer() in ("N", "S") else "EW"
     def seat_label(self):  # as App.seat_label: looked up once per language
@@ -206,7 +206,7 @@ out = []
 for lang in ("fr", "de", "it", "en"):
     for n in (0, 1, 2):
         g = Game(Rules.from_spec({"preset": "federation", "options": {}}), deals[:n], "W")
-        a = FakeApp(i18n.load(lang), g)
+        a = FakeApp(languages.load(lang), g)
         line = "NS 100 SA x2"
         L.clear()
         L.home(a, line)          # first drawing: strings prepared and cached
@@ -231,13 +231,13 @@ def test_home_redraw_allocates_nothing():
 
 
 LANG_FIT = """
-from ui import i18n
+from render import languages
 import framebuf
-from ui.layout_240x135 import Layout
+from render.layout_240x135 import Layout
 L = Layout(framebuf.FrameBuffer(bytearray(120 * 135), 240, 135, framebuf.GS4_HMSB))
 bad = []
-for lang in i18n.LANGS:
-    T = i18n.load(lang)
+for lang in languages.LANGS:
+    T = languages.load(lang)
     for k in T:
         s = T[k]
         if L.fit(s, 232) < 1:   # smaller than 16 px high: it would not fit a line
@@ -253,7 +253,7 @@ def test_every_string_fits_a_line_at_16_px():
 
 DIRECT = """
 import framebuf
-from ui.layout_240x135 import Layout
+from render.layout_240x135 import Layout
 buf = bytearray(120 * 135)
 fb = framebuf.FrameBuffer(buf, 240, 135, framebuf.GS4_HMSB)
 L = Layout(fb)

@@ -28,10 +28,10 @@ from coinche.record import validate
 from coinche.rules import Rules
 from conftest import ROOT, run_mp
 from host_tools import keys as K
-from ui import entry as E
+from table import draft as E
 
 SCRIPT = os.path.join(ROOT, "tests", "mp", "power_e2e.py")
-MENU = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_dealer", "m_new", "m_games")  # ui/screens.py Menu.ITEMS
+MENU = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_dealer", "m_new", "m_games")  # screens/table_screens.py Menu.ITEMS
 SETTINGS = ("s_preset", "s_target", "s_options", "s_first", "s_lang", "s_contrast", "s_dim", "s_dir")
 
 

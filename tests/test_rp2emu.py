@@ -135,7 +135,7 @@ def test_no_press_lost_or_reordered_in_40_deals_at_30_30_ms(oled_image, tmp_path
 # host's millisecond grid, then polls as the app does; the events of each window.
 LATCHED_TOGETHER = """
 import machine, time, board
-from ui.inputs import Inputs
+from events.inputs import Inputs
 sync = board.button_pins[0]
 while sync.value():
     pass
@@ -172,7 +172,7 @@ def test_edges_latched_in_one_erase_keep_a_fingers_order_on_the_rp2_port(oled_im
     two handlers.  Every window gives OK, then UP (stamped 1 ms apart, UP came first
     in about 1 window in 10 and went to the screen before OK's action: the press lost
     right after a save in the 40-deal game)."""
-    from ui.inputs import OK, PRESS, UP, event
+    from events.inputs import OK, PRESS, UP, event
 
     windows, period_ms, phase_us = 20, 300, 53
     image = str(tmp_path / "flash.img")

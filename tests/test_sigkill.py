@@ -14,7 +14,7 @@ planner is saved and scored.
 "The last confirmed action at the kill point" comes from an uncut reference run
 of the same script (the simulator is deterministic): the state after every
 line, and which flash operations each action made. The device side runs with
-tests/mp/power_e2e.py as --app: the real ui.app, with a hook on the image
+tests/mp/power_e2e.py as --app: the real app, with a hook on the image
 file's block device that logs each operation before it starts (so a kill run
 knows exactly which operation was the last one begun) and that can stop at
 operation N, the operation not done or half written, and wait for the kill.

@@ -214,7 +214,8 @@ def test_settings_with_bad_values_fall_back_to_their_defaults_with_a_notice():
     r = one("""
 import json, fakeboard, cutdev
 from store.journal import Journal
-from ui import app as A, settings_screens
+import app as A
+from screens import settings as settings_screens
 dev = cutdev.fresh(352, "/flash")
 j = Journal(["/flash/data_a", "/flash/data_b"])
 j.load()
@@ -234,7 +235,7 @@ for key in range(8):
     app.render()
 app.change_setting("s_dim", 60)
 again = A.App(fakeboard.Board(["/flash/data_a", "/flash/data_b"]))
-print(json.dumps({"settings": app.settings, "toast": toast, "recovered": app.T["recovered"],
+print(json.dumps({"settings": app.settings, "toast": toast, "recovered": app.texts["recovered"],
                   "again": again.settings, "again_toast": again.toast_msg}))
 """)
     assert r["toast"] == r["recovered"]

@@ -1,4 +1,4 @@
-"""Issue 9, items 4 and 6: history rows, past games and game over, as data.
+"""History rows, past games and game over, as data.
 
 The pictures are checked by the goldens and the text-fit test; here the content:
 numbered rows, made/failed, capot and belote marks, deal scores and running
@@ -14,9 +14,9 @@ PLAY = """
 import json
 from blockdev import RAMBlockDev, mount
 from fakeboard import Board
-from ui.app import App
-from ui import history_screens, past_games_screen, screens as S
-from ui.inputs import BACK, DOWN, OK, UP
+from app import App
+from screens import history as history_screens, past_games as past_games_screen
+from events.inputs import BACK, DOWN, OK, UP
 
 mount(RAMBlockDev(4096, 352), "/flash")
 app = App(Board(), {"rules": "classic2000"})

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import ROOT, run_mp
 from test_ui_screens import SCREENS  # every screen the firmware has: a new one must join the tour too
-from ui import i18n
+from render import languages
 
 SCRIPT = os.path.join(ROOT, "tests", "mp", "text_fit.py")
 LAYOUTS = ("128x64", "240x135")
@@ -55,5 +55,5 @@ def test_an_overlong_string_fails(layout, key):
     screens that draw it, in every language."""
     _, problems, _ = run_fit(layout, "--overlong", key)
     named = [p for p in problems if "WWWWWWWWWWWWWWWWWWWW" in p["detail"]]
-    assert {p["lang"] for p in named} == set(i18n.LANGS), _show(problems)
+    assert {p["lang"] for p in named} == set(languages.LANGS), _show(problems)
     assert {p["kind"] for p in named} & {"cut", "overlap"}

@@ -11,21 +11,21 @@ from host_tools import uf2
 from tests.conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
-from ui import i18n, text  # noqa: E402
-from ui.constant_table import ConstantTable  # noqa: E402
+from render import languages, text  # noqa: E402
+from render.constant_table import ConstantTable  # noqa: E402
 
 
 def test_language_tables_module_holds_exactly_the_language_files():
     namespace = {}
     exec(compile(uf2.language_tables_source(), "language_tables.py", "exec"), namespace)
-    for code in i18n.LANGS:
+    for code in languages.LANGS:
         table = namespace[code]()
         assert isinstance(table, ConstantTable)
-        assert {key: table[key] for key in table} == i18n.read_file(code)
+        assert {key: table[key] for key in table} == languages.read_file(code)
         assert len(table) > 100
         prepared = namespace[code + "_prepared"]()
         assert {value: prepared[value] for value in prepared} == {
-            value: text._split(value) for value in i18n.read_file(code).values()}
+            value: text._split(value) for value in languages.read_file(code).values()}
         # looked up by bisection: MicroPython compares str as UTF-8 bytes, the order of the code points
         for sorted_table in (table, prepared):
             keys = sorted_table.sorted_keys
@@ -51,8 +51,8 @@ def test_manifest_freezes_our_boot_the_board_and_what_deploy_sends(tmp_path):
     modules = re.findall(r"module\('([^']+)'", manifest)
     drivers, layout, _storage, _path = board_settings("pico_display_pack")
     assert set(firmware_files(drivers, layout)) <= set(modules)
-    for name in ("_boot.py", "flash_report.py", "store/partitions.py", "board.py", "ui/language_tables.py",
-                 "ui/constant_table.py", "main.py"):
+    for name in ("_boot.py", "flash_report.py", "store/partitions.py", "board.py", "render/language_tables.py",
+                 "render/constant_table.py", "main.py"):
         assert name in modules
     # the port's modules directory only for rp2.py: its _boot.py formats the flash
     assert 'freeze("$(PORT_DIR)/modules", "rp2.py")' in manifest
@@ -101,7 +101,7 @@ def test_uf2_is_micropython_1_28_with_the_scoreboard_frozen_in(uf2_images, board
     assert re.search(r"version:\s+v1\.28\.0\b", info)
     frozen = re.search(r"frozen modules:(.*?)\n\s*binary start", info, re.S).group(1)
     frozen = {name.strip() for name in frozen.replace("\n", " ").split(",")}
-    for name in ("_boot", "store/partitions", "flash_report", "board", "main", "ui/app", "ui/language_tables", "firmware_build", "store/journal",
+    for name in ("_boot", "store/partitions", "flash_report", "board", "main", "app", "render/language_tables", "firmware_build", "store/journal",
                  "coinche/game", "rp2"):
         assert name in frozen
     driver = "drivers/st7789" if board == "pico_display_pack" else "drivers/ssd1306"
@@ -112,25 +112,25 @@ def test_uf2_is_micropython_1_28_with_the_scoreboard_frozen_in(uf2_images, board
 
 
 def test_frozen_language_tables_look_up_on_micropython_without_allocating(tmp_path):
-    """On MicroPython (the unix port), with ui/language_tables.py next to ui/ as in the
-    frozen image: i18n.load() and ui.text read the tables from it, every text is found,
+    """On MicroPython (the unix port), with render/language_tables.py in render/ as in the
+    frozen image: languages.load() and render.text read the tables from it, every text is found,
     and a look-up (T[key], T.get, in, the drawing form of a text) allocates nothing."""
     import json
     import shutil
 
     from tests.conftest import FIRMWARE, run_mp
 
-    shutil.copytree(os.path.join(FIRMWARE, "ui"), tmp_path / "ui", ignore=shutil.ignore_patterns("__pycache__"))
-    (tmp_path / "ui" / "language_tables.py").write_text(uf2.language_tables_source(), encoding="utf-8")
+    shutil.copytree(os.path.join(FIRMWARE, "render"), tmp_path / "render", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "render" / "language_tables.py").write_text(uf2.language_tables_source(), encoding="utf-8")
     code = """
 import sys, gc, json
 sys.path.insert(0, %r)
-from ui import i18n, text
+from render import languages, text
 out = {}
-for code in i18n.LANGS:
-    T = i18n.load(code)
+for code in languages.LANGS:
+    T = languages.load(code)
     text.prepare_table(T, code)
-    file_table = i18n.read_file(code)
+    file_table = languages.read_file(code)
     same = type(T).__name__ == "ConstantTable" and type(text._table).__name__ == "ConstantTable"
     same = same and len(T) == len(file_table)
     for key in file_table:
@@ -151,4 +151,4 @@ print(json.dumps(out))
 """ % str(tmp_path)
     proc = run_mp(code)
     out = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert out == {code: [True, 0, None] for code in i18n.LANGS}, out
+    assert out == {code: [True, 0, None] for code in languages.LANGS}, out

@@ -24,7 +24,7 @@ from coinche.rules import Rules
 from conftest import ROOT
 from host_tools import keys as K
 from host_tools.sim import Sim
-from ui import entry as E
+from table import draft as E
 
 PRESSES = {}  # label -> [presses per deal], filled by the corpus tests
 

@@ -16,7 +16,7 @@ import os
 import pytest
 
 from host_tools import screens_gallery as G
-from ui import i18n
+from render import languages
 
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 
@@ -130,16 +130,16 @@ def test_display_pack_screenshots_come_from_the_simulator():
             assert ImageChops.difference(img.convert("RGB"), now.convert("RGB")).getbbox() is None, doc
 
 
-@pytest.mark.parametrize("code", i18n.LANGS)
+@pytest.mark.parametrize("code", languages.LANGS)
 def test_strings_fit_one_line(code):
     """Every string of the four tables fits the 16 characters of a 128x64 line."""
-    T = i18n.load(code)
+    T = languages.load(code)
     assert T and all(len(v) <= 16 for v in T.values()), [(k, v) for k, v in T.items() if len(v) > 16]
-    assert set(T) == set(i18n.load("fr"))  # no key missing in a language
+    assert set(T) == set(languages.load("fr"))  # no key missing in a language
 
 
 @pytest.mark.parametrize("code", ["fr", "it"])
 def test_meld_picker_title_shows_the_team(code):
-    T = i18n.load(code)
+    T = languages.load(code)
     for team in ("NS", "EW"):
         assert len(T["t_pick_meld"] + " " + T[team]) <= 16

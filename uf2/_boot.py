@@ -7,7 +7,7 @@ formatting a filesystem that holds data), leaves what it found in
 flash_report for the app (partitions.fill_report), unloads the mount code
 (it would otherwise stay on the heap for the whole game), and puts the frozen modules first on the
 import path, so that the firmware left on the filesystem by an earlier
-`make deploy` (/ui, /coinche, /board.py, ...) cannot shadow the modules of
+`make deploy` (/screens, /coinche, /board.py, ...) cannot shadow the modules of
 this image.
 """
 import sys

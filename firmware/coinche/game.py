@@ -16,13 +16,13 @@ ORDERS = {"acw": SEATS, "cw": CLOCKWISE}
 SEAT_TEAM = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 
 
-def end_of_game(rules, tot, r):
-    """(over, winner) after a deal with result r and the new totals."""
+def end_of_game(rules, tot, result):
+    """(over, winner) after a deal with that result and the new totals."""
     target = rules["target"]
     q = []
     for t in ("NS", "EW"):
         if tot[t] >= target:
-            if rules["bonus_rule"] and tot[t] - r.bonus[t] < target:
+            if rules["bonus_rule"] and tot[t] - result.bonus[t] < target:
                 continue  # only there thanks to this deal's melds/belote
             q.append(t)
     if not q:
@@ -31,8 +31,8 @@ def end_of_game(rules, tot, r):
         return True, q[0]
     if tot["NS"] != tot["EW"]:
         return True, "NS" if tot["NS"] > tot["EW"] else "EW"
-    if rules["tie"] == "deal" and r.winner is not None:
-        return True, r.winner
+    if rules["tie"] == "deal" and result.winner is not None:
+        return True, result.winner
     return False, None  # exact tie: one more deal
 
 
@@ -132,8 +132,8 @@ class Game:
         self.deals, self.results, self.total, self.over, self.winner = plan
         return self
 
-    def _end(self, tot, r):
-        return end_of_game(self.rules, tot, r)
+    def _end(self, tot, result):
+        return end_of_game(self.rules, tot, result)
 
     # -- actions ---------------------------------------------------------
     # plan_*() compute the game after an action without changing it (GameError,

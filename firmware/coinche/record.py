@@ -32,20 +32,20 @@ def other(team):
     return "EW" if team == "NS" else "NS"
 
 
-def _is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _distance(a, b):
+def _distance(first, second):
     """Edit distance, small strings only: for "did you mean" hints on key typos."""
-    prev = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
+    prev = list(range(len(second) + 1))
+    for i in range(1, len(first) + 1):
+        cur = [i] + [0] * len(second)
+        for j in range(1, len(second) + 1):
+            cost = 0 if first[i - 1] == second[j - 1] else 1
             cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
         prev = cur
-    return prev[len(b)]
+    return prev[len(second)]
 
 
 def suggest(word, choices):
@@ -68,8 +68,8 @@ def _first(keys):
     return best
 
 
-def _check_teams(v, field):
-    bad = _first([k for k in v if k not in TEAMS])
+def _check_teams(by_team, field):
+    bad = _first([k for k in by_team if k not in TEAMS])
     if bad is not None:
         raise RecordError(field, "unknown team %r (teams: NS, EW)" % (bad,))
 

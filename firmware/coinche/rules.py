@@ -99,13 +99,13 @@ def check_option(name, value):
     raise RulesError(name, "must be one of %s, got %r" % (", ".join(value_text(a) for a in allowed), value))
 
 
-def value_text(v):
-    """An option's value as messages and help write it: true, false, or str(v)."""
-    if v is True:
+def value_text(value):
+    """An option's value as messages and help write it: true, false, or str(value)."""
+    if value is True:
         return "true"
-    if v is False:
+    if value is False:
         return "false"
-    return str(v)
+    return str(value)
 
 
 class Rules:

@@ -9,10 +9,10 @@ import micropython
 
 
 @micropython.viper
-def sync(buf: ptr8, shadow: ptr8, start: int, n: int) -> int:
-    """Copy buf[start:start+n] into shadow; return 1 if any byte differed."""
+def sync(buf: ptr8, shadow: ptr8, start: int, count: int) -> int:
+    """Copy buf[start:start+count] into shadow; return 1 if any byte differed."""
     i = start
-    end = start + n
+    end = start + count
     changed = 0
     while i < end:
         b = buf[i]

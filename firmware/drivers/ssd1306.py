@@ -82,23 +82,23 @@ class _OLED(framebuf.FrameBuffer):
         self.init_display()
 
     # -- bus --------------------------------------------------------------
-    def _send_cmd(self, n):
-        """Send self._cmd[1:n] as commands (self._cmd[0] is the control byte)."""
+    def _send_cmd(self, length):
+        """Send self._cmd[1:length] as commands (self._cmd[0] is the control byte)."""
         self._cmd[0] = _CTRL_CMD
-        self.i2c.writeto(self.addr, self._cmd_len[n])
-        self.bytes_sent += n
+        self.i2c.writeto(self.addr, self._cmd_len[length])
+        self.bytes_sent += length
 
-    def _cmd1(self, c):
-        self._cmd[1] = c
+    def _cmd1(self, command):
+        self._cmd[1] = command
         self._send_cmd(2)
 
-    def _cmd2(self, c, arg):
-        self._cmd[1] = c
+    def _cmd2(self, command, arg):
+        self._cmd[1] = command
         self._cmd[2] = arg
         self._send_cmd(3)
 
-    def _send_page(self, p):
-        self.i2c.writevto(self.addr, self._page_data[p])
+    def _send_page(self, page):
+        self.i2c.writevto(self.addr, self._page_data[page])
         self.bytes_sent += self.width + 1
 
     def _setup(self):
@@ -176,10 +176,10 @@ class _OLED(framebuf.FrameBuffer):
         self.errors += 1
         self._reinit = True  # the panel may have lost power: start over
 
-    def _dirty(self, p):
-        """True if page p changed; when the panel is unknown every page is."""
+    def _dirty(self, page):
+        """True if the page changed; when the panel is unknown every page is."""
         w = self.width
-        changed = sync(self.buffer, self._shadow, p * w, w)
+        changed = sync(self.buffer, self._shadow, page * w, w)
         return changed or not self._synced
 
 

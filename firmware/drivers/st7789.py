@@ -91,8 +91,8 @@ class ST7789(framebuf.FrameBuffer):
         self.init_display()
 
     # -- bus --------------------------------------------------------------
-    def _command(self, c, args=None):
-        self._c1[0] = c
+    def _command(self, command, args=None):
+        self._c1[0] = command
         self.cs(0)
         self.dc(0)
         self.spi.write(self._c1)
@@ -104,17 +104,17 @@ class ST7789(framebuf.FrameBuffer):
         self.cs(1)
         self.bytes_sent += n
 
-    def _command1(self, c, a):
-        self._a1[0] = a
-        self._command(c, self._a1)
+    def _command1(self, command, argument):
+        self._a1[0] = argument
+        self._command(command, self._a1)
 
-    def _range(self, c, start, end):
+    def _range(self, command, start, end):
         a = self._a4
         a[0] = start >> 8
         a[1] = start & 0xFF
         a[2] = end >> 8
         a[3] = end & 0xFF
-        self._command(c, a)
+        self._command(command, a)
 
     # -- set-up and power -------------------------------------------------
     def init_display(self):

@@ -3,7 +3,7 @@
 Why it is built this way (littlefs behaviour, wear figures, recovery rules):
 docs/storage.md. In short, under `root`:
 
-  settings.log      one line, rewritten whole on a change (littlefs commits at close)
+  s<N>.log          one line: the settings, written whole under the next number on a change
   g<G>.<S>.log      segment S of game G: a header line, then one action per line;
                     a header with "rules" is a base (a snapshot: the deals as adds)
   a<G>.log          a finished game: a header line, then one deal record per line
@@ -12,17 +12,21 @@ docs/storage.md. In short, under `root`:
 Segments stay under littlefs' inline limit, so an append is one small metadata
 commit instead of a copy of the file's last data block.
 
-The journal is generic about game actions: GAME_ACTIONS maps each "op" to the
+The journal is generic about game actions: GAME_ACTIONS (store/format.py, the
+format both this writing side and the recovery read) maps each "op" to the
 function that applies it and the fields stored for it, so a new kind of
-action is one function and one table entry.
+action is one function and one table entry. The reading back at start-up and
+the repairs are store/recovery.py's, loaded only for it.
 """
 import os
 
 from micropython import const
 
+import on_demand
+from store.format import (FORMAT_VERSION, GAME_ACTIONS, Unreadable, apply_action, archive_name, check_version,
+                          ignore_line, rules_after, segment_name, settings_file, settings_name)
 from store.lines import LineError, Lines, check, decode, encode
 
-FORMAT_VERSION = const(1)
 _COPY_CHUNK = const(256)
 _ENOENT = const(2)
 _EIO = const(5)
@@ -33,107 +37,6 @@ _S_IFREG = const(0x8000)
 _BLOCK = const(4096)
 _RESERVE_BLOCKS = const(4)  # littlefs' own room (metadata compaction) plus settings
 _GROWING_ACTIONS = ("add", "edit")
-LEGACY_SETTINGS_FILE = "settings.log"  # format 1 before numbered settings files
-
-
-def settings_name(number):
-    """The file name of settings file `number` (each change writes the next one)."""
-    return "s%d.log" % number
-
-
-def _settings_file(number):
-    return settings_name(number) if number else LEGACY_SETTINGS_FILE
-
-
-def segment_name(game, segment):
-    """The file name of segment `segment` of game `game`."""
-    return "g%d.%d.log" % (game, segment)
-
-
-def archive_name(game):
-    """The file name of the archive of game `game`."""
-    return "a%d.log" % game
-
-
-class Unreadable(ValueError):
-    """A file stopped being readable: no args when damaged, (1,) for a newer format.
-
-    A ValueError, so record() raises it as is for an action that does not fit."""
-
-
-def _check_version(header):
-    version = header.get("v")
-    if type(version) is not int or version < FORMAT_VERSION:
-        raise Unreadable
-    if version > FORMAT_VERSION:
-        raise Unreadable(1)
-
-
-def _deal_of(action):
-    deal = action.get("deal")
-    if not isinstance(deal, dict):
-        raise Unreadable
-    return deal
-
-
-def _index_of(action, deals):
-    index = action.get("i")
-    if type(index) is not int or not 0 <= index < len(deals):
-        raise Unreadable
-    return index
-
-
-def _apply_add(deals, action):
-    deals.append(_deal_of(action))
-
-
-def _apply_edit(deals, action):
-    deals[_index_of(action, deals)] = _deal_of(action)
-
-
-def _apply_delete(deals, action):
-    deals.pop(_index_of(action, deals))
-
-
-def _check_dealer(deals, action):
-    """A dealer correction (issue 9): "fix", the game's corrections [[deal index, seat], ...].
-    It leaves the deals alone: the game's rules carry it (see _rules_after)."""
-    fix = action.get("fix")
-    if not isinstance(fix, list):
-        raise Unreadable
-    for item in fix:
-        if (not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int or item[0] < 0
-                or item[1] not in ("N", "W", "S", "E")):
-            raise Unreadable
-
-
-# op -> (apply(deals, action): raises Unreadable before changing anything when the
-# action does not fit; the fields of the action that are stored with its "op")
-GAME_ACTIONS = {
-    "add": (_apply_add, ("deal",)),
-    "edit": (_apply_edit, ("i", "deal")),
-    "del": (_apply_delete, ("i",)),
-    "dealer": (_check_dealer, ("fix",)),
-}
-
-
-def _rules_after(rules, action):
-    """The game's rules spec after a game action: a dealer correction is kept in it
-    (so a base written later, and the archive, carry it too)."""
-    if action.get("op") != "dealer":
-        return rules
-    rules = dict(rules)
-    rules["fix"] = action["fix"]
-    return rules
-
-
-def apply_action(deals, action):
-    """One game action on the deal list; Unreadable when it cannot apply (never half)."""
-    op = action.get("op")
-    entry = GAME_ACTIONS.get(op) if isinstance(op, str) else None
-    if entry is None:
-        raise Unreadable(1) if isinstance(op, str) else Unreadable
-    entry[0](deals, action)
 
 
 class Archive:
@@ -150,7 +53,7 @@ class Archive:
         return len(self._game_numbers)
 
     def _read_game(self, game):
-        header, deals, _ = self._journal._read_archive(game)
+        header, deals, _ = self._journal.read_archive(game)
         out = {"rules": header and header["rules"], "deals": deals}
         if header and "r" in header:
             out["result"] = header["r"]
@@ -175,73 +78,76 @@ class Archive:
         """{"rules", "result", "n"} of game `index` from its first line only: cheap for a list screen.
 
         "result" is what the app passed with the "new" that closed the game (None if nothing)."""
-        header = self._journal._read_header(archive_name(self._game_numbers[index])) or {}
+        header = self._journal.read_header(archive_name(self._game_numbers[index])) or {}
         return {"rules": header.get("rules"), "result": header.get("r"), "n": header.get("n", 0)}
 
 
 class JournalCopy:
     """One complete copy of the journal, in one directory (see the module docstring).
 
-    Journal drives one or two of them; nothing else needs this class."""
+    Journal drives one or two of them. Its state (the attributes reset_state() sets)
+    is kept up by its own writes and, at start-up, set by store/recovery.py from
+    what the files hold: the reading side of the same copy, loaded only for it.
+    Nothing else writes it."""
 
     def __init__(self, root, segment_bytes=512, max_segments=32, keep=20):
         # segment_bytes: littlefs stores files up to block_size/8 inline in the directory;
         # max_segments: segments before a game is compacted into a new base;
         # keep: finished games kept in the archive
         self.root = root.rstrip("/") or "/"
-        self._prefix = root.rstrip("/") + "/"  # a file's path is _prefix + name
+        self.prefix = root.rstrip("/") + "/"  # a file's path is prefix + name
         self.segment_bytes = segment_bytes
         self.max_segments = max_segments
         self.keep = keep
-        self._loaded = False  # load() has run
-        self._reset_state()
+        self.loaded = False  # load() has run
+        self.reset_state()
 
     # ------------------------------------------------------------------ state
 
-    def _reset_state(self):
+    def reset_state(self):
         """The state before load()."""
-        self._root_exists = True  # the root directory exists
-        self._settings = {}  # the settings
-        self._rules = None  # rules of the current game, None: no game
-        self._deals = None  # its deals (a list when there is a game)
-        self._game_number = 0  # current game number, 0: none
-        self._highest_game_number = 0  # highest game number in any file name
-        self._base_segment = 0  # segment number of the current base
-        self._append_segment = 0  # segment that takes appends
-        self._append_segment_size = 0  # its size
-        self._highest_segment = 0  # highest segment number of the current game on disk
-        self._segments_since_base = 0  # segments since the base, base included
-        self._actions_since_base = 0  # actions since the base: the next segment's "p"
-        self._needs_base = False  # the log on disk cannot take appends: write a base
+        self.root_exists = True  # the root directory exists
+        self.settings = {}  # the settings
+        self.rules = None  # rules of the current game, None: no game
+        self.deals = None  # its deals (a list when there is a game)
+        self.game_number = 0  # current game number, 0: none
+        self.highest_game_number = 0  # highest game number in any file name
+        self.base_segment = 0  # segment number of the current base
+        self.append_segment = 0  # segment that takes appends
+        self.append_segment_size = 0  # its size
+        self.highest_segment = 0  # highest segment number of the current game on disk
+        self.segments_since_base = 0  # segments since the base, base included
+        self.actions_since_base = 0  # actions since the base: the next segment's "p"
+        self.needs_base = False  # the log on disk cannot take appends: write a base
         # (game, segment) of the segment files on disk (the name is segment_name(game, segment):
         # a journal file's name is canonical; kept as numbers, two copies of a long game's
         # segment names would take a kilobyte or more of the Pico's heap)
-        self._segment_files = []
-        self._archive_files = []  # game numbers of archive files on disk
-        self._archive_kept = []  # game numbers of the archive load() returned, oldest first
-        self._to_set_aside = []  # names to move aside; never deleted
-        self._damaged_files = []  # (name, size) of damaged-N.bin files
-        self._highest_damaged_number = 0  # highest N of damaged-N.bin
-        self._settings_sequence = 0  # "q" of the settings file
-        self._settings_number = 0  # number of the settings file in use (0: none or settings.log)
-        self._settings_files = []  # numbers of the settings files on disk
-        self._interrupted_files = []  # incomplete bases above a complete one: removed
-        self._game_sequence = 0  # "q" of the newest action of the current game read or written
-        self._damaged_archives = {}  # game -> size, archives with a problem (load without repair)
-        self._deal_bytes = 0  # about the bytes of the current game's deals (for the space reserve)
+        self.segment_files = []
+        self.archive_files = []  # game numbers of archive files on disk
+        self.archive_kept = []  # game numbers of the archive load() returned, oldest first
+        self.to_set_aside = []  # names to move aside; never deleted
+        self.damaged_files = []  # (name, size) of damaged-N.bin files
+        self.highest_damaged_number = 0  # highest N of damaged-N.bin
+        self.settings_sequence = 0  # "q" of the settings file
+        self.settings_number = 0  # number of the settings file in use (0: none or settings.log)
+        self.settings_files = []  # numbers of the settings files on disk
+        self.interrupted_files = []  # incomplete bases above a complete one: removed
+        self.game_sequence = 0  # "q" of the newest action of the current game read or written
+        self.damaged_archives = {}  # game -> size, archives with a problem (load without repair)
+        self.deal_bytes = 0  # about the bytes of the current game's deals (for the space reserve)
         self.notes = []  # what load() found, short English texts
         self.newer = False  # load() found data of a newer format
 
     # ---------------------------------------------------------------- reading
 
-    def _read_lines(self, name, visit, checksum_only_from=1 << 30):
+    def read_lines(self, name, visit, checksum_only_from=1 << 30):
         """Feed each line of a file to visit(obj, index); Unreadable on the first problem.
 
         Lines from index checksum_only_from on are only checksummed; visit gets None for them.
         Returns the number of lines."""
         count = 0
         try:
-            with open(self._prefix + name, "rb") as file:
+            with open(self.prefix + name, "rb") as file:
                 lines = Lines(file)
                 for line in lines:
                     obj = None
@@ -262,17 +168,17 @@ class JournalCopy:
             raise Unreadable
         return count
 
-    def _read_header(self, name):
+    def read_header(self, name):
         """The first line of a file as an object, or None."""
         try:
-            with open(self._prefix + name, "rb") as file:
+            with open(self.prefix + name, "rb") as file:
                 for line in Lines(file):
                     return decode(line)
         except (OSError, LineError):
             pass
         return None
 
-    def _read_archive(self, game, parse=True):
+    def read_archive(self, game, parse=True):
         """Read the archive of a game: (header, deals, problem); problem None, or the args of an Unreadable.
 
         deals is the valid prefix; parse=False only checks the deal lines: deals is
@@ -284,7 +190,7 @@ class JournalCopy:
         def visit(obj, index):
             nonlocal header, expected
             if index == 0:
-                _check_version(obj)
+                check_version(obj)
                 count = obj.get("n")
                 if obj.get("t") != "arc" or obj.get("g") != game or type(count) is not int or "rules" not in obj:
                     raise Unreadable
@@ -296,7 +202,7 @@ class JournalCopy:
 
         problem = None
         try:
-            self._read_lines(archive_name(game), visit, 1 << 30 if parse else 1)
+            self.read_lines(archive_name(game), visit, 1 << 30 if parse else 1)
         except Unreadable as error:
             problem = error.args
         if problem is None and len(deals) != expected:
@@ -307,7 +213,7 @@ class JournalCopy:
         """Does this copy hold the archive of that game, checked by load() and undamaged?
         (A file of a game that was still current is the leftover of a "new" that did
         not finish: not checked, not intact.)"""
-        return game in self._archive_kept and game in self._archive_files and game not in self._damaged_archives
+        return game in self.archive_kept and game in self.archive_files and game not in self.damaged_archives
 
     # ------------------------------------------------------------------- load
 
@@ -317,14 +223,13 @@ class JournalCopy:
         repair=False writes nothing: damage is only noted (the two-copy Journal
         repairs a copy from the other one instead). keep_deals=False only counts
         the deals (the state's "deals" is then None). The reading itself is in
-        store/journal_recovery.py, loaded only for it (Journal.load releases it).
-        Its writes (repairs, clean-up) go through this class's methods."""
-        from store.journal_recovery import load_copy
-        return load_copy(self, repair, keep_deals)
+        store/recovery.py, loaded only for it (Journal.load releases it). Its
+        writes (repairs, clean-up) go through this class's methods."""
+        return on_demand.load("store.recovery").load_copy(self, repair, keep_deals)
 
     def sequence(self):
         """The newest sequence number this copy holds."""
-        return max(self._settings_sequence, self._game_sequence)
+        return max(self.settings_sequence, self.game_sequence)
 
     # ---------------------------------------------------------------- writing
 
@@ -334,7 +239,7 @@ class JournalCopy:
         littlefs makes it visible only at close (or not at all). Returns the
         number of lines and the size."""
         lines = 1
-        with open(self._prefix + name, "wb") as file:
+        with open(self.prefix + name, "wb") as file:
             size = file.write(first)
             for item in items:
                 size += file.write(encode({"op": "add", "deal": item} if as_adds else item))
@@ -352,39 +257,39 @@ class JournalCopy:
         directory was seen to lose a third file.) Returns the size."""
         lines, size = self._write_file(name, first, items, as_adds)
         try:
-            if self._read_lines(name, _ignore, 0) != lines:
+            if self.read_lines(name, ignore_line, 0) != lines:
                 raise Unreadable
         except Unreadable:
             raise OSError(_EIO)  # what was written does not read back
         return size
 
-    def _write_settings(self, settings, sequence):
+    def write_settings(self, settings, sequence):
         """A new settings file; the older ones are removed once it is complete."""
         header = {"v": FORMAT_VERSION, "t": "set", "s": settings}
         if sequence:
             header["q"] = sequence
         first = encode(header)
-        self._make_root()
-        number = max(self._settings_files or [0]) + 1
-        self._settings_files.append(number)  # before the write: ours even if left
+        self.make_root()
+        number = max(self.settings_files or [0]) + 1
+        self.settings_files.append(number)  # before the write: ours even if left
         self._write_checked(settings_name(number), first)
-        self._settings = settings
-        self._settings_sequence = sequence
-        self._settings_number = number
+        self.settings = settings
+        self.settings_sequence = sequence
+        self.settings_number = number
         self._settle_quietly()
 
-    def _write_archive(self, game, rules, deals, result):
+    def write_archive(self, game, rules, deals, result):
         """Write the archive file of a game."""
         header = {"v": FORMAT_VERSION, "t": "arc", "g": game, "n": len(deals), "rules": rules}
         if result is not None:
             header["r"] = result
         # a ValueError from the header comes before the file is touched
         self._write_checked(archive_name(game), encode(header), deals)
-        if game not in self._archive_files:
-            self._archive_files.append(game)
-        self._damaged_archives.pop(game, None)
+        if game not in self.archive_files:
+            self.archive_files.append(game)
+        self.damaged_archives.pop(game, None)
 
-    def _write_base(self, game, segment, rules, deals, sequence):
+    def write_base(self, game, segment, rules, deals, sequence):
         """A new base segment of a game (the snapshot of deals); the caller then settles.
 
         The base lists the damaged segments it makes obsolete: those are the
@@ -395,106 +300,106 @@ class JournalCopy:
         header = {"v": FORMAT_VERSION, "t": "log", "g": game, "s": segment, "p": 0, "n": len(deals), "rules": rules}
         if sequence:
             header["q"] = sequence
-        obsolete = [name for name in self._to_set_aside if name[0] == "g"][:64]
+        obsolete = [name for name in self.to_set_aside if name[0] == "g"][:64]
         if obsolete:
             header["aside"] = obsolete
         first = encode(header)
         name = segment_name(game, segment)
-        self._segment_files.append((game, segment))  # before the write: ours even if left
+        self.segment_files.append((game, segment))  # before the write: ours even if left
         size = self._write_checked(name, first, deals, True)
-        self._game_number = game
-        self._rules = rules
-        self._deals = deals
-        self._game_sequence = sequence
-        self._base_segment = self._append_segment = self._highest_segment = segment
-        self._append_segment_size = self._deal_bytes = size
-        self._segments_since_base = 1
-        self._actions_since_base = len(deals)
-        self._needs_base = False
+        self.game_number = game
+        self.rules = rules
+        self.deals = deals
+        self.game_sequence = sequence
+        self.base_segment = self.append_segment = self.highest_segment = segment
+        self.append_segment_size = self.deal_bytes = size
+        self.segments_since_base = 1
+        self.actions_since_base = len(deals)
+        self.needs_base = False
 
     def _settle_quietly(self):
-        """_settle after a commit: its failures (even a MemoryError) never undo the action just recorded."""
+        """settle() after a commit: its failures (even a MemoryError) never undo the action just recorded."""
         try:
-            self._settle()
+            self.settle()
         except Exception:  # noqa: BLE001 - the next load() settles again
             pass
 
-    def _settle(self):
+    def settle(self):
         """Move pending damaged files aside, delete segments and archives nobody needs."""
-        for name in list(self._to_set_aside):
-            if self._move_away(name):
-                self._to_set_aside.remove(name)
+        for name in list(self.to_set_aside):
+            if self.move_away(name):
+                self.to_set_aside.remove(name)
         kept = []
-        for item in self._segment_files:
+        for item in self.segment_files:
             game, segment = item
-            if game == self._game_number and segment >= self._base_segment:
+            if game == self.game_number and segment >= self.base_segment:
                 kept.append(item)
                 continue
             name = segment_name(game, segment)
-            if name in self._to_set_aside or not self._move_away(name, False):
+            if name in self.to_set_aside or not self.move_away(name, False):
                 kept.append(item)
-        self._segment_files = kept
-        if self._game_number:
-            for game in list(self._archive_files):
+        self.segment_files = kept
+        if self.game_number:
+            for game in list(self.archive_files):
                 name = archive_name(game)
-                if (game < self._game_number and game not in self._archive_kept and name not in self._to_set_aside
-                        and self._move_away(name, False)):
-                    self._archive_files.remove(game)
-        for name in list(self._interrupted_files):
-            if self._move_away(name, False):
-                self._interrupted_files.remove(name)
-                self._segment_files = [item for item in self._segment_files if segment_name(*item) != name]
-        for number in list(self._settings_files):
-            name = _settings_file(number)
-            if number != self._settings_number and name not in self._to_set_aside and self._move_away(name, False):
-                self._settings_files.remove(number)
+                if (game < self.game_number and game not in self.archive_kept and name not in self.to_set_aside
+                        and self.move_away(name, False)):
+                    self.archive_files.remove(game)
+        for name in list(self.interrupted_files):
+            if self.move_away(name, False):
+                self.interrupted_files.remove(name)
+                self.segment_files = [item for item in self.segment_files if segment_name(*item) != name]
+        for number in list(self.settings_files):
+            name = settings_file(number)
+            if number != self.settings_number and name not in self.to_set_aside and self.move_away(name, False):
+                self.settings_files.remove(number)
 
-    def _move_away(self, name, set_aside=True):
+    def move_away(self, name, set_aside=True):
         """Copy a file to the next damaged-N.bin (set_aside), then remove it: done, or it was gone.
 
         A copy and a remove, not a rename: see _write_checked."""
         try:
             if set_aside:
-                self._copy_aside(name, os.stat(self._prefix + name)[6])
-            os.remove(self._prefix + name)
+                self.copy_aside(name, os.stat(self.prefix + name)[6])
+            os.remove(self.prefix + name)
         except OSError as error:
             return error.errno == _ENOENT
         return True
 
-    def _copy_aside(self, name, size):
+    def copy_aside(self, name, size):
         """Keep a byte copy as damaged-N.bin (once: an identical copy counts)."""
-        for other, other_size in self._damaged_files:
+        for other, other_size in self.damaged_files:
             if other_size == size:
-                with open(self._prefix + name, "rb") as original, open(self._prefix + other, "rb") as copy:
+                with open(self.prefix + name, "rb") as original, open(self.prefix + other, "rb") as copy:
                     while True:
                         chunk = original.read(_COPY_CHUNK)
                         if chunk != copy.read(_COPY_CHUNK):
                             break
                         if not chunk:
                             return
-        destination = "damaged-%d.bin" % (self._highest_damaged_number + 1)
-        with open(self._prefix + name, "rb") as original, open(self._prefix + destination, "wb") as copy:
+        destination = "damaged-%d.bin" % (self.highest_damaged_number + 1)
+        with open(self.prefix + name, "rb") as original, open(self.prefix + destination, "wb") as copy:
             while True:
                 chunk = original.read(_COPY_CHUNK)
                 if not chunk:
                     break
                 copy.write(chunk)
-        self._highest_damaged_number += 1
-        self._damaged_files.append((destination, size))
+        self.highest_damaged_number += 1
+        self.damaged_files.append((destination, size))
 
-    def _make_root(self):
-        if not self._root_exists:
+    def make_root(self):
+        if not self.root_exists:
             try:
                 os.mkdir(self.root)
             except OSError as error:
                 if error.errno != _EEXIST:
                     raise
-            self._root_exists = True
+            self.root_exists = True
 
     def _free_space(self):
         """(free bytes, filesystem bytes) where the copy lives."""
         try:
-            info = os.statvfs(self.root if self._root_exists else self.root.rsplit("/", 1)[0] or "/")
+            info = os.statvfs(self.root if self.root_exists else self.root.rsplit("/", 1)[0] or "/")
         except OSError:
             return 1 << 30, 1 << 30  # a filesystem that cannot say: the write itself will tell
         return info[0] * info[3], info[0] * info[2]
@@ -505,7 +410,7 @@ class JournalCopy:
     def _reserve_bytes(self):
         """Free space an action that grows the game must leave: enough for what always
         has to work (an undo that compacts, the archive and base of a "new", settings)."""
-        return _RESERVE_BLOCKS * _BLOCK + 2 * self._deal_bytes
+        return _RESERVE_BLOCKS * _BLOCK + 2 * self.deal_bytes
 
     # ---------------------------------------------------------------- record
 
@@ -515,14 +420,14 @@ class JournalCopy:
             raise ValueError("not a dict")
         op = action.get("op")
         if op in GAME_ACTIONS:
-            if self._rules is None:
+            if self.rules is None:
                 raise ValueError("no game")
-            apply_action(list(self._deals), action)  # an Unreadable is a ValueError
+            apply_action(list(self.deals), action)  # an Unreadable is a ValueError
         elif op == "set":
             key = action.get("k")
             if not isinstance(key, str):
                 raise ValueError("bad key")
-            settings = self._settings
+            settings = self.settings
             if key in settings and settings[key] == action.get("v"):
                 return False
             encode({"v": FORMAT_VERSION, "t": "set", "s": {key: action.get("v")}})
@@ -541,13 +446,13 @@ class JournalCopy:
         action that does not fit the current state (nothing is written); OSError
         (ENOSPC, EIO) from the filesystem, with the previous state still what
         load() returns."""
-        if not self._loaded:
+        if not self.loaded:
             self.load()
         if not self.check(action):
             return  # nothing changes: no write
         op = action["op"]
         if op in GAME_ACTIONS:
-            deals = list(self._deals)
+            deals = list(self.deals)
             apply_action(deals, action)
             entry = {"op": op}
             for field in GAME_ACTIONS[op][1]:
@@ -557,57 +462,57 @@ class JournalCopy:
             line = encode(entry)
             if op in _GROWING_ACTIONS:
                 self._keep_reserve(len(line))
-            rules = _rules_after(self._rules, action)
-            fits = self._append_segment_size + len(line) <= self.segment_bytes
-            if self._needs_base or (not fits and self._segments_since_base >= self.max_segments):
+            rules = rules_after(self.rules, action)
+            fits = self.append_segment_size + len(line) <= self.segment_bytes
+            if self.needs_base or (not fits and self.segments_since_base >= self.max_segments):
                 # the new base holds the action: its deals, and its rules (a dealer correction)
-                self._write_base(self._game_number, self._highest_segment + 1, rules, deals, sequence)
+                self.write_base(self.game_number, self.highest_segment + 1, rules, deals, sequence)
                 self._settle_quietly()
             elif fits:
-                with open(self._prefix + segment_name(self._game_number, self._append_segment), "ab") as file:
+                with open(self.prefix + segment_name(self.game_number, self.append_segment), "ab") as file:
                     file.write(line)
-                self._append_segment_size += len(line)
-                self._actions_since_base += 1
+                self.append_segment_size += len(line)
+                self.actions_since_base += 1
             else:
-                segment = self._highest_segment + 1
-                header = encode({"v": FORMAT_VERSION, "t": "log", "g": self._game_number, "s": segment,
-                                 "p": self._actions_since_base})
-                name = segment_name(self._game_number, segment)
+                segment = self.highest_segment + 1
+                header = encode({"v": FORMAT_VERSION, "t": "log", "g": self.game_number, "s": segment,
+                                 "p": self.actions_since_base})
+                name = segment_name(self.game_number, segment)
                 # listed before the write: an empty leftover is ours
-                self._segment_files.append((self._game_number, segment))
-                self._highest_segment = segment
-                self._append_segment_size = self._write_file(name, header + line)[1]
-                self._append_segment = segment
-                self._segments_since_base += 1
-                self._actions_since_base += 1
-            self._deal_bytes += len(line)
-            self._deals = deals
-            self._rules = rules
-            self._game_sequence = sequence
+                self.segment_files.append((self.game_number, segment))
+                self.highest_segment = segment
+                self.append_segment_size = self._write_file(name, header + line)[1]
+                self.append_segment = segment
+                self.segments_since_base += 1
+                self.actions_since_base += 1
+            self.deal_bytes += len(line)
+            self.deals = deals
+            self.rules = rules
+            self.game_sequence = sequence
         elif op == "set":
-            settings = dict(self._settings)
+            settings = dict(self.settings)
             settings[action["k"]] = action.get("v")
-            self._write_settings(settings, sequence)
+            self.write_settings(settings, sequence)
         else:  # "new"
             rules = action["rules"]
-            self._make_root()
-            old = self._game_number
-            archived = self._deals  # a game with deals
+            self.make_root()
+            old = self.game_number
+            archived = self.deals  # a game with deals
             if archived:
-                self._write_archive(old, self._rules, archived, action.get("result"))
-            elif old and old in self._archive_files:
+                self.write_archive(old, self.rules, archived, action.get("result"))
+            elif old and old in self.archive_files:
                 # a stale copy from an interrupted "new": this game ends empty
-                if not self._move_away(archive_name(old), False):
+                if not self.move_away(archive_name(old), False):
                     raise OSError(_EIO)
-                self._archive_files.remove(old)
-            game = max(game_number, self._highest_game_number + 1)
-            self._highest_game_number = game
-            self._write_base(game, 0, rules, [], sequence)
+                self.archive_files.remove(old)
+            game = max(game_number, self.highest_game_number + 1)
+            self.highest_game_number = game
+            self.write_base(game, 0, rules, [], sequence)
             # committed: the new base exists
             if archived:
-                self._archive_kept.append(old)
-                while len(self._archive_kept) > self.keep:
-                    self._archive_kept.pop(0)
+                self.archive_kept.append(old)
+                while len(self.archive_kept) > self.keep:
+                    self.archive_kept.pop(0)
             self._settle_quietly()
 
     def _keep_reserve(self, line_bytes):
@@ -616,13 +521,9 @@ class JournalCopy:
         The oldest finished games go first (as beyond `keep`; the newest one stays);
         if that is not enough, ENOSPC: the reserve is for undo, new game and settings."""
         while self._free_bytes() < self._reserve_bytes() + line_bytes:
-            if len(self._archive_kept) < 2 or not self._move_away(archive_name(self._archive_kept[0]), False):
+            if len(self.archive_kept) < 2 or not self.move_away(archive_name(self.archive_kept[0]), False):
                 raise OSError(_ENOSPC)
-            self._archive_files.remove(self._archive_kept.pop(0))
-
-
-def _ignore(obj, index):
-    pass
+            self.archive_files.remove(self.archive_kept.pop(0))
 
 
 class Journal:
@@ -660,33 +561,37 @@ class Journal:
         """The archive as it stands now (it follows later "new" actions)."""
         return Archive(self)
 
-    def _read_archive(self, game, parse=True):
+    def read_archive(self, game, parse=True):
         result = None
         for copy in self._sources:
-            found = copy._read_archive(game, parse)
+            found = copy.read_archive(game, parse)
             if found[2] is None:
                 return found
             if result is None or (found[0] is not None and result[0] is None):
                 result = found
         return result or (None, [] if parse else 0, ())
 
-    def _read_header(self, name):
+    def read_header(self, name):
         for copy in self._sources:
-            header = copy._read_header(name)
+            header = copy.read_header(name)
             if header is not None:
                 return header
         return None
+
+    def use_sources(self, sources):
+        """Where finished games are read from: the copies, and the journal of the
+        firmware before the two copies while it is one (store/recovery.py)."""
+        self._sources = sources
 
     def load(self):
         """Rebuild settings, current game and archive; never raises on bad data.
 
         Returns {"settings", "game", "archive", "notice"} (docs/architecture.md).
-        The reading is store/journal_recovery.py's: released here once done."""
+        The reading is store/recovery.py's: released here once done."""
         try:
             return self._load()
         finally:
-            from modules_on_demand import release
-            release("store.journal_recovery")
+            on_demand.release("store.recovery")
 
     def _load(self):
         self._loaded = True
@@ -703,12 +608,18 @@ class Journal:
             notes += copies[0].notes
             newer = copies[0].newer
             self._sequence = copies[0].sequence()
-            self._archive_kept[:] = copies[0]._archive_kept
+            self._archive_kept[:] = copies[0].archive_kept
         else:
-            from store.journal_recovery import load_copies
-            state, copy_notes, newer = load_copies(self)
+            legacy = None
+            if self._legacy:
+                legacy = JournalCopy(self._legacy, copies[0].segment_bytes, copies[0].max_segments, self.keep)
+            state, copy_notes, newer, behind, archived = on_demand.load("store.recovery").load_copies(self, legacy)
+            legacy = None
             notes += copy_notes
-        self._highest_game_number = max([copy._highest_game_number for copy in copies] or [0])
+            self._behind += behind
+            self._sequence = max(copy.sequence() for copy in copies)
+            self._archive_kept[:] = archived
+        self._highest_game_number = max([copy.highest_game_number for copy in copies] or [0])
         notice = None
         if notes:
             notice = "Recovered: " + "; ".join(notes)
@@ -758,5 +669,5 @@ class Journal:
             self._highest_game_number = game_number
             for copy in live:
                 if copy not in self._behind:
-                    self._archive_kept[:] = copy._archive_kept  # in place: Archive views follow
+                    self._archive_kept[:] = copy.archive_kept  # in place: Archive views follow
                     break

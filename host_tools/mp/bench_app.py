@@ -2,7 +2,7 @@
 
     python3 -m host_tools.sim --app host_tools/mp/bench_app.py --script game.keys ...
 
-ui.app.App runs unchanged; BenchApp only counts. When the host asks for
+app.App runs unchanged; BenchApp only counts. When the host asks for
 `state`, it first prints one log line on the protocol (the host keeps it in
 Sim.log):
 
@@ -26,7 +26,7 @@ import os
 import sys
 
 import micropython
-from ui import app as _app
+import app as _app
 
 TRACK = os.getenv("BENCH_TRACK") == "1"
 

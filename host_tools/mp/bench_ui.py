@@ -242,7 +242,7 @@ def first_alloc(fn):
     for line in buf.getvalue().split("\n"):
         line = line.strip()
         if line.startswith("File ") and "bench_ui" not in line:
-            # File "ui/screens.py", line 85, in key
+            # File "screens/table_screens.py", line 85, in key
             parts = line.split('"')
             rest = parts[2].split(",")
             frames.append("%s:%s %s" % (parts[1], rest[1].strip()[5:], rest[2].strip()[3:]))
@@ -285,7 +285,7 @@ def alloc_report(drv):
         if total:
             # first allocation of the key handling and of the redraw (heap locked;
             # a screen may be left half-changed, so this comes last)
-            ev = measured[0]  # a PRESS event of that button (ui.inputs: PRESS << 2 | button)
+            ev = measured[0]  # a PRESS event of that button (events.inputs: PRESS << 2 | button)
             row["site_key"] = first_alloc(lambda ev=ev: app.handle(ev))
             row["site_draw"] = first_alloc(app.render)
         out["screens"][label] = row
@@ -300,21 +300,20 @@ def alloc_report(drv):
 
 def teardown(app):
     """What the live heap of a played game holds: drop one part at a time, count what is freed."""
-    from ui import text
+    from render import text
 
     parts = []
     n = len(getattr(text, "_cache", ()))
     a = live()
     if hasattr(text, "_cache"):
         text._cache.clear()
-    parts.append(("ui.text string cache (%d strings)" % n, a - live()))
+    parts.append(("render.text string cache (%d strings)" % n, a - live()))
     a = live()
-    app.game = None
+    app.table = None
     app.view = None
-    app.journal = None
     parts.append(("game: deals, results, the journal's copy", a - live()))
     a = live()
-    app.T = None
+    app.texts = None
     parts.append(("language table", a - live()))
     return parts
 
@@ -342,10 +341,10 @@ def main(argv):
 
     heap["harness"] = live() - a  # the block device module
     a = live()
-    from ui.app import App
-    from ui.timing import POLL_MS
+    from app import App
+    from events.timing import POLL_MS
 
-    heap["modules"].append(("(imported by ui.app, not listed)", live() - a))
+    heap["modules"].append(("(imported by app, not listed)", live() - a))
     heap["code"] = sum(n for _, n in heap["modules"])
     a = live()
     image = path + ".img"  # a fresh littlefs image next to the script

@@ -142,7 +142,7 @@ class Runtime:
 
 
 def _args(argv):
-    opts = {"board": "sim", "app": "ui.app", "rules": None, "target": None, "flash": None, "wrap-in": None}
+    opts = {"board": "sim", "app": "app", "rules": None, "target": None, "flash": None, "wrap-in": None}
     i = 1
     while i < len(argv):
         key = argv[i][2:] if argv[i].startswith("--") else None
@@ -191,7 +191,7 @@ def main(argv):
     for notice in NOTICES:
         rt.out.write("L storage: %s\n" % notice)
     board = _load_board(opts["board"], rt)
-    board.STORAGE = ROOTS[0] if ROOTS else FLASH_MOUNT  # one copy, for simple apps; ui.app uses both
+    board.STORAGE = ROOTS[0] if ROOTS else FLASH_MOUNT  # one copy, for simple apps; app uses both
     rt.board = board
     sys.modules["board"] = board  # firmware code may `import board`, as on the Pico
     defaults = None

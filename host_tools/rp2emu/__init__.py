@@ -511,7 +511,7 @@ class Pico:
             raise EmulatorError("deploy failed:\n%s%s" % (proc.stdout, proc.stderr))
         if rules is not None or target is not None:
             defaults = {"rules": rules, "target": int(target) if target is not None else None}
-            self.exec("import sys\nsys.path.append('/')\nimport board\nfrom ui.app import App\nApp(board, %r)\n"
+            self.exec("import sys\nsys.path.append('/')\nimport board\nfrom app import App\nApp(board, %r)\n"
                       % (defaults,))
         self.reset()
 

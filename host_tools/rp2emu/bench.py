@@ -28,7 +28,7 @@ SAMPLE_EVERY = 8  # polls between two live-heap samples (each a gc.collect())
 # Loaded on the device from the REPL, then main.py's own lines: the measuring layer.
 INSTRUMENT = """
 import gc, time, board
-from ui import app as app_module
+import app as app_module
 bench = {"render": {}, "show_max": 0, "gap_max": 0, "gap_screen": "-", "gc_max": 0, "live_max": 0,
          "free_min": 1 << 30, "polls": 0, "last": time.ticks_us()}
 gc.collect()

@@ -18,12 +18,12 @@ sys.path.insert(0, _ROOT + "/host_tools/mp")
 
 from blockdev import RAMBlockDev, mount  # noqa: E402
 from fakeboard import Board, ColourBoard  # noqa: E402
-from ui import screens as S  # noqa: E402
-from ui import settings_screens  # noqa: E402
-from ui.app import App  # noqa: E402
-from ui.chart import Chart  # noqa: E402
-from ui.stats import LABELS, Stats  # noqa: E402
-from ui.text import width  # noqa: E402
+from screens.table_screens import Home  # noqa: E402
+from screens import settings as settings_screens  # noqa: E402
+from app import App  # noqa: E402
+from screens.chart import Chart  # noqa: E402
+from screens.stats import LABELS, Stats  # noqa: E402
+from render.text import width  # noqa: E402
 
 
 def measured(fn, n):
@@ -55,9 +55,9 @@ def main():
     out = {"deals": len(app.game.deals), "archive": len(app.archive), "langs": {}}
     for lang in settings_screens.LANGS:
         app.set_language(lang)
-        T = app.T
+        T = app.texts
         row = {}
-        chart = Chart(app, S.Home(app))
+        chart = Chart(app, Home(app))
         app.go(chart)
         app.render()
         row["chart_alloc"] = measured(app.render, 5)

@@ -64,7 +64,8 @@ def build(path, deals):
 
 def run(path):
     import fakeboard
-    from ui import app as app_module
+    import app as app_module
+    from screens.table_screens import start_entry
 
     where = "mount"
     out = {}
@@ -81,7 +82,7 @@ def run(path):
         out["played_deals"] = len(app.game.deals)
         where = "one too many"
         app.toast_msg = None
-        app.start_entry("NS")
+        start_entry(app, "NS")
         out["limit_message"] = app.toast_msg
         app.save_deal({"bid": "pass"}, None)  # the UI's save path refuses it too
         out["after_refusal"] = len(app.game.deals)

@@ -16,7 +16,7 @@ sys.path.insert(0, _ROOT + "/host_tools/mp")
 from blockdev import RAMBlockDev, mount  # noqa: E402
 from coinche.game import Game  # noqa: E402
 from coinche.record import validate  # noqa: E402
-from ui.app import App  # noqa: E402
+from app import App  # noqa: E402
 from fakeboard import Board  # noqa: E402
 
 

@@ -34,7 +34,7 @@ Prints one JSON line: counts, the states, action marks and the first failures.
 
 Also the simulator's `--app` for tests/test_sigkill.py: imported as a module
 (not __main__), run(board, defaults) installs a hook on the image-file block
-device, then runs the real ui.app.run. The hook appends one line per flash
+device, then runs the real app.run. The hook appends one line per flash
 operation to $E2E_OPS ("p BLOCK OFFSET LEN" / "e BLOCK"), written before the
 operation starts, and at operation $E2E_STOP_AT (if set) prints "L stop N"
 and waits for the SIGKILL, with the operation not done ($E2E_STOP_MODE=stop)
@@ -125,7 +125,7 @@ class Run:
     def record(self):
         """Play the script once on a recording device: states, action marks, the log."""
         import cutdev
-        from ui.app import App
+        from app import App
 
         dev = cutdev.fresh(self.blocks, "/flash", record=True)
         self.snapshot = dev.image()
@@ -227,7 +227,7 @@ class Run:
     def boot(self, img, where):
         """Mount img, boot a new App on it: (app, board, state), or None after a failure."""
         import cutdev
-        from ui.app import App
+        from app import App
 
         try:
             cutdev.mount(img, "/flash")
@@ -286,7 +286,7 @@ class Run:
             return self._refs[s]
         import vfs
         from blockdev import RAMBlockDev
-        from ui.app import App
+        from app import App
 
         try:
             vfs.umount("/ref")
@@ -314,7 +314,7 @@ class Run:
 
     def probe(self, app, board, img, s, where):
         import cutdev
-        from ui.app import App
+        from app import App
 
         want_trace, want_state = self.reference(s)
         trace, st = self.run_probe(app, board)
@@ -400,7 +400,7 @@ def _install_hook():
 
 def run(board, defaults=None):
     _install_hook()
-    from ui import app
+    import app
     app.run(board, defaults)
 
 

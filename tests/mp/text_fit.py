@@ -25,12 +25,14 @@ from blockdev import RAMBlockDev, mount  # noqa: E402
 from fakeboard import Board, ColourBoard  # noqa: E402
 from coinche.game import Game  # noqa: E402
 from coinche.rules import Rules  # noqa: E402
-from ui import i18n  # noqa: E402
-from ui import history_screens, past_games_screen, settings_screens  # noqa: E402
-from ui import screens as S  # noqa: E402
-from ui.app import App  # noqa: E402
-from ui.entry import Draft  # noqa: E402
-from ui.inputs import BACK, DOWN, LONG, OK, PRESS, UP  # noqa: E402
+from render import languages  # noqa: E402
+from screens import history as history_screens, past_games as past_games_screen, settings as settings_screens  # noqa: E402
+from screens.base import Ask  # noqa: E402
+from screens.deal_entry import Entry  # noqa: E402
+from screens.table_screens import GameOver, Home, Menu, ask_undo  # noqa: E402
+from app import App  # noqa: E402
+from table.draft import Draft  # noqa: E402
+from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP  # noqa: E402
 
 LAYOUT = sys.argv[1]
 LONG_NAMES = "--long-names" in sys.argv
@@ -122,9 +124,9 @@ def set_language(app, code):
     app.settings["lang"] = code
     app.set_language(code)
     if OVERLONG:
-        app.T[OVERLONG] = "W" * 40
-        from ui.text import prepare_table
-        prepare_table(app.T)
+        app.texts[OVERLONG] = "W" * 40
+        from render.text import prepare_table
+        prepare_table(app.texts)
     state["lang"] = code
 
 
@@ -202,11 +204,11 @@ def tour_lists(app, screen, what):
 
 def tour_entry(app, taker):
     """A deal entered through every step, every value of every step drawn."""
-    app.go(S.Home(app))
+    app.go(Home(app))
     app.handle(ev(UP if taker == "NS" else DOWN))
     render(app, "entry")
     e = app.view
-    d = e.d
+    d = e.draft
     # contract: every bid, at every contract type
     for _ in range(len(d.kinds())):
         for _ in range(len(d.bid_items())):
@@ -276,19 +278,19 @@ def tour_entry(app, taker):
             if e.step == "melds_to":
                 press(app, UP, PRESS, "melds to NS")
             k += 1
-    if e.step == "confirm" and e.d.melds_unsettled():
+    if e.step == "confirm" and e.draft.melds_unsettled():
         press(app, OK, PRESS, "melds to")
         press(app, BACK, PRESS, "melds to left")
     while e.step != "confirm" and app.view is e:
         press(app, OK, PRESS, "next")
     render(app, "confirm")
     # edit: starts at the taker
-    app.go(S.Home(app))
+    app.go(Home(app))
 
 
 def tour_settings(app):
     # the next dealer, corrected from the menu: every seat
-    picker = settings_screens.ValuePicker(app, "m_dealer", S.Menu(app))
+    picker = settings_screens.ValuePicker(app, "m_dealer", Menu(app))
     app.go(picker)
     render(app, "next dealer")
     for _ in range(4):
@@ -326,34 +328,34 @@ def tour_settings(app):
 
 def tour_language(app, code):
     set_language(app, code)
-    T = app.T
+    T = app.texts
     # home: before the first deal, then after each deal of the list
-    app.go(S.Home(app))
+    app.go(Home(app))
     render(app, "home fresh")
     for seat in ("N", "W", "S", "E"):
         app.settings["dealer"] = seat
-        app.game = app._empty_game()
-        app.version += 1
-        app.go(S.Home(app))
+        app.table.game = app.table.empty_game()
+        app.table.touch()
+        app.go(Home(app))
         render(app, "home dealer " + seat)
     del app.settings["dealer"]
-    app.game = app._empty_game()
+    app.table.game = app.table.empty_game()
     for rec in DEALS[app.game.rules.preset]:
         saved(app, rec)
-        app.go(S.GameOver(app) if app.game.over else S.Home(app))
+        app.go(GameOver(app) if app.game.over else Home(app))
         render(app, "after %r" % (rec,))
     tour_chart_stats(app, "during a game")
     # the menu, the history, a deal's menu, the questions
-    tour_lists(app, S.Menu(app), "menu")
+    tour_lists(app, Menu(app), "menu")
     tour_lists(app, history_screens.History(app), "history")
     if app.game.deals:
         tour_lists(app, history_screens.DealMenu(app, 0), "deal menu")
-        app.ask_undo(S.Home(app))
+        ask_undo(app, Home(app))
         render(app, "undo?")
-    app.go(S.Ask(app, T["m_new"], None, lambda: None, S.Home(app)))
+    app.go(Ask(app, T["m_new"], None, lambda: None, Home(app)))
     render(app, "new game?")
     # every string of the table as a toast, over home
-    app.go(S.Home(app))
+    app.go(Home(app))
     for k in T:
         app.flash(T[k])
         render(app, "toast " + k)
@@ -363,7 +365,7 @@ def tour_language(app, code):
 
 def tour_entries(app):
     if app.game.over:
-        app.game = app._empty_game()
+        app.table.game = app.table.empty_game()
     for taker in ("NS", "EW"):
         tour_entry(app, taker)
     # an entry that cannot be saved: belote at no trump
@@ -371,7 +373,7 @@ def tour_entries(app):
     draft.bid = 80
     draft.kind = "NT" if "NT" in draft.kinds() else draft.kind
     draft.belote = (1, 0)
-    entry = S.Entry(app, draft)
+    entry = Entry(app, draft)
     entry.step = "confirm"
     entry._evaluate()
     app.go(entry)
@@ -379,27 +381,27 @@ def tour_entries(app):
     # the check-and-save step for every verdict and reason, new and edited
     for rec in CONFIRM.get(app.game.rules.preset, CONFIRM["federation"]):
         for index in (None, 0) if app.game.deals else (None,):
-            entry = S.Entry(app, Draft(app.game.rules, record=rec), index, S.Home(app))
+            entry = Entry(app, Draft(app.game.rules, record=rec), index, Home(app))
             entry.step = "confirm"
             entry._evaluate()
             app.go(entry)
             render(app, "confirm %r" % (rec,))
-            if entry.d.has_units():  # the same deal counted on the defence's pile
-                entry.d.set_pile("D")
+            if entry.draft.has_units():  # the same deal counted on the defence's pile
+                entry.draft.set_pile("D")
                 entry.goto("confirm")
                 render(app, "confirm, defence pile %r" % (rec,))
     # editing a saved deal starts at the taker step
     if app.game.deals:
-        app.go(S.Entry(app, Draft(app.game.rules, record=app.game.deals[0]), 0, S.Home(app)))
+        app.go(Entry(app, Draft(app.game.rules, record=app.game.deals[0]), 0, Home(app)))
         render(app, "edit taker")
 
 
 def tour_chart_stats(app, what):
     """The chart, then every page of the statistics, scrolled to the end and back."""
-    from ui.chart import Chart
-    from ui.stats import LABELS
+    from screens.chart import Chart
+    from screens.stats import LABELS
 
-    back = S.GameOver(app) if app.game.over else S.Home(app)
+    back = GameOver(app) if app.game.over else Home(app)
     app.go(Chart(app, back))
     render(app, "chart " + what)
     press(app, OK, PRESS, "stats " + what)
@@ -415,12 +417,12 @@ def tour_chart_stats(app, what):
 def tour_game_over(app, code):
     """A game played to its end (each winner), game over, then the past games."""
     for winner in ("NS", "EW"):
-        app.game = Game(app.game.rules, (), "N")
-        app.version += 1
+        app.table.game = Game(app.game.rules, (), "N")
+        app.table.touch()
         loser = "EW" if winner == "NS" else "NS"
         while not app.game.over:
             play(app, [{"taker": winner, "bid": 160, "trump": "H", "coinche": 1, "points": 162, "tricks": 8}])
-        app.go(S.GameOver(app))
+        app.go(GameOver(app))
         render(app, "game over " + winner)
         tour_chart_stats(app, "game over " + winner)
         app.new_game()
@@ -439,10 +441,10 @@ def tour_game_over(app, code):
 def main():
     for preset in ("classic2000", "federation", "coinche1000", "coinche1001"):
         app = fresh_app(preset)
-        for code in i18n.LANGS:
+        for code in languages.LANGS:
             set_language(app, code)
-            app.game = Game(Rules.from_spec({"preset": preset, "options": {}}), (), "N")
-            app.version += 1
+            app.table.game = Game(Rules.from_spec({"preset": preset, "options": {}}), (), "N")
+            app.table.touch()
             tour_language(app, code)
             tour_entries(app)
             tour_game_over(app, code)

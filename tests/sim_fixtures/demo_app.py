@@ -1,4 +1,4 @@
-"""A stand-in app for the simulator tests (the real one is ui.app).
+"""A stand-in app for the simulator tests (the real one is app).
 
 It exercises what the simulator has to carry: frames that change on a
 press, long presses, screen names, display power, storage that must

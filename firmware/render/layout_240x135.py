@@ -1,6 +1,6 @@
 """Layout for the 240x135 colour screen of the Pimoroni Pico Display Pack (ST7789).
 
-Same methods as ui/layout_128x64.py, drawn for a glass about 25 mm wide: a
+Same methods as render/layout_128x64.py, drawn for a glass about 25 mm wide: a
 pixel is 0.1 mm, so the 8x8 font is drawn at twice its size (about the size
 of the 128x64 OLED's text) and the totals are seven-segment digits 50 px tall.
 NS is blue, EW orange, on the home screen and wherever a team is shown.
@@ -21,8 +21,8 @@ import framebuf
 import micropython
 from micropython import const
 
-from ui import digits
-from ui.text import Regions, first_that_fits, ndigits, num, text, width
+from render import digits
+from render.text import Regions, first_that_fits, ndigits, num, text, width
 
 W = const(240)
 H = const(135)
@@ -103,20 +103,20 @@ def pixels(characters, size):
     return characters and (characters - 1) * _ADVANCE[size] + 7 * _SCALE_X[size]
 
 
-def characters(s):
+def characters(string):
     """How many character cells s (a string or an int) takes."""
-    if isinstance(s, str):
-        return width(s) >> 3
-    return ndigits(s) + (s < 0)
+    if isinstance(string, str):
+        return width(string) >> 3
+    return ndigits(string) + (string < 0)
 
 
-def text_width(s, size=SIZE_DOUBLE):
-    return pixels(characters(s), size)
+def text_width(string, size=SIZE_DOUBLE):
+    return pixels(characters(string), size)
 
 
-def tall_text_width(s):
+def tall_text_width(string):
     """text_width at SIZE_TALL (the size of the history's rows)."""
-    return pixels(characters(s), SIZE_TALL)
+    return pixels(characters(string), SIZE_TALL)
 
 
 class Layout(Regions):
@@ -136,16 +136,16 @@ class Layout(Regions):
                 fb.palette(i, PALETTE[i])
 
     # -- text ------------------------------------------------------------
-    def fit(self, s, region_width, largest=SIZE_DOUBLE, smallest=SIZE_TALL):
+    def fit(self, string, region_width, largest=SIZE_DOUBLE, smallest=SIZE_TALL):
         """The largest size from largest down to smallest at which s fits region_width (else 8x8)."""
-        n = characters(s)
+        n = characters(string)
         while largest >= smallest:
             if pixels(n, largest) <= region_width:
                 return largest
             largest -= 1
         return SIZE_SMALL
 
-    def label(self, s, x, y, region_width, region_height=16, align=0, colour=FOREGROUND,
+    def label(self, string, x, y, region_width, region_height=16, align=0, colour=FOREGROUND,
               largest=SIZE_DOUBLE, smallest=SIZE_TALL, prefix=None):
         """Draw s (a string, or an int: nothing allocated) in the region (x, y, region_width,
         region_height) at the largest size from largest down to smallest that fits (else 8x8),
@@ -157,7 +157,7 @@ class Layout(Regions):
         if prefix:
             scratch.text(prefix, 0, 2, 1)
             n = 8
-        n = (text if isinstance(s, str) else num)(scratch, s, n, 2, 1) >> 3
+        n = (text if isinstance(string, str) else num)(scratch, string, n, 2, 1) >> 3
         size = largest
         while size >= smallest and (pixels(n, size) > region_width or 8 * _SCALE_Y[size] > region_height):
             size -= 1
@@ -165,23 +165,23 @@ class Layout(Regions):
             size = SIZE_SMALL
         drawn = pixels(n, size)
         height = 8 * _SCALE_Y[size]
-        x = self.place(s, x, y, region_width, region_height, drawn, height, align)
+        x = self.place(string, x, y, region_width, region_height, drawn, height, align)
         dy = y + (region_height - height) // 2
         if size or prefix:
             _scale(self.fill_rect, self.scratch, n, x, dy, _SCALE_X[size], _SCALE_Y[size], _ADVANCE[size], colour)
         else:  # 8x8: straight on the screen
-            (text if isinstance(s, str) else num)(self.fb, s, x, dy, colour)
+            (text if isinstance(string, str) else num)(self.fb, string, x, dy, colour)
         return x + n * _ADVANCE[size]
 
-    def figures(self, n, x, y, region_width, height, digit_width, thickness, gap, colour=FOREGROUND, align=1):
+    def figures(self, number, x, y, region_width, height, digit_width, thickness, gap, colour=FOREGROUND, align=1):
         """Seven-segment digits of n, height px tall, aligned in the region of region_width from
         x; narrower digits when n does not fit."""
-        w = digits.width(n, digit_width, gap)
+        w = digits.width(number, digit_width, gap)
         while w > region_width and digit_width > 2 * thickness + 2:
             digit_width -= 2
-            w = digits.width(n, digit_width, gap)
-        dx = self.place(n, x, y, region_width, height, w, height, align)
-        digits.number(self.fb, n, dx, y, digit_width, height, thickness, gap, colour)
+            w = digits.width(number, digit_width, gap)
+        dx = self.place(number, x, y, region_width, height, w, height, align)
+        digits.number(self.fb, number, dx, y, digit_width, height, thickness, gap, colour)
 
     def made_mark(self, made, x, y, colour=None):
         """A tick (made, green) or a cross (failed, red), 14x14, at (x, y)."""
@@ -210,7 +210,7 @@ class Layout(Regions):
     def clear(self):
         self.fb.fill(BACKGROUND)
 
-    def title(self, s, step=None, count=None):
+    def title(self, string, step=None, count=None):
         """The title bar, count (e.g. '3/12') on its right; step '3/7': seven segments under it, three lit."""
         fill = self.fill_rect
         fill(0, 0, W, 20, TITLE)
@@ -218,11 +218,11 @@ class Layout(Regions):
         if count:
             size = self.fit(count, 64, SIZE_DOUBLE, SIZE_CONDENSED)
             count_width = pixels(characters(count), size) + 8
-            if self.fit(s, W - 8 - count_width) == SIZE_SMALL:  # the title matters more than the count
+            if self.fit(string, W - 8 - count_width) == SIZE_SMALL:  # the title matters more than the count
                 count_width = 0
         if count_width:
             self.label(count, W - count_width, 2, count_width - 4, 16, 2, SELECTION, SIZE_DOUBLE, SIZE_CONDENSED)
-        self.label(s, 4, 2, W - 8 - count_width)
+        self.label(string, 4, 2, W - 8 - count_width)
         if step:
             i = step.find("/")
             if i < 0:
@@ -245,23 +245,23 @@ class Layout(Regions):
         self.label(left, 4, 2, 113)
         self.label(right, 123, 2, 113, 16, 2)
 
-    def hint(self, s):
+    def hint(self, string):
         """The bottom bar: what the keys do (see keys_line)."""
         self.fill_rect(0, BAR_TOP, W, H - BAR_TOP, BAR)
-        self.keys_line(s, 4, BAR_TOP + 2, W - 8)
+        self.keys_line(string, 4, BAR_TOP + 2, W - 8)
 
-    def keys_line(self, s, x, y, region_width, colour=GREY, background=BAR):
+    def keys_line(self, string, x, y, region_width, colour=GREY, background=BAR):
         """A line saying what keys do, the keys named as on the pack: a word "OK" is drawn as
         the key X ("OK+": X held, "OK:" X then a colon), a leading "<" as Y ("<+": Y held), "^" as A, a word "v"
         as B ("^v": A and B)."""
         end = x + region_width
         i = 0
-        n = len(s)
+        n = len(string)
         while i < n:
-            j = s.find(" ", i)
+            j = string.find(" ", i)
             if j < 0:
                 j = n
-            word = s[i:j]
+            word = string[i:j]
             if word == "OK":
                 x = self.key_cap(2, x, y, colour, background)
             elif word[:2] == "OK" and word[2] in "+:":  # "OK+": X held; "OK:"
@@ -280,13 +280,13 @@ class Layout(Regions):
                 if word:
                     x = self.label(word, x, y, end - x, 16, 0, colour, SIZE_DOUBLE, SIZE_TALL) + 8
             elif word:
-                k = s.find(" OK", j)  # the words up to the next key, as one text
-                k2 = s.find(" <", j)
+                k = string.find(" OK", j)  # the words up to the next key, as one text
+                k2 = string.find(" <", j)
                 stop = n
-                for m in (k, k2, s.find(" ^", j), s.find(" v ", j)):
+                for m in (k, k2, string.find(" ^", j), string.find(" v ", j)):
                     if 0 <= m < stop:
                         stop = m
-                x = self.label(s[i:stop], x, y, end - x, 16, 0, colour, SIZE_DOUBLE, SIZE_TALL) + 8
+                x = self.label(string[i:stop], x, y, end - x, 16, 0, colour, SIZE_DOUBLE, SIZE_TALL) + 8
                 j = stop
             i = j + 1
 
@@ -296,20 +296,20 @@ class Layout(Regions):
             a = size - 1 - i if down else i
             self.fb.hline(x + size - 1 - a, y + i, 2 * a + 1, colour)
 
-    def key(self, k, x, y, colour=GREY):
+    def key(self, answer, x, y, colour=GREY):
         """The key that gives an answer: 0 = UP (A), 1 = OK (X), 2 = DOWN (B); 24 px wide, 16 high."""
         self.fill_rect(x, y, 20, 16, colour)
-        self.label(KEY_NAMES[(0, 2, 1)[k]], x, y, 20, 16, 1, BACKGROUND)
+        self.label(KEY_NAMES[(0, 2, 1)[answer]], x, y, 20, 16, 1, BACKGROUND)
 
     def home(self, app, last_line):
-        """app: the App (reads app.T, app.game, app.team_name(), app.dealer_team()); last_line:
+        """app: the App (reads app.texts, app.game, app.team_name(), app.dealer_team()); last_line:
         the last deal's contract, or the target line before the first deal. Allocates nothing.
 
         Each team: its name in its colour with the key that enters a deal it took (A, B),
         its total big, the last deal's score (a tick or a cross beside the takers'); then the
         last contract, and a bar with the keys X and Y and the next dealer, big."""
         fill = self.fill_rect
-        T = app.T
+        texts = app.texts
         g = app.game
         target = g.rules["target"]
         for i in (0, 1):
@@ -334,13 +334,13 @@ class Layout(Regions):
         # the bar: OK (X) menu, BACK (Y) undo; the next dealer, big
         fill(0, 113, W, H - 113, BAR)
         self.key_cap(2, 2, 116)
-        self.label(T["home_ok"], 24, 116, 34, 16, 0, GREY)
+        self.label(texts["home_ok"], 24, 116, 34, 16, 0, GREY)
         self.key_cap(3, 60, 116)
-        self.label(T["home_back"], 82, 116, 52, 16, 0, GREY)
+        self.label(texts["home_back"], 82, 116, 52, 16, 0, GREY)
         i = app.dealer_team() == "EW"
         fill(136, 113, W - 136, H - 113, NS_DARK + 3 * i)
         self.label(app.seat_label(), 138, 114, 24, 21, 1, FOREGROUND, SIZE_TRIPLE, SIZE_DOUBLE)
-        self.label(T["dealer_verb"], 164, 116, W - 166, 16, 0, NS_LIGHT + 3 * i)
+        self.label(texts["dealer_verb"], 164, 116, W - 166, 16, 0, NS_LIGHT + 3 * i)
 
     # -- generic list (menus, settings) ----------------------------------------
     def listing(self, title, items, index, start, count=None, hint=None):
@@ -565,18 +565,31 @@ class Layout(Regions):
         self.keys_line(hint_lines[0], 4, 99, W - 8)
         self.keys_line(hint_lines[1], 4, 117, W - 8)
 
-    def toast(self, s):
+    def toast(self, string):
         """A short message over the bottom of the screen (on home: not over the totals)."""
-        size = self.fit(s, W - 20)
-        w = min(W, text_width(s, size) + 20)
+        size = self.fit(string, W - 20)
+        w = min(W, text_width(string, size) + 20)
         x = (W - w) // 2
         self.fill_rect(x, 103, w, 32, BAR)
         _frame(self.fb, x, 103, w, 32, SELECTION)
         self.cover(x, 103, w, 32)
-        self.label(s, x + 10, 111, w - 20, 16, 1)
+        self.label(string, x + 10, 111, w - 20, 16, 1)
 
 
 def _frame(fb, x, y, w, h, colour):
     """A rectangle two pixels thick."""
     fb.rect(x, y, w, h, colour)
     fb.rect(x + 1, y + 1, w - 2, h - 2, colour)
+
+
+def key_bar(layout, ok_text, back_text):
+    """The hint bar of the chart and statistics screens: the key caps OK (X) and BACK (Y),
+    each with what it does.
+    The BACK part keeps room for eight characters ("indietro")."""
+    bar = layout.H - 20
+    layout.fb.fill_rect(0, bar, layout.W, 20, BAR)
+    back_x = layout.W - 4 - 64 - 22
+    x = layout.key_cap(2, 4, bar + 2)
+    layout.label(ok_text, x, bar + 2, back_x - 4 - x, 16, 0, GREY)
+    x = layout.key_cap(3, back_x, bar + 2)
+    layout.label(back_text, x, bar + 2, layout.W - 4 - x, 16, 0, GREY)

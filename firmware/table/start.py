@@ -1,31 +1,20 @@
-"""What the app does once, when it starts: opens the journal where the boot's mount
-put it, checks the stored settings, rebuilds the game and picks the first screen.
+"""The start, once per boot: the journal opened where the boot's mount put it, the
+stored settings checked, the game rebuilt: the GameTable the app then shows.
 
-Split from ui/app.py for the heap of `make deploy`: with the stock firmware's .mpy
-files a module's bytecode is on the heap, and this code runs once per start. App()
-imports it and releases it when the app has started (modules_on_demand.py).
+Loaded on demand (on_demand.py) for the heap of `make deploy`: with the stock
+firmware's .mpy files a module's bytecode is on the heap, and this code runs once
+per start. App() loads it and releases it when the app has started.
 """
 from coinche.game import Game, GameError
 from coinche.record import RecordError
 from coinche.rules import DEFAULT_PRESET, Rules, RulesError
-from ui import screens as S
-from ui.app import MAX_NAME, _new
+from table.game_table import MAX_NAME, GameTable, new_game_action
 
 
-def layout_for(board):
-    """The screen layout of the board (LAYOUT): only that one is imported."""
-    if getattr(board, "LAYOUT", "128x64") == "240x135":
-        from ui.layout_240x135 import Layout
-    else:
-        from ui.layout_128x64 import Layout
-    return Layout(board.display)
-
-
-def _setting_ok(key, value):
+def _setting_ok(key, value, languages):
     """Can the app use this stored value for this setting? (Unknown keys: kept as they are.)"""
     if key == "lang":
-        from ui.i18n import LANGS
-        return value in LANGS
+        return value in languages
     if key == "contrast":
         return type(value) is int and 0 <= value <= 255
     if key == "dim":
@@ -49,15 +38,16 @@ def _setting_ok(key, value):
     return True
 
 
-def checked_settings(settings):
+def checked_settings(settings, languages):
     """(the settings the app can use, the keys dropped): a value that passed the journal's
-    checksum but is not one the app can use (`{"dim": "abc"}`) falls back to its default."""
+    checksum but is not one the app can use (`{"dim": "abc"}`) falls back to its default.
+    languages: the language codes the app has."""
     usable = {}
     dropped = []
     for key in settings:
         if settings[key] is None:
             continue  # cleared (see start()): the default
-        if _setting_ok(key, settings[key]):
+        if _setting_ok(key, settings[key], languages):
             usable[key] = settings[key]
         else:
             dropped.append(key)
@@ -88,55 +78,53 @@ def open_journal(board):
     return Journal([root for root in roots if root], notices=flash_report.NOTICES, legacy=legacy)
 
 
-def start(app, defaults):
-    """The app's state from the journal: settings (values it cannot use dropped, and
-    cleared in the journal), language, the game (a new one at the first start), the
-    first screen, and a notice when something was recovered."""
-    st = app.journal.load()
-    app.settings, dropped = checked_settings(st.get("settings") or {})
+def start(journal, defaults, languages):
+    """(the GameTable, the message to show or None) from the journal: settings (values
+    the app cannot use dropped, and cleared in the journal), the game (a new one at the
+    first start), and "recovered" (or "e_store": nothing will be saved) when the journal
+    or the mount had something to say. languages: the language codes the app has."""
+    found = journal.load()
+    settings, dropped = checked_settings(found.get("settings") or {}, languages)
     # a lazy view: each finished game is read from flash only when shown.
     # Kept even when empty (an empty view is falsy): it follows later "new" actions.
-    arc = st.get("archive")
-    app.archive = arc if arc is not None else ()
-    app.set_language(app.settings.get("lang", "fr"))
-    notice = st.get("notice")
-    g = st.get("game")
+    archive = found.get("archive")
+    table = GameTable(journal, settings, archive if archive is not None else (), None)
+    notice = found.get("notice")
+    held = found.get("game")
     game = None
-    app._jgame = None  # rules spec (with dealer) of the game the journal holds
-    if g is not None:
+    if held is not None:
         try:
-            spec = g["rules"]
-            game = Game(Rules.from_spec(spec), g.get("deals", ()), spec.get("dealer", "N"),
+            spec = held["rules"]
+            game = Game(Rules.from_spec(spec), held.get("deals", ()), spec.get("dealer", "N"),
                         spec.get("dir", "acw"), spec.get("fix", ()))
-            app._jgame = g["rules"]
+            table.journal_rules = held["rules"]
             if not game.deals:
-                game = app._empty_game()
-        except (RulesError, RecordError, GameError, KeyError, TypeError, AttributeError) as e:
-            notice = "%s: %s" % (app.T["recovered"], e)
+                game = table.empty_game()
+        except (RulesError, RecordError, GameError, KeyError, TypeError, AttributeError) as error:
+            notice = "game not rebuilt: %s" % error
             game = None
     if game is None:
-        spec = app.settings.get("rules")
+        spec = settings.get("rules")
         if spec is None:
-            opts = {}
+            options = {}
             if defaults.get("target"):
-                opts["target"] = int(defaults["target"])
-            spec = {"preset": defaults.get("rules") or DEFAULT_PRESET, "options": opts}
+                options["target"] = int(defaults["target"])
+            spec = {"preset": defaults.get("rules") or DEFAULT_PRESET, "options": options}
         try:
             rules = Rules.from_spec(spec)
         except RulesError:
             rules = Rules()
-        game = Game(rules, (), app.settings.get("dealer", "N"), app.settings.get("dir", "acw"))
-        if g is None:
+        game = Game(rules, (), settings.get("dealer", "N"), settings.get("dir", "acw"))
+        if held is None:
             # first start: the new game is a confirmed fact from now on
-            app._record(_new(rules, game.first_dealer, None, game.order))
-    app.game = game
-    app.apply_contrast()
-    app.view = S.GameOver(app) if game.over else S.Home(app)
+            table.record(new_game_action(rules, game.first_dealer, None, game.order))
+    table.game = game
     try:  # the UF2's boot (uf2/_boot.py, store/partitions.py): damaged flash kept, not formatted
         from flash_report import NOTES
     except ImportError:  # the stock firmware (make deploy)
         NOTES = ()
     for key in dropped:  # cleared once: the next start is quiet
-        app._record({"op": "set", "k": key, "v": None})
+        table.record({"op": "set", "k": key, "v": None})
     if notice or NOTES or dropped:
-        app.flash(app.T["e_store" if "unsaved" in NOTES else "recovered"], 4000)
+        return table, "e_store" if "unsaved" in NOTES else "recovered"
+    return table, None

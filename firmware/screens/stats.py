@@ -13,10 +13,9 @@ Reading the archive scores every kept game once, one game in RAM at a time.
 from coinche.game import Game
 from coinche.rules import Rules
 from coinche.stats import BELOTES, CAPOTS, COINCHE_WON, GAMES, MADE, SURCOINCHE_WON, TAKEN, WON, Tally, percent
-from ui.chart import key_bar
-from ui.inputs import BACK, OK
-from ui.screens import Screen, _is, _step
-from ui.text import width
+from events.inputs import BACK, OK, is_key, up_down
+from screens.base import Screen
+from render.text import width
 
 # row labels (language keys), in the order shown
 LABELS = ("st_taken", "st_made", "st_coinche", "st_surcoinche", "st_capots", "st_belotes", "st_average", "st_won")
@@ -37,7 +36,7 @@ def _winner_name(app, result, winner):
     """The name a finished game's winner had (kept with its result), else its code in the language."""
     names = result.get("names") if isinstance(result, dict) else None
     name = names.get(winner) if isinstance(names, dict) else None
-    return name if name else app.T[winner]
+    return name if name else app.texts[winner]
 
 
 def tallies(app):
@@ -83,55 +82,57 @@ class Stats(Screen):
         self.version = -1
         self.pages = None  # per page: (title, values)
         self.colours = None  # of the NS and EW values
+        self.key_bar = None  # 240x135: the layout's hint bar (render/layout_240x135.py), found once
 
-    def _prepare(self, L):
-        a = self.app
-        T = a.T
-        game, every = tallies(a)
+    def _prepare(self, layout):
+        app = self.app
+        texts = app.texts
+        game, every = tallies(app)
         pages = []
         for k in range(4):
             team = TEAMS[k & 1]
-            scope = T["st_game" if k < 2 else "st_all"]
-            title = a.team_name(team) + " " + scope
-            if width(title) > L.W - 8:  # a long team name: its code, so the scope stays readable
-                title = T[team] + " " + scope
+            scope = texts["st_game" if k < 2 else "st_all"]
+            title = app.team_name(team) + " " + scope
+            if width(title) > layout.W - 8:  # a long team name: its code, so the scope stays readable
+                title = texts[team] + " " + scope
             pages.append((title, _values(every if k >= 2 else game, team)))
         self.pages = pages
-        if L.W >= 240:
-            from ui.layout_240x135 import TEAM
+        if layout.W >= 240:
+            from render.layout_240x135 import TEAM, key_bar
 
             self.colours = TEAM
+            self.key_bar = key_bar
         else:
             self.colours = (1, 1)
-        self.version = a.version
+        self.version = app.version
 
-    def _rows_shown(self, L):
-        return 8 if L.W >= 240 else 6
+    def _rows_shown(self, layout):
+        return 8 if layout.W >= 240 else 6
 
     def key(self, ev):
-        a = self.app
-        if _is(ev, OK):
+        app = self.app
+        if is_key(ev, OK):
             self.page = (self.page + 1) & 3
             self.top = 0
-        elif _is(ev, BACK):
+        elif is_key(ev, BACK):
             self.back()
         else:
-            s = _step(ev)
+            s = up_down(ev)
             if s:
-                shown = self._rows_shown(a.layout)
+                shown = self._rows_shown(app.layout)
                 top = self.top - s
                 most = len(LABELS) - shown
                 self.top = 0 if top < 0 else most if top > most else top
 
-    def draw(self, L):
-        a = self.app
-        if self.version != a.version or self.pages is None:
-            self._prepare(L)
-        T = a.T
-        fb = L.fb
+    def draw(self, layout):
+        app = self.app
+        if self.version != app.version or self.pages is None:
+            self._prepare(layout)
+        texts = app.texts
+        fb = layout.fb
         title, values = self.pages[self.page]
-        L.title(title)
-        colour = L.W >= 240
+        layout.title(title)
+        colour = layout.W >= 240
         c = self.colours[self.page & 1]
         if colour:
             y = 25
@@ -139,8 +140,8 @@ class Stats(Screen):
         else:
             y = 10
             pitch = 8
-        shown = self._rows_shown(L)
-        right = L.W - 4
+        shown = self._rows_shown(layout)
+        right = layout.W - 4
         left = 4 if colour else 1
         for i in range(shown):
             k = self.top + i
@@ -149,18 +150,14 @@ class Stats(Screen):
             v = values[k]
             vw = width(v)
             if colour:
-                L.label(v, right - vw, y, vw, pitch, 2, c)
-                L.label(T[LABELS[k]], left, y, right - vw - 8 - left, pitch, 0, 1)
+                layout.label(v, right - vw, y, vw, pitch, 2, c)
+                layout.label(texts[LABELS[k]], left, y, right - vw - 8 - left, pitch, 0, 1)
             else:
-                L.label(v, right - vw, y, vw, 2, c)
-                L.label(T[LABELS[k]], left, y, right - vw - 8 - left)
+                layout.label(v, right - vw, y, vw, 2, c)
+                layout.label(texts[LABELS[k]], left, y, right - vw - 8 - left)
             y += pitch
         if colour:  # the keys as printed on the pack
-            key_bar(L, T["st_next"], T["k_back"])
+            self.key_bar(layout, texts["st_next"], texts["k_back"])
         elif len(LABELS) > shown:  # scroll bar
             h = 48 * shown // len(LABELS)
-            fb.fill_rect(L.W - 2, 10 + (48 - h) * self.top // (len(LABELS) - shown), 2, h, 1)
-
-
-# the screens this module defines: App keeps the module loaded while one of them is open
-SCREENS = (Stats,)
+            fb.fill_rect(layout.W - 2, 10 + (48 - h) * self.top // (len(LABELS) - shown), 2, h, 1)

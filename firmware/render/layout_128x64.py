@@ -12,8 +12,8 @@ overlaps another text, in every language and on every screen.
 Home is drawn from ints and prepared strings only: a redraw allocates nothing.
 """
 from coinche.compat import const
-from ui import digits
-from ui.text import DIG, Regions, first_that_fits, narrow_text, ndigits, num, text, width
+from render import digits
+from render.text import DIG, Regions, first_that_fits, narrow_text, ndigits, num, text, width
 
 W = const(128)
 H = const(64)
@@ -35,57 +35,57 @@ class Layout(Regions):
         self._scratch = framebuf.FrameBuffer(self._cell, 8, 8, framebuf.MONO_VLSB)
 
     # -- text in regions ------------------------------------------------------
-    def label(self, s, x, y, region_width, align=0, colour=1, big=False, prefix=None, narrow=False):
+    def label(self, string, x, y, region_width, align=0, colour=1, big=False, prefix=None, narrow=False):
         """Draw s (a string, or an int: nothing allocated) in the region of region_width
         pixels from x on line y (16 px high if big, else 8), aligned 0 left, 1 centred, 2
         right, at double size if big and it fits, after a one-character prefix if any;
         narrow: an int in digits 7 px apart (columns of figures). A string wider than
         its region is cut at the region's edge (the probe sees the whole width, so the
         text-fit test fails). Returns the x after it."""
-        is_text = isinstance(s, str)
-        if narrow and not is_text and s >= 0:
-            n = 7 * ndigits(s) - 1
-            dx = self.place(s, x, y, region_width, 8, n, 8, align)
-            k = ndigits(s)
+        is_text = isinstance(string, str)
+        if narrow and not is_text and string >= 0:
+            n = 7 * ndigits(string) - 1
+            dx = self.place(string, x, y, region_width, 8, n, 8, align)
+            k = ndigits(string)
             while k:
                 k -= 1
-                self.fb.text(DIG[s % 10], dx + 7 * k - 1, y, colour)
-                s //= 10
+                self.fb.text(DIG[string % 10], dx + 7 * k - 1, y, colour)
+                string //= 10
             return dx + n
-        n = width(s) if is_text else 8 * (ndigits(s) + (s < 0))
+        n = width(string) if is_text else 8 * (ndigits(string) + (string < 0))
         if is_text and not big and prefix is None and n > region_width and 7 * (n >> 3) - 1 <= region_width:
             # one character in eight too long: the same font, 7 px apart
             n = 7 * (n >> 3) - 1
-            dx = self.place(s, x, y, region_width, 8, n, 8, align)
-            return narrow_text(self.fb, s, dx, y, colour)
+            dx = self.place(string, x, y, region_width, 8, n, 8, align)
+            return narrow_text(self.fb, string, dx, y, colour)
         if prefix is not None:
             n += 8
         height = 16 if big else 8
         scale = 2 if big and 2 * n <= region_width else 1
         drawn = n * scale
-        dx = self.place(s, x, y, region_width, height, drawn, 8 * scale, align)
+        dx = self.place(string, x, y, region_width, height, drawn, 8 * scale, align)
         dy = y + (height - 8 * scale) // 2
         if drawn > region_width:  # too long: cut at the region's edge, never over a neighbour
             dx = x
             if is_text:
-                s = s[:max(0, region_width // (8 * scale) - (prefix is not None))]
+                string = string[:max(0, region_width // (8 * scale) - (prefix is not None))]
         if scale == 2:
-            self._big(prefix + s if prefix is not None else s, dx, dy, colour)
+            self._big(prefix + string if prefix is not None else string, dx, dy, colour)
             return dx + drawn
         fb = self.fb
         if prefix is not None:
             dx = text(fb, prefix, dx, dy, colour)
         if is_text:
-            return text(fb, s, dx, dy, colour)
-        return num(fb, s, dx, dy, colour)
+            return text(fb, string, dx, dy, colour)
+        return num(fb, string, dx, dy, colour)
 
-    def _big(self, s, x, y, colour):
+    def _big(self, string, x, y, colour):
         """s at twice the 8x8 size (pixel doubling through a one-cell scratch buffer)."""
         fb = self.fb
         scratch = self._scratch
-        if not isinstance(s, str):
-            s = str(s)
-        for ch in s:
+        if not isinstance(string, str):
+            string = str(string)
+        for ch in string:
             scratch.fill(0)
             text(scratch, ch, 0, 0, 1)
             for py in range(8):
@@ -94,15 +94,15 @@ class Layout(Regions):
                         fb.fill_rect(x + 2 * px, y + 2 * py, 2, 2, colour)
             x += 16
 
-    def figures(self, n, x, y, region_width, height, digit_width, thickness, gap, align=2):
+    def figures(self, number, x, y, region_width, height, digit_width, thickness, gap, align=2):
         """Seven-segment digits of n, height px tall, in the region of region_width from x
         (aligned as label); narrower digits when n does not fit."""
-        w = digits.width(n, digit_width, gap)
+        w = digits.width(number, digit_width, gap)
         while w > region_width and digit_width > 2 * thickness + 2:
             digit_width -= 1
-            w = digits.width(n, digit_width, gap)
-        dx = self.place(n, x, y, region_width, height, w, height, align)
-        digits.number(self.fb, n, dx, y, digit_width, height, thickness, gap, 1)
+            w = digits.width(number, digit_width, gap)
+        dx = self.place(number, x, y, region_width, height, w, height, align)
+        digits.number(self.fb, number, dx, y, digit_width, height, thickness, gap, 1)
 
     def made_mark(self, made, x, y, colour=1):
         """A tick (made) or a cross (failed), 7x7, in the 8x8 cell at (x, y)."""
@@ -122,16 +122,16 @@ class Layout(Regions):
     def clear(self):
         self.fb.fill(0)
 
-    def title(self, s, right=None):
+    def title(self, string, right=None):
         """The title bar; right (a count such as '3/12') only when both fit."""
         fb = self.fb
         fb.fill_rect(0, 0, W, 9, 1)
-        if right is not None and width(s) + width(right) + 10 <= W:
+        if right is not None and width(string) + width(right) + 10 <= W:
             rw = width(right)
             self.label(right, W - 1 - rw, 1, rw, 2, 0)
-            self.label(s, 1, 1, W - 10 - rw, 0, 0)
+            self.label(string, 1, 1, W - 10 - rw, 0, 0)
         else:
-            self.label(s, 0, 1, W, 0, 0)
+            self.label(string, 0, 1, W, 0, 0)
 
     def team_title(self, left, right):
         """A title bar naming the two team columns (history, past games)."""
@@ -139,30 +139,30 @@ class Layout(Regions):
         self.label(left, 0, 1, HALF - 1, 0, 0)
         self.label(right, HALF + 1, 1, HALF - 1, 2, 0)
 
-    def hint(self, s):
+    def hint(self, string):
         fb = self.fb
         fb.fill_rect(0, 54, W, 10, 0)
         fb.hline(0, 54, W, 1)
-        self.label(s, 0, 56, W)
+        self.label(string, 0, 56, W)
 
-    def arrow_up(self, x, y, c=1):
+    def arrow_up(self, x, y, colour=1):
         for i in range(4):
-            self.fb.hline(x + 3 - i, y + i, 2 * i + 1, c)
+            self.fb.hline(x + 3 - i, y + i, 2 * i + 1, colour)
 
-    def arrow_down(self, x, y, c=1):
+    def arrow_down(self, x, y, colour=1):
         for i in range(4):
-            self.fb.hline(x + i, y + i, 7 - 2 * i, c)
+            self.fb.hline(x + i, y + i, 7 - 2 * i, colour)
 
     # -- home ------------------------------------------------------------------
     def home(self, app, last_line):
-        """app: the App (reads app.T, app.game, app.team_name(), app.seat_label()); last_line:
+        """app: the App (reads app.texts, app.game, app.team_name(), app.seat_label()); last_line:
         the last deal's contract ('Nous 100 SA x2'), or the target line before the first deal.
 
         Team names on top (an arrow: the key that enters a deal taken by that team), the
         totals big, under each the last deal's score (a tick or a cross beside the takers'),
         the last contract, then the keys OK and BACK and the next dealer, big."""
         fb = self.fb
-        T = app.T
+        texts = app.texts
         g = app.game
         self.label(app.team_name("NS"), 0, 0, HALF - 1)
         self.label(app.team_name("EW"), HALF + 1, 0, HALF - 1, 2)
@@ -185,12 +185,12 @@ class Layout(Regions):
         self.label(last_line, 0, 39, W, 1)
         # the keys (left) and the next dealer, big (right)
         self.label("OK", 0, 48, 16)
-        self.label(T["home_ok"], 24, 48, HALF - 24)
+        self.label(texts["home_ok"], 24, 48, HALF - 24)
         self.label("<", 0, 56, 8)
-        self.label(T["home_back"], 16, 56, HALF - 16)
+        self.label(texts["home_back"], 16, 56, HALF - 16)
         fb.fill_rect(HALF, 48, W - HALF, 16, 1)
         self.label(app.seat_label(), HALF + 2, 48, 16, 1, 0, True)
-        self.label(T["dealer_verb"], HALF + 20, 52, W - HALF - 20, 0, 0)
+        self.label(texts["dealer_verb"], HALF + 20, 52, W - HALF - 20, 0, 0)
 
     # -- generic list (menus, settings) ---------------------------------------
     def listing(self, title, rows, sel, top, right=None, hint=None):
@@ -393,17 +393,17 @@ class Layout(Regions):
         self.label(hint_lines[0], 0, 48, W)
         self.label(hint_lines[1], 0, 56, W)
 
-    def toast(self, s):
+    def toast(self, string):
         fb = self.fb
-        tw = width(s)
+        tw = width(string)
         if tw > W - 8:  # no room for a frame: a full-width inverted band
             fb.fill_rect(0, 22, W, 18, 1)
             self.cover(0, 22, W, 18)
-            self.label(s, 0, 27, W, 1, 0)
+            self.label(string, 0, 27, W, 1, 0)
             return
         w = tw + 8
         x = (W - w) // 2
         fb.fill_rect(x, 22, w, 18, 0)
         fb.rect(x, 22, w, 18, 1)
         self.cover(x, 22, w, 18)
-        self.label(s, x + 4, 27, tw)
+        self.label(string, x + 4, 27, tw)

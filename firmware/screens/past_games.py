@@ -2,12 +2,13 @@
 
 In its own module for the heap of `make deploy`: with the stock firmware's .mpy
 files a module's bytecode is on the heap, and a game at the table does not look
-at past games. The menu imports it when the screen opens; the app releases it
-once no open screen comes from it (App.go, modules_on_demand.py).
+at past games. Loaded on demand (on_demand.py) when the menu opens it; the app releases it
+once no open screen comes from it (App.go).
 """
+import on_demand
 from coinche.rules import Rules
-from ui.history_screens import History
-from ui.screens import RecordList
+from screens.base import RecordList
+
 
 class Archive(RecordList):
     """Finished games kept on flash (the last 20), newest first: the rules, the deal count,
@@ -19,9 +20,9 @@ class Archive(RecordList):
     name = "archive"
 
     def rows(self):
-        a = self.app
-        T = a.T
-        arc = a.archive
+        app = self.app
+        texts = app.texts
+        arc = app.archive
         out = []
         for i in range(len(arc) - 1, -1, -1):
             summ = arc.summary(i) if hasattr(arc, "summary") else arc[i]
@@ -30,20 +31,20 @@ class Archive(RecordList):
             n = summ.get("n")
             if n is None:
                 n = len(summ.get("deals") or ())
-            count = str(n) + " " + T["deals_n"]
-            texts = (T.get("p_" + str(rules.get("preset")), "?") + ", " + count, count)
+            count = str(n) + " " + texts["deals_n"]
+            lines = (texts.get("p_" + str(rules.get("preset")), "?") + ", " + count, count)
             if res:  # the winner's final total gets a tick
                 winner = res.get("winner")
-                out.append((None, texts, None, (winner == "NS" or None, res["NS"]),
+                out.append((None, lines, None, (winner == "NS" or None, res["NS"]),
                              (winner == "EW" or None, res["EW"]), None))
             else:
-                out.append((None, texts, None, (None, None), (None, None), None))
-        return out or [(None, (T["no_games"],), None, (None, None), (None, None), None)]
+                out.append((None, lines, None, (None, None), (None, None), None))
+        return out or [(None, (texts["no_games"],), None, (None, None), (None, None), None)]
 
     def pick(self, i):
         """Browse the deals of the chosen game (newest first in the list)."""
-        a = self.app
-        arc = a.archive
+        app = self.app
+        arc = app.archive
         if not len(arc):
             return
         from coinche.game import Game
@@ -53,10 +54,6 @@ class Archive(RecordList):
             past = Game(Rules.from_spec(spec), game["deals"], spec.get("dealer", "N"), spec.get("dir", "acw"),
                         spec.get("fix", ()))
         except Exception:  # a damaged game cannot be browsed: say so, lose nothing
-            a.flash(a.T["e_store"])
+            app.flash(app.texts["e_store"])
             return
-        a.go(History(a, past, self))
-
-
-# the screens this module defines: App keeps the module loaded while one of them is open
-SCREENS = (Archive,)
+        app.go(on_demand.screen("History")(app, past, self))

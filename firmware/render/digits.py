@@ -1,6 +1,6 @@
 """Large seven-segment digits drawn with fill_rect: readable across a table,
 no font data in RAM and no allocation per frame."""
-from ui.text import ndigits
+from render.text import ndigits
 
 # bit per segment: a top, b upper right, c lower right, d bottom, e lower left,
 # f upper left, g middle

@@ -36,12 +36,12 @@ _table = {}
 _table_code = None  # the language _table was prepared for
 
 
-def prepare_table(T, code=None):
+def prepare_table(texts, code=None):
     """Prepare every string of a language table, so drawing them never allocates
     (code None: the language prepared last, whose strings are already there).
 
     The frozen image (the UF2) ships each table prepared at build time
-    (ui/language_tables.py, CODE_prepared()): a ui.constant_table.ConstantTable whose
+    (render/language_tables.py, CODE_prepared()): a render.constant_table.ConstantTable whose
     sorted strings and prepared tuples are constants in flash, so nothing of it is
     built in RAM."""
     global _table, _table_code
@@ -50,14 +50,14 @@ def prepare_table(T, code=None):
         code = _table_code
     _table_code = code
     try:
-        from ui import language_tables  # pyright: ignore[reportAttributeAccessIssue]
+        from render import language_tables  # pyright: ignore[reportAttributeAccessIssue]
         _table = getattr(language_tables, code + "_prepared")()
         return
     except (ImportError, AttributeError, TypeError):
         pass
     _table = {}
-    for k in T:
-        v = T[k]
+    for key in texts:
+        v = texts[key]
         _table[v] = _split(v)
 
 
@@ -67,31 +67,31 @@ def forget_run_time_strings():
     _cache.clear()
 
 
-def _prepare(s):
-    p = _table.get(s)
+def _prepare(string):
+    p = _table.get(string)
     if p is not None:
         return p
-    p = _cache.get(s)
+    p = _cache.get(string)
     if p is None:
-        p = _split(s)
+        p = _split(string)
         if len(_cache) >= 32:  # run-time strings: a small working set is enough
             _cache.clear()
-        _cache[s] = p
+        _cache[string] = p
     return p
 
 
-def _split(s):
+def _split(string):
     """The drawing form of s: s itself when it is plain ASCII (nothing built), else
     (ASCII base, accent marks)."""
-    for ch in s:
+    for ch in string:
         if ord(ch) >= 128:
             break
     else:
-        return s
+        return string
     base = []
     marks = []
     plain = True
-    for i, ch in enumerate(s):
+    for i, ch in enumerate(string):
         if ord(ch) < 128:
             base.append(ch)
             continue
@@ -102,7 +102,7 @@ def _split(s):
         base.append(b)
         if m:
             marks.append((i, m, "A" <= b <= "Z"))
-    return s if plain else ("".join(base), tuple(marks))
+    return string if plain else ("".join(base), tuple(marks))
 
 
 def text(fb, string, x, y, colour=1):
@@ -161,7 +161,7 @@ def first_that_fits(texts, region_width, measure=width):
 
 
 class Regions:
-    """What both layouts (ui/layout_128x64.py, ui/layout_240x135.py) do with the region
+    """What both layouts (render/layout_128x64.py, render/layout_240x135.py) do with the region
     (a rectangle) each drawing is given: place the drawing in it, and report both to
     `probe` when it is set. The text-fit test (tests/mp/text_fit.py) sets probe and
     finds there every drawing that is cut, leaves its region, is off the screen or
@@ -169,13 +169,13 @@ class Regions:
 
     probe = None  # probe(text, x, y, drawn width, drawn height, region x, y, width, height)
 
-    def place(self, s, x, y, region_width, region_height, drawn_width, drawn_height, align=0):
+    def place(self, string, x, y, region_width, region_height, drawn_width, drawn_height, align=0):
         """The x at which a drawing of s, drawn_width x drawn_height, starts in the region
         (x, y, region_width, region_height): aligned 0 left, 1 centred, 2 right, and
         centred in the region's height (so drawn from y + (region_height - drawn_height) // 2)."""
         drawn_x = x + (region_width - drawn_width) * align // 2
         if self.probe is not None:
-            self.probe(s, drawn_x, y + (region_height - drawn_height) // 2, drawn_width, drawn_height,
+            self.probe(string, drawn_x, y + (region_height - drawn_height) // 2, drawn_width, drawn_height,
                        x, y, region_width, region_height)
         return drawn_x
 
@@ -189,31 +189,31 @@ def center(fb, string, y, region_width, colour=1, x0=0):
     text(fb, string, x0 + (region_width - width(string)) // 2, y, colour)
 
 
-def ndigits(n):
+def ndigits(number):
     """How many digits n has (its sign not counted)."""
-    n = -n if n < 0 else n
+    number = -number if number < 0 else number
     k = 1
-    while n >= 10:
-        n //= 10
+    while number >= 10:
+        number //= 10
         k += 1
     return k
 
 
-def num(fb, n, x, y, colour=1, right=False):
+def num(fb, number, x, y, colour=1, right=False):
     """Draw the integer n (8x8 font) without allocating; left edge x, or right edge if right."""
-    neg = n < 0
+    neg = number < 0
     if neg:
-        n = -n
-    k = ndigits(n) + (1 if neg else 0)
+        number = -number
+    k = ndigits(number) + (1 if neg else 0)
     if right:
         x -= 8 * k
     end = x + 8 * k
     cx = end - 8
     while True:
-        fb.text(DIG[n % 10], cx, y, colour)
-        n //= 10
+        fb.text(DIG[number % 10], cx, y, colour)
+        number //= 10
         cx -= 8
-        if not n:
+        if not number:
             break
     if neg:
         fb.text("-", cx, y, colour)

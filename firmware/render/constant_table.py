@@ -1,7 +1,7 @@
 """A read-only table on two constant tuples, for the frozen image (the UF2 only:
 `make deploy` leaves it out, host_tools/deploy.UF2_LANGUAGE_FIRMWARE).
 
-The UF2's build turns the language files into ui/language_tables.py, each table
+The UF2's build turns the language files into render/language_tables.py, each table
 a ConstantTable: frozen, its tuples and strings are constants in flash, so the
 table costs the heap one small object instead of a dict of its 186 entries (1.5 KB),
 and a look-up allocates nothing.
@@ -9,7 +9,7 @@ and a look-up allocates nothing.
 
 
 class ConstantTable:
-    """A table read like a dict (T[key], T.get(key, default), key in T, iteration
+    """A table read like a dict (table[key], table.get(key, default), key in table, iteration
     over the keys) whose keys and values are two tuples, the keys sorted: frozen
     in the image they are constants in flash, and a look-up (a bisection of the
     keys) allocates nothing."""

@@ -1,11 +1,11 @@
-"""The UI's strings: one text table per language in ui/lang/CODE.txt.
+"""The UI's strings: one text table per language in render/lang/CODE.txt.
 
 The tables are data, not code: only the language in use is read into RAM, and
 adding a language is adding a file (`key = text`, one per line, UTF-8).
 A frozen firmware image (the UF2) cannot hold data files: its build turns the
-same files into the module ui/language_tables.py (one function per language
+same files into the module render/language_tables.py (one function per language
 returning its table, the strings constants in flash), which is read instead:
-there a table is a ui.constant_table.ConstantTable (two sorted tuples, constants
+there a table is a render.constant_table.ConstantTable (two sorted tuples, constants
 in flash too), so not even a dict of the language in use is built in RAM.
 """
 
@@ -16,7 +16,7 @@ def _dir():
     try:
         f = __file__
     except NameError:  # pragma: no cover
-        f = "ui/i18n.py"
+        f = "render/languages.py"
     i = f.rfind("/")
     return (f[:i] if i >= 0 else ".") + "/lang/"
 
@@ -26,14 +26,14 @@ def load(code):
     if code not in LANGS:
         code = "fr"
     try:
-        from ui import language_tables  # pyright: ignore[reportAttributeAccessIssue]  (only in the frozen image: host_tools/uf2.py)
+        from render import language_tables  # pyright: ignore[reportAttributeAccessIssue]  (only in the frozen image: host_tools/uf2.py)
     except ImportError:
         return read_file(code)
     return getattr(language_tables, code)()
 
 
 def read_file(code):
-    """The table in ui/lang/`code`.txt, as a dict."""
+    """The table in render/lang/`code`.txt, as a dict."""
     # The file is read whole (3 KB) and cut up in place: per line only the
     # value string is allocated (keys are the interned names the code uses), so
     # the table's strings lie side by side instead of between freed lines.

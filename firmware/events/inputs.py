@@ -40,16 +40,16 @@ Events are small ints (kind << 2 | button): no allocation per event.
 from array import array
 
 from coinche.compat import const
-from ui.timing import DEBOUNCE_MS, LONG_MS, REPEAT_FIRST, repeat_gap
+from events.timing import DEBOUNCE_MS, LONG_MS, REPEAT_FIRST, repeat_gap
 
 try:
     from time import ticks_add, ticks_diff
 except ImportError:  # CPython (tests, planner)
-    def ticks_diff(a, b):
-        return a - b
+    def ticks_diff(later, earlier):
+        return later - earlier
 
-    def ticks_add(a, b):
-        return a + b
+    def ticks_add(ticks, delta):
+        return ticks + delta
 
 UP = const(0)
 DOWN = const(1)
@@ -69,6 +69,23 @@ TOGETHER_MS = const(1)  # edges stamped this close after a burst's first were la
 
 def event(kind, button):
     return (kind << 2) | button
+
+
+def is_key(ev, button, kind=PRESS):
+    """Is event ev this button's press (or its kind: REPEAT, LONG)?"""
+    return ev == ((kind << 2) | button)
+
+
+def up_down(ev):
+    """+1 for UP, -1 for DOWN (press or repeat), 0 for any other event."""
+    kind = ev >> 2
+    if kind == PRESS or kind == REPEAT:
+        button = ev & 3
+        if button == UP:
+            return 1
+        if button == DOWN:
+            return -1
+    return 0
 
 
 class Debounced:

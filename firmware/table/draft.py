@@ -1,4 +1,4 @@
-"""The deal being entered: its fields, which steps apply, and the record it makes.
+"""The deal being entered at the table: its fields, which steps apply, and the record it makes.
 
 Pure data and rules (no drawing, no buttons), so the host key planner and the
 tests reason about exactly the same steps and defaults as the device.
@@ -219,10 +219,10 @@ class Draft:
         a defence capot or a generale, nor a pass)?"""
         return self.bid != "pass" and isinstance(self.tens, int)
 
-    def step_units(self, s):
-        """Units of the card points one up (s = 1) or down (s = -1), wrapping both ways
+    def step_units(self, direction):
+        """Units of the card points one up (direction 1) or down (direction -1), wrapping both ways
         (9 is one DOWN from 0; 160, 161, 162 at the top)."""
-        self.units = (self.units + s) % len(self.units_items())
+        self.units = (self.units + direction) % len(self.units_items())
         self.touched = True
 
     def needs_melds_to(self):

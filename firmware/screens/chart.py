@@ -10,27 +10,16 @@ The points and the strings are worked out once per change of the game
 (app.version); a redraw only draws lines and prepared strings: it allocates nothing.
 Keys: OK the statistics, BACK where the chart was opened from.
 """
+import on_demand
 from coinche.compat import const
-from ui.inputs import BACK, OK
-from ui.screens import Screen, _is
-from ui.text import width
+from events.inputs import BACK, OK, is_key
+from screens.base import Screen
+from render.text import width
 
 _DASH = const(6)  # the target line: 3 pixels drawn in every 6
 
 
-def key_bar(L, ok_text, back_text):
-    """The Display Pack's hint bar: the key caps OK (X) and BACK (Y), each with what it does.
-    The BACK part keeps room for eight characters ("indietro")."""
-    bar = L.H - 20
-    L.fb.fill_rect(0, bar, L.W, 20, 3)  # the layout's bar colour (BAR)
-    back_x = L.W - 4 - 64 - 22
-    x = L.key_cap(2, 4, bar + 2)
-    L.label(ok_text, x, bar + 2, back_x - 4 - x, 16, 0, 2)  # in the layout's GREY
-    x = L.key_cap(3, back_x, bar + 2)
-    L.label(back_text, x, bar + 2, L.W - 4 - x, 16, 0, 2)
-
-
-def _dotted(fb, x0, y0, x1, y1, c):
+def _dotted(fb, x0, y0, x1, y1, colour):
     """A line with every other pixel drawn (EW on the one-colour screen)."""
     dx = x1 - x0
     dy = y1 - y0
@@ -39,10 +28,10 @@ def _dotted(fb, x0, y0, x1, y1, c):
     if m > n:
         n = m
     if n == 0:
-        fb.pixel(x0, y0, c)
+        fb.pixel(x0, y0, colour)
         return
     for k in range(0, n + 1, 2):
-        fb.pixel(x0 + dx * k // n, y0 + dy * k // n, c)
+        fb.pixel(x0 + dx * k // n, y0 + dy * k // n, colour)
 
 
 class Chart(Screen):
@@ -57,31 +46,30 @@ class Chart(Screen):
         self.target_s = None  # the target ("2000") at the title's right, the dashed line's value
         self.legend = None  # ("NS 1230", "EW 880")
         self.colours = None  # NS, EW, axes, target
+        self.key_bar = None  # 240x135: the layout's hint bar (render/layout_240x135.py), found once
         self.area = None  # the plot's left, top, right, bottom
         self.label_y = None  # 128x64: the heights of the NS and EW codes beside the lines' ends
 
     def key(self, ev):
-        a = self.app
-        if _is(ev, OK):
-            from ui.stats import Stats
-
-            a.go(Stats(a, self))
-        elif _is(ev, BACK):
+        app = self.app
+        if is_key(ev, OK):
+            app.go(on_demand.screen("Stats")(app, self))
+        elif is_key(ev, BACK):
             self.back()
 
     # -- geometry: the plot area of each layout
-    def _area(self, L):
+    def _area(self, layout):
         """(left, top, right, bottom) of the plot in pixels."""
-        if L.W >= 240:
-            return 4, 26, L.W - 5, 90
-        return 0, 12, L.W - 21, 52  # the team codes at the lines' ends on the right
+        if layout.W >= 240:
+            return 4, 26, layout.W - 5, 90
+        return 0, 12, layout.W - 21, 52  # the team codes at the lines' ends on the right
 
-    def _prepare(self, L):
-        a = self.app
-        game = a.game
+    def _prepare(self, layout):
+        app = self.app
+        game = app.game
         scores = game.results.scores  # NS then EW of each deal: kept, nothing scored again
         n = len(scores) // 2 + 1
-        self.area = self._area(L)
+        self.area = self._area(layout)
         left, top, right, bottom = self.area
         target = game.rules["target"]
         high = target
@@ -107,10 +95,10 @@ class Chart(Screen):
         self.count = n
         self.target_y = bottom - span * target // high
         self.target_s = str(target)
-        self.legend = (a.team_name("NS") + " " + str(ns), a.team_name("EW") + " " + str(ew))
-        if L.W < 240 and max(width(self.legend[0]), width(self.legend[1])) > L.W // 2 - 1:
+        self.legend = (app.team_name("NS") + " " + str(ns), app.team_name("EW") + " " + str(ew))
+        if layout.W < 240 and max(width(self.legend[0]), width(self.legend[1])) > layout.W // 2 - 1:
             # long team names: the codes, so both totals stay on the line
-            self.legend = (a.T["NS"] + " " + str(ns), a.T["EW"] + " " + str(ew))
+            self.legend = (app.texts["NS"] + " " + str(ns), app.texts["EW"] + " " + str(ew))
         # 128x64: where the team codes go, at the height of each line's end, 9 px apart at least
         ns_y = pts[3 * n - 2] - 3
         ew_y = pts[3 * n - 1] - 3
@@ -120,26 +108,26 @@ class Chart(Screen):
         self.label_y = (min(max(ns_y, top - 2), bottom - 8), min(max(ew_y, top - 2), bottom - 8))
         if self.label_y[0] == self.label_y[1]:  # pushed against the same edge
             self.label_y = (top - 2, bottom - 8) if ns >= ew else (bottom - 8, top - 2)
-        if L.W >= 240:
-            from ui.layout_240x135 import TEAM
+        if layout.W >= 240:
+            from render.layout_240x135 import BAD, FRAME, TEAM, key_bar
 
-            # the team colours, the layout's frame grey (_MID) and its red (_BAD) for the target
-            self.colours = (TEAM[0], TEAM[1], 14, 13)
+            self.colours = (TEAM[0], TEAM[1], FRAME, BAD)  # the team colours, the frame grey, the red target
+            self.key_bar = key_bar
         else:
             self.colours = (1, 1, 1, 1)
-        self.version = a.version
+        self.version = app.version
 
-    def draw(self, L):
-        a = self.app
-        if self.version != a.version or self.points is None:
-            self._prepare(L)
-        fb = L.fb
-        colour = L.W >= 240
+    def draw(self, layout):
+        app = self.app
+        if self.version != app.version or self.points is None:
+            self._prepare(layout)
+        fb = layout.fb
+        colour = layout.W >= 240
         left, top, right, bottom = self.area
         if colour:  # the target at the title's right (the two layouts name that argument apart)
-            L.title(a.T["m_chart"], None, self.target_s)
+            layout.title(app.texts["m_chart"], None, self.target_s)
         else:
-            L.title(a.T["m_chart"], self.target_s)
+            layout.title(app.texts["m_chart"], self.target_s)
         ns_c, ew_c, axis, mark = self.colours
         fb.vline(left, top, bottom - top + 1, axis)
         fb.hline(left, bottom, right - left + 1, axis)
@@ -159,20 +147,16 @@ class Chart(Screen):
                 _dotted(fb, x0, pts[j + 2], x1, pts[j + 5], ew_c)
         ns_s = self.legend[0]
         ew_s = self.legend[1]
-        T = a.T
+        texts = app.texts
         if colour:
-            half = L.W // 2 - 8
-            L.label(ns_s, 4, 94, half, 18, 0, ns_c)
-            L.label(ew_s, L.W - 4 - half, 94, half, 18, 2, ew_c)
-            key_bar(L, T["m_stats"], T["k_back"])
+            half = layout.W // 2 - 8
+            layout.label(ns_s, 4, 94, half, 18, 0, ns_c)
+            layout.label(ew_s, layout.W - 4 - half, 94, half, 18, 2, ew_c)
+            self.key_bar(layout, texts["m_stats"], texts["k_back"])
         else:
             label_x = right + 4
-            L.label(T["NS"], label_x, self.label_y[0], L.W - label_x)
-            L.label(T["EW"], label_x, self.label_y[1], L.W - label_x)
-            half = L.W // 2 - 1
-            L.label(ns_s, 0, 56, half)
-            L.label(ew_s, L.W - half, 56, half, 2)
-
-
-# the screens this module defines: App keeps the module loaded while one of them is open
-SCREENS = (Chart,)
+            layout.label(texts["NS"], label_x, self.label_y[0], layout.W - label_x)
+            layout.label(texts["EW"], label_x, self.label_y[1], layout.W - label_x)
+            half = layout.W // 2 - 1
+            layout.label(ns_s, 0, 56, half)
+            layout.label(ew_s, layout.W - half, 56, half, 2)

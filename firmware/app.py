@@ -1,0 +1,278 @@
+"""The application loop: buttons polled, each event to the current screen, the screen
+drawn when something changed; and the navigation between screens, the messages
+shown over them, the dimming and the language in use.
+
+Only main.py imports this module (run()). The game at the table (the game, the
+journal, the settings) is the GameTable's (table/game_table.py); the screens
+(screens/) ask it for every change and tell the player what it answers.
+"""
+import json
+
+import on_demand
+from coinche.compat import const
+from events.inputs import Inputs
+from events.timing import POLL_MS
+from render.text import forget_run_time_strings, prepare_table
+from screens.table_screens import GameOver, Home
+from table.game_table import LONG_MESSAGES, MAX_DEALS
+
+try:
+    from time import ticks_add, ticks_diff
+except ImportError:  # CPython (unit tests)
+    def ticks_diff(later, earlier):
+        return later - earlier
+
+    def ticks_add(ticks, delta):
+        return ticks + delta
+
+TOAST_MS = const(1500)
+LONG_TOAST_MS = const(3000)
+START_TOAST_MS = const(4000)
+# Dimming is off unless set (the score stays readable between deals); when set, the
+# screen dims to half its contrast, never below what can still be read (on the
+# Display Pack the contrast is the backlight: a low level is black).
+DIM_DEFAULT = 0
+DIM_FLOOR = 64
+
+
+def layout_for(board):
+    """The screen layout of the board (LAYOUT): only that one is imported."""
+    if getattr(board, "LAYOUT", "128x64") == "240x135":
+        from render.layout_240x135 import Layout
+    else:
+        from render.layout_128x64 import Layout
+    return Layout(board.display)
+
+
+class App:
+    def __init__(self, board, defaults=None, journal=None):
+        self.board = board
+        self.fb = board.display
+        self.clock = board.ticks_ms
+        # pins with edge interrupts latch every press; boards without them are polled
+        self.inputs = Inputs(board.buttons, board.ticks_ms, getattr(board, "button_pins", None))
+        self.layout = layout_for(board)
+        self.toast_msg = None
+        self.toast_until = 0
+        self.dimmed = False
+        self.dirty = True
+        self.language = None
+        # the start runs once: its module (and the language reader's) is released afterwards
+        start = on_demand.load("table.start")
+        languages = on_demand.load("render.languages").LANGS
+        if journal is None:
+            journal = start.open_journal(board)
+        self.table, message = start.start(journal, defaults or {}, languages)
+        start = None
+        on_demand.release("table.start")
+        self.set_language(self.table.settings.get("lang", "fr"))
+        self.apply_contrast()
+        self.view = GameOver(self) if self.table.game.over else Home(self)
+        if message is not None:
+            self.tell(message, START_TOAST_MS)
+        try:
+            board.app = self  # the REPL (and the emulator's tests) read the running app's state
+        except AttributeError:
+            pass
+
+    # -- the game at the table, read by the screens, the layouts and the REPL
+    @property
+    def game(self):
+        return self.table.game
+
+    @property
+    def settings(self):
+        return self.table.settings
+
+    @property
+    def archive(self):
+        return self.table.archive
+
+    @property
+    def version(self):
+        """Bumped by every confirmed change and a new language: screens rebuild cached rows then."""
+        return self.table.version
+
+    # -- navigation and messages
+    def go(self, screen):
+        self.view = screen
+        self.dirty = True
+        forget_run_time_strings()  # the new screen builds its own
+        on_demand.release_unused(screen)
+
+    def home(self):
+        self.go(GameOver(self) if self.table.game.over else Home(self))
+
+    def flash(self, msg, ms=TOAST_MS):
+        self.toast_msg = msg
+        self.toast_until = ticks_add(self.clock(), ms)
+        self.dirty = True
+
+    def tell(self, message, ms=None):
+        """Show the message the game at the table answered (a key of the language table; None: nothing)."""
+        if message is None:
+            return
+        text = self.texts[message]
+        if message == "e_limit":
+            text = text % MAX_DEALS
+        if ms is None:
+            ms = LONG_TOAST_MS if message in LONG_MESSAGES else TOAST_MS
+        self.flash(text, ms)
+
+    def team_name(self, team):
+        """How a team ("NS" or "EW") is shown everywhere: the name the table gave it
+        (settings "names", up to 8 characters), else NS/EW in the language in use."""
+        names = self.table.settings.get("names")
+        if names:
+            name = names.get(team)
+            if name:
+                return name
+        return self.texts[team]
+
+    def seat_label(self):
+        """Who deals next, as the language in use names the seat."""
+        return self.seats[self.table.game.dealer()]
+
+    def dealer_team(self):
+        """The team of the next dealer: "NS" or "EW"."""
+        return "NS" if self.table.game.dealer() in ("N", "S") else "EW"
+
+    def set_language(self, code):
+        """The texts of language `code`; the language file reader is released afterwards."""
+        self.texts = on_demand.load("render.languages").load(code)
+        on_demand.release("render.languages")
+        self.language = code
+        # home draws these every time: look them up once, so a redraw allocates nothing
+        self.seats = {seat: self.texts["seat_" + seat] for seat in ("N", "W", "S", "E")}
+        prepare_table(self.texts, code)
+        self.table.touch()
+
+    # -- the changes the screens ask for: the GameTable makes them, the App shows the result
+    def save_deal(self, record, index):
+        done, message = self.table.save_deal(record, index)
+        if done:
+            self.home()
+        self.tell(message)
+
+    def delete_deal(self, index, back_to=None):
+        done, message = self.table.delete_deal(index)
+        if done and back_to is not None and self.table.game.deals:
+            self.go(back_to)
+        elif done:
+            self.home()
+        self.tell(message)
+
+    def new_game(self):
+        done, message = self.table.new_game({team: self.team_name(team) for team in ("NS", "EW")})
+        if done:
+            self.home()
+        self.tell(message)
+
+    # -- settings: their code is in table/settings.py, loaded for the call
+    def change_setting(self, key, value, option=None):
+        """Record one setting (table/settings.py) and show what it changes."""
+        done, message = on_demand.load("table.settings").change_setting(self.table, key, value, option)
+        on_demand.release("table.settings")
+        if done:
+            language = self.table.settings.get("lang", "fr")
+            if language != self.language:
+                self.set_language(language)
+            self.apply_contrast()
+        self.tell(message)
+
+    def set_team_name(self, team, name):
+        """Name a team (None: back to NS/EW), table/settings.py."""
+        done, message = on_demand.load("table.settings").set_team_name(self.table, team, name)
+        on_demand.release("table.settings")
+        if done:
+            prepare_table(self.texts)  # the text cache starts afresh with the new names
+        self.tell(message)
+
+    def correct_dealer(self, seat):
+        """Who deals the next deal, corrected at the table: table/settings.py."""
+        message = on_demand.load("table.settings").correct_dealer(self.table, seat)[1]
+        on_demand.release("table.settings")
+        self.tell(message)
+
+    def dim_level(self):
+        """The contrast of a dimmed screen: half the set one, never below DIM_FLOOR."""
+        level = self.table.settings.get("contrast", 255) // 2
+        return level if level > DIM_FLOOR else DIM_FLOOR
+
+    def apply_contrast(self):
+        try:
+            self.fb.contrast(self.table.settings.get("contrast", 255))
+        except AttributeError:
+            pass
+
+    def state(self):
+        game = self.table.game
+        return {"rules": game.rules.spec(), "dealer": game.first_dealer, "next_dealer": game.dealer(),
+                "order": game.order, "fixes": game.fixes, "deals": list(game.deals),
+                "total": dict(game.total), "over": game.over, "winner": game.winner,
+                "screen": self.screen_name(), "settings": self.table.settings}
+
+    def state_json(self):
+        return json.dumps(self.state())
+
+    def write_state(self, stream):
+        """state_json() written to stream piece by piece: the document is never whole in RAM."""
+        json.dump(self.state(), stream)
+
+    def screen_name(self):
+        return self.view.name
+
+    @property
+    def screen(self):
+        """The current screen's name (the simulator tags frames with it)."""
+        return self.view.name
+
+    # -- the loop ------------------------------------------------------------
+    def handle(self, ev):
+        """One input event (also the entry point of the fuzz tests)."""
+        self.inputs.last_activity = self.clock()
+        if self.dimmed:  # the key wakes the screen and does what it does
+            self.dimmed = False
+            self.apply_contrast()
+            self.dirty = True
+        if self.toast_msg is not None:
+            self.toast_msg = None
+            self.dirty = True
+        self.view.key(ev)
+        self.dirty = True
+
+    def poll(self):
+        inputs = self.inputs
+        inputs.poll()
+        ev = inputs.pop()
+        while ev >= 0:
+            self.handle(ev)
+            ev = inputs.pop()
+        now = self.clock()
+        if self.toast_msg is not None and ticks_diff(now, self.toast_until) >= 0:
+            self.toast_msg = None
+            self.dirty = True
+        dim = self.table.settings.get("dim", DIM_DEFAULT)
+        if dim and not self.dimmed and not inputs.any_down() and ticks_diff(now, inputs.last_activity) >= dim * 1000:
+            self.dimmed = True
+            try:
+                self.fb.contrast(self.dim_level())
+            except AttributeError:
+                pass
+        if self.dirty:
+            self.render()
+
+    def render(self):
+        self.dirty = False
+        self.layout.clear()
+        self.view.draw(self.layout)
+        if self.toast_msg is not None:
+            self.layout.toast(self.toast_msg)
+        self.fb.show()
+
+
+def run(board, defaults=None):
+    app = App(board, defaults)
+    while True:
+        app.poll()
+        board.sleep_ms(POLL_MS)

@@ -1,0 +1,1 @@
+"""Buttons to events: debouncing, short and long presses, repeats, and the key timing."""

@@ -1,0 +1,1 @@
+"""Drawing: the two screen layouts, text and digits, the languages."""

@@ -1,0 +1,509 @@
+"""Deal entry: the screen that walks the steps of a Draft (table/draft.py), from the
+taker to the check-and-save step and its announce picker.
+
+The game at the table scores the draft as it would be saved (app.table.trial)
+and saves it (app.save_deal); this screen only turns keys into changes of the
+draft and draws each step.
+"""
+from coinche.game import GameError
+from coinche.melds import credited
+from coinche.record import RecordError, validate
+from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP, is_key, up_down
+from render.text import first_that_fits, width
+from screens.base import Screen, contract_text
+from table.draft import ALL, BEST, DEF_ALL, REMOVE_BELOTE, S_BID, S_CONFIRM, S_MELDS_TO, S_TAKER, S_TENS, SOLO
+
+_COINCHE = ("", "x2", "x4")  # the coinche levels as every screen writes them
+
+
+def _fit(*texts):
+    """The first of texts that fits one line of the 128x64 screen (the last one anyway)."""
+    return first_that_fits(texts, 128)
+
+
+def _belote_label(app, belotes):
+    """'Belote NS', 'Belote NS x2 EO' ... for the (NS, EW) counts of belotes, with the
+    team names ('Belote 1-1' when long names do not fit); '' for none."""
+    if belotes == (0, 0):
+        return ""
+    label = app.texts["belote"]
+    for team, count in (("NS", belotes[0]), ("EW", belotes[1])):
+        if count:
+            label += " " + app.team_name(team) + ((" x%d" % count) if count > 1 else "")
+    return _fit(label, "%s %d-%d" % (app.texts["belote"], belotes[0], belotes[1]))
+
+
+class Entry(Screen):
+    """Walks the steps of a Draft. index is None for a new deal, else the deal edited.
+
+    The contract step sets the bid (UP/DOWN), its type (held OK) and the coinche
+    (held BACK). The last step checks and saves: it shows the deal as it will be
+    scored, UP/DOWN set the units of the card points there, and a held OK / held
+    BACK opens the NS / EW announce picker (a three-way screen: UP belote, DOWN
+    tierce, held OK quarte, OK the others: quinte, carres, whose melds are best,
+    removals; with a belote the only possible announce, the hold toggles it)."""
+
+    def __init__(self, app, draft, index=None, back_to=None):
+        Screen.__init__(self, app, back_to)
+        self.draft = draft
+        self.index = index
+        self.step = draft.steps()[0]
+        self.meld_team = None  # set while the announce picker is open
+        self.more = False      # the picker's list of the other announces is open
+        self.pick = 0          # that list's highlighted row
+        self.error = None
+        self._result = None
+        self._ctx = None  # texts derived from the draft, rebuilt only after a key changes it
+        self._stepno_s = None
+        self._confirm = None
+        self._title = None  # the confirm step's title (the units do not change it)
+        # the confirm step's units value shown before and its error, result and texts, swapped
+        # in place (units None: nothing kept), so UP/DOWN back and forth allocates nothing
+        self._units_kept = [None, None, None, None]
+        self._checked = None  # the record last scored there, as validate() returned it
+        self._holds = None  # the confirm step's (NS, EW): does the team's hold key open its announces?
+        self._picker_texts = None  # (team, (choices, rows, title, hold)) of the open picker
+
+    @property
+    def name(self):
+        if self.meld_team:
+            return "entry-meld-list" if self.more else "entry-meld"
+        return "entry-" + self.step
+
+    # -- navigation
+    def _touch(self):
+        """Forget the texts derived from the draft (they are rebuilt at the next draw)."""
+        self._ctx = self._stepno_s = self._confirm = self._title = self._checked = self._holds = None
+        self._picker_texts = None
+        kept = self._units_kept
+        kept[0] = kept[1] = kept[2] = kept[3] = None
+
+    def goto(self, step):
+        self._touch()
+        self.step = step
+        if step == S_CONFIRM:
+            self._evaluate()
+
+    def advance(self):
+        steps = self.draft.steps()
+        i = steps.index(self.step)
+        self.goto(steps[min(i + 1, len(steps) - 1)])
+
+    def retreat(self):
+        self._touch()
+        if self.step == S_MELDS_TO:  # asked from the confirm step: back there
+            self.draft.ask_melds_to = False  # left without a choice
+            self.goto(S_CONFIRM)
+            return
+        steps = self.draft.steps()
+        i = steps.index(self.step)
+        if i == 0:
+            self.back()
+            return
+        self.step = steps[i - 1]
+
+    def _evaluate(self, units_only=False):
+        """Score the draft as it would be saved; keep any error to show it. units_only:
+        only the card points' units changed since the last evaluation: its checked
+        record is scored again with the new points (nothing else of a record depends
+        on them, and 0..162 is always valid)."""
+        app = self.app
+        draft = self.draft
+        self.error = None
+        self._result = None
+        try:
+            if units_only and self._checked is not None:
+                self._checked["points"] = draft.takers_points()
+            else:
+                self._checked = None
+                self._checked = validate(draft.rules, draft.record())
+            self._result = app.table.trial(self._checked, self.index, True)
+        except (RecordError, GameError) as e:
+            self.error = e
+
+    # -- keys
+    def key(self, ev):
+        draft = self.draft
+        app = self.app
+        texts = app.texts
+        st = self.step
+        if self.meld_team is not None:
+            return self._pick_key(ev)
+        if is_key(ev, BACK):
+            self.retreat()
+            return
+        s = up_down(ev)
+        if st == S_TAKER:
+            self._ctx = None
+            if is_key(ev, UP):
+                draft.taker = "NS"
+                self.advance()
+            elif is_key(ev, DOWN):
+                draft.taker = "EW"
+                self.advance()
+            elif is_key(ev, OK):
+                self.advance()
+        elif st == S_BID:
+            if s:
+                items = draft.bid_items()
+                i = items.index(draft.bid) if draft.bid in items else 1
+                was = draft.bid
+                draft.bid = items[(i + s) % len(items)]
+                if (was == "pass") != (draft.bid == "pass"):
+                    self._stepno_s = None
+                # points follow the bid until the player sets them; a capot or
+                # generale bid (or leaving one) brings its own default
+                if not draft.touched or not isinstance(was, int) or not isinstance(draft.bid, int):
+                    draft.tens = draft.default_tens()
+                    draft.units = 0
+                    draft.touched = False  # a default again: it follows the bid
+            elif is_key(ev, OK):
+                self.advance()
+            elif is_key(ev, OK, LONG):
+                kinds = draft.kinds()
+                if len(kinds) > 1:  # the contract type is part of the contract: 100, 100 NT, 100 AT
+                    draft.kind = kinds[(kinds.index(draft.kind) + 1) % len(kinds)]
+                    self._ctx = None
+            elif is_key(ev, BACK, LONG):  # the coinche, as the table says it during the bidding
+                if draft.bid == "pass":
+                    return
+                if len(draft.coinche_items()) == 1:
+                    draft.coinche = 0  # a capot bid where the preset forbids its coinche
+                    app.flash(texts["e_capot_coinche"])
+                else:
+                    draft.coinche = (draft.coinche + 1) % 3
+        elif st == S_TENS and is_key(ev, OK, LONG):
+            draft.touched = True
+            draft.set_pile("D" if draft.pile == "T" else "T")  # count the other pile, same total
+            app.flash(texts["defence"] if draft.pile == "D" else texts["takers"])
+        elif st == S_TENS:
+            if s:
+                draft.touched = True
+                items = draft.tens_items()
+                i = items.index(draft.tens) if draft.tens in items else 0
+                if ev >> 2 == PRESS:
+                    i = (i + s) % len(items)
+                else:  # held: stop at the ends instead of spinning round
+                    i = min(len(items) - 1, max(0, i + s))
+                was_num = isinstance(draft.tens, int)
+                draft.tens = items[i]
+                if was_num != isinstance(draft.tens, int):
+                    self._stepno_s = None
+                if draft.tens == 16 and draft.units > 2:
+                    draft.units = 2
+            elif is_key(ev, OK):
+                self.advance()
+        elif st == S_MELDS_TO:
+            if is_key(ev, UP):
+                draft.melds_to = "NS"
+                self.goto(S_CONFIRM)
+            elif is_key(ev, DOWN):
+                draft.melds_to = "EW"
+                self.goto(S_CONFIRM)
+            elif is_key(ev, OK):
+                if draft.melds_to == "auto":  # nothing chosen yet: OK means nobody
+                    draft.melds_to = None
+                self.goto(S_CONFIRM)  # else OK keeps the team already chosen
+            elif is_key(ev, OK, LONG):
+                draft.melds_to = None  # nobody, even after a team was chosen
+                self.goto(S_CONFIRM)
+        elif st == S_CONFIRM:
+            if s:
+                if draft.has_units():  # the card points' units, wrapping both ways; scored live
+                    self._show_units(s)
+                elif draft.bid != "pass":
+                    app.flash(texts["e_no_units"])  # capot, defence capot, generale: no card points to set
+            elif is_key(ev, OK, LONG) or is_key(ev, BACK, LONG):
+                if draft.bid != "pass":  # held OK: NS announce, held BACK: EW (their keys on home)
+                    self._open_picker("NS" if is_key(ev, OK, LONG) else "EW")
+            elif is_key(ev, OK):
+                if draft.melds_unsettled():
+                    self.goto(S_MELDS_TO)  # equal best melds: the table says whose count
+                    return
+                if self.error is not None:
+                    app.flash(texts["e_field"])
+                    return
+                app.save_deal(draft.record(), self.index)
+
+    def _open_picker(self, team):
+        draft = self.draft
+        items = draft.announce_items(team)
+        if not items:  # nothing this team can announce in this contract
+            self.app.flash(self.app.texts["e_no_belote_nt"] if draft.kind == "NT" else self.app.texts["e_no_belote"])
+            return
+        if not draft.rules.has_melds() and len(items) == 1:
+            draft.announce(team, items[0])  # the belote is all there is: the hold toggles it
+            self.goto(S_CONFIRM)
+            return
+        self.meld_team = team
+        self.more = False  # a fresh picker for every team and every visit
+        self.pick = 0
+
+    def _take(self, item):
+        """Apply the picked announce and leave the picker."""
+        self.draft.announce(self.meld_team, item)
+        self.meld_team = None
+        self.more = False
+        self.goto(S_MELDS_TO if item == BEST else S_CONFIRM)
+
+    def _pick_key(self, ev):
+        s = up_down(ev)
+        choices = self._picker(self.meld_team)[0]
+        if self.more:  # the list of the other announces
+            others = choices[3]
+            if s:
+                if (ev >> 2) == PRESS:
+                    self.pick = (self.pick - s) % len(others)  # list order: UP goes up the list
+                else:
+                    self.pick = min(len(others) - 1, max(0, self.pick - s))
+            elif is_key(ev, OK):
+                self._take(others[self.pick])
+            elif is_key(ev, BACK):
+                self.more = False  # back to the three-way screen
+            return
+        item = None
+        if is_key(ev, UP):
+            item = choices[0]
+        elif is_key(ev, DOWN):
+            item = choices[1]
+        elif is_key(ev, OK, LONG):
+            item = choices[2]
+        elif is_key(ev, OK):
+            if choices[3]:
+                self.more = True
+                self.pick = 0
+            return
+        elif is_key(ev, BACK):
+            self.meld_team = None
+            self._picker_texts = None  # the confirm step does not need them (they are rebuilt on a hold)
+            return
+        if item is not None:
+            self._take(item)
+
+    # -- drawing
+    def _stepno(self):
+        if self._stepno_s is None:
+            steps = self.draft.steps()
+            i = steps.index(self.step) if self.step in steps else len(steps) - 1
+            self._stepno_s = "%d/%d" % (i + 1, len(steps))
+        return self._stepno_s
+
+    def context(self):
+        """The contract so far, e.g. 'NS 100 SA'."""
+        if self._ctx is None:
+            draft = self.draft
+            texts = self.app.texts
+            b = draft.bid
+            s = self.app.team_name(draft.taker) + " " + (str(b) if isinstance(b, int) else texts[b])
+            if draft.kind != "suit":
+                s += " " + texts["k_" + draft.kind]
+            self._ctx = s
+        return self._ctx
+
+    def _picker(self, team):
+        """(choices, rows, title, hold) of team's announce picker, built when it opens and
+        kept while it is open: choices as Draft.announce_choices (UP, DOWN, held OK, the
+        others), rows the texts of the others."""
+        kept = self._picker_texts
+        if kept is not None and kept[0] == team:
+            return kept[1]
+        texts = self.app.texts
+        draft = self.draft
+        items = draft.announce_choices(team)
+        rows = []
+        for it in items[3]:
+            if it == REMOVE_BELOTE:
+                rows.append("- " + texts["belote"])
+            elif isinstance(it, int):
+                rows.append("- " + texts[draft.melds[team][it]])
+            elif it == BEST:
+                rows.append(texts["t_melds_to"])
+            else:
+                rows.append(texts[it])
+        title = texts["t_pick_meld"] + " " + self.app.team_name(team)
+        if len(title) > 16:  # a long team name: "Nordsud add"
+            title = self.app.team_name(team) + " " + texts["add"]
+        hold = "OK+ " + texts[items[2]] if items[2] else None  # held OK: "OK+ Quarte"
+        p = (items, rows, title, hold)
+        self._picker_texts = (team, p)
+        return p
+
+    def draw(self, layout):
+        draft = self.draft
+        texts = self.app.texts
+        st = self.step
+        if self.meld_team is not None:
+            choices, rows, title, hold = self._picker(self.meld_team)
+            if self.more:
+                layout.listing(title, rows, self.pick, max(0, min(self.pick - 2, len(rows) - layout.ROWS)))
+                return
+            up, down = choices[0], choices[1]  # values 1, 2, 3: none of them is highlighted (0)
+            layout.choice3(title, None, (texts[up] if up else "-", 1), (texts["others"] if rows else "-", 2),
+                      (texts[down] if down else "-", 3), 0, hold)
+            return
+        if st == S_TAKER:
+            app = self.app
+            layout.choice3(texts["t_taker"], self._stepno(), (app.team_name("NS"), "NS"), (texts["keep"], "keep"),
+                      (app.team_name("EW"), "EW"),
+                      draft.taker, self.context())
+        elif st == S_BID:
+            b = draft.bid
+            many = len(draft.kinds()) > 1
+            if self._ctx is None:
+                name = self.app.team_name(draft.taker)
+                ctx = name + " " + texts["took"]
+                if many:
+                    kind = texts["k_" + draft.kind] if draft.kind != "suit" else texts["suit"]
+                    ctx += " " + kind
+                    if len(ctx) > 16:  # a long team name: the contract type matters more
+                        ctx = name + " " + kind
+                self._ctx = ctx
+            ctx = self._ctx
+            if b != "pass" and len(draft.coinche_items()) > 1:  # held BACK: coinche
+                hint = texts["hint_bid_kind"] if many else texts["hint_bid"]
+            else:
+                hint = texts["hold_ok_kind"] if many else "^v  OK >"
+            coinche = draft.coinche_level()
+            if isinstance(b, int):
+                lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
+                if coinche:
+                    lab = (lab + " " if lab else "") + _COINCHE[coinche]
+                layout.picker(texts["t_bid"], self._stepno(), b, lab, ctx, hint)
+            else:
+                lab = texts[b]
+                if coinche:
+                    lab = lab + " " + _COINCHE[coinche]
+                layout.picker(texts["t_bid"], self._stepno(), None, lab, ctx, hint)
+        elif st == S_TENS:
+            title = texts["t_points"] if draft.pile == "T" else texts["t_pile_def"]
+            if isinstance(draft.tens, int):
+                v = draft.points_entered()
+                hint = texts["hold_ok_pile"]
+                layout.picker(title, self._stepno(), v, None, self.context(), hint)
+                layout.mark_digits(v, False)
+            else:
+                lab = {ALL: texts["all_tricks"], DEF_ALL: texts["def_all"], SOLO: texts["solo"]}[draft.tens]
+                layout.picker(title, self._stepno(), None, lab, self.context(), "^v  OK >")
+        elif st == S_MELDS_TO:
+            cur = draft.melds_to if draft.melds_to != "auto" else None
+            ns, ew = (self.app.team_name("NS"), "NS"), (self.app.team_name("EW"), "EW")
+            if cur is None:
+                layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["nobody"], None), ew, cur, None)
+            else:  # OK keeps the team chosen; held OK: nobody
+                layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["keep"], None), ew, cur, texts["hold_ok_nobody"])
+        elif st == S_CONFIRM:
+            self._draw_confirm(layout)
+
+    def _verdict(self):
+        """(verdict line, detail line) of the confirm step: made or failed with the card
+        points entered (the pile counted: its units are set here, the layout marks
+        the last digit) and the reason the scoring core gives
+        (coinche.scoring.failure); capot and generale named; then, as far as the
+        line holds them, the belote and whose melds score (coinche.melds.credited)."""
+        texts = self.app.texts
+        draft = self.draft
+        r = self._result[0]
+        if r.made is None:
+            return texts["passed"], ""
+        parts = []
+        if r.made:
+            if draft.tens == SOLO or draft.tens == ALL:  # named: the big scores say it was made
+                special = texts["generale"] if draft.tens == SOLO else texts["capot"]
+                line = _fit(texts["made"] + ": " + special, special)
+            else:
+                line = self._points_line(texts["made"])
+        else:
+            why, _, need = r.failure
+            if draft.tens == DEF_ALL or why == "tricks" or why == "solo":
+                special = texts["def_all"] if draft.tens == DEF_ALL else texts[draft.bid]
+                line = _fit(texts["failed"] + ": " + special, special)
+            else:
+                line = self._points_line(texts["failed"])
+            parts.append(texts["r_" + why] + (" " + str(need) if why == "beat" else ""))  # beat: the defence's figure
+        if draft.melds_unsettled():
+            parts.append(texts["t_melds_to"])
+        bel = _belote_label(self.app, draft.belote)
+        if bel:
+            parts.append(bel)
+        team, pts = credited(draft.rules, self._checked or draft.record())
+        if pts:
+            parts.append(texts["melds_short"] + " " + self.app.team_name(team) + " " + str(pts))
+        detail = ""
+        for p in parts:  # as many as one line of the 128x64 screen holds, in this order
+            if width(detail + " " + p if detail else p) <= 128:
+                detail = detail + " " + p if detail else p
+        return line, detail
+
+    def _holds_open_announces(self):
+        """(NS, EW): can the team announce anything in this deal (its hold key then opens
+        its picker)? Kept until the draft changes (the units do not change it)."""
+        if self._holds is None:
+            draft = self.draft
+            self._holds = (draft.bid != "pass" and bool(draft.announce_items("NS")),
+                           draft.bid != "pass" and bool(draft.announce_items("EW")))
+        return self._holds
+
+    def _points_line(self, verdict):
+        """'Made 112', or for the defence's pile 'Made def. 50' ('def. 50' when that is
+        too long): the card points as entered, their units digit last."""
+        draft = self.draft
+        v = str(draft.points_entered())
+        if draft.pile == "T":
+            return verdict + " " + v
+        short = self.app.texts["def_points"] + " " + v
+        return _fit(verdict + " " + short, short)
+
+    def _show_units(self, direction):
+        """The confirm step's units one up or down (direction +1 or -1), scored at once. The value shown
+        before is kept (its score and texts, swapped in place in _units_kept), so going
+        back and forth between two values allocates nothing; any other change of the
+        draft forgets it."""
+        draft = self.draft
+        kept = self._units_kept
+        shown = draft.units if self._confirm is not None else None  # None: its texts were never built
+        draft.step_units(direction)
+        back = kept[0] is not None and kept[0] == draft.units
+        kept[0] = shown
+        kept[1], self.error = self.error, kept[1]
+        kept[2], self._result = self._result, kept[2]
+        kept[3], self._confirm = self._confirm, kept[3]
+        if not back:  # a value not kept: scored now, its texts built at the next draw
+            self._confirm = None
+            self._evaluate(True)
+        if shown is None:
+            kept[1] = kept[2] = kept[3] = None
+
+    def _draw_confirm(self, layout):
+        texts = self.app.texts
+        draft = self.draft
+        if self._confirm is None:
+            if self._title is None:
+                rec = draft.record()
+                title = contract_text(self.app, rec)
+                if self.index is not None:
+                    title = str(self.index + 1) + ": " + title
+                self._title = _fit(title, contract_text(self.app, rec, compact=True),
+                                   contract_text(self.app, rec, False))
+            title = self._title
+            verdict = detail = ""
+            units = draft.has_units()
+            hint = texts["save_units"] if units else texts["save"]
+            if self.error is None:
+                verdict, detail = self._verdict()
+                if self._result[2]:
+                    hint = texts["save_end_units"] if units else texts["save_end"]  # this deal ends the game
+            # each team's hold key marked where the hold opens its announces
+            holds = self._holds_open_announces()
+            mark = units and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
+            self._confirm = (title, verdict, detail, hint, holds, mark)
+        title, verdict, detail, hint, holds, mark = self._confirm
+        if self.error is not None:
+            e = self.error
+            layout.confirm(title, verdict, "", "", 0, "", 0, 0, 0, "<",
+                      (texts["e_field"], texts.get("f_" + e.field, e.field)))
+            return
+        r, tot, _ = self._result
+        app = self.app
+        layout.confirm(title, verdict, detail, app.team_name("NS"), r.score["NS"], app.team_name("EW"), r.score["EW"],
+                  tot["NS"], tot["EW"], hint, None, r.made, holds, mark)
+

@@ -1,0 +1,234 @@
+"""The settings screens: the settings list, the value picker (also the dealer
+correction of the menu), the team names and the rules options. What they change
+is recorded by table/settings.py, through the App (which then applies the
+language and the contrast).
+
+Loaded on demand (on_demand.py) for the heap of `make deploy`: with the stock
+firmware's .mpy files a module's bytecode is on the heap, and a game at the
+table goes through deal entry, not through these. The app releases it once no
+open screen comes from it (App.go).
+"""
+from coinche.game import ORDERS
+from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, Rules
+from events.inputs import BACK, OK, is_key, up_down
+from screens.base import ListScreen, Screen
+from table.settings import SETTINGS
+
+LANGS = ("fr", "en", "de", "it")
+# each language by its own name, whatever the language in use
+LANGUAGE_NAMES = {"fr": "Français", "en": "English", "de": "Deutsch", "it": "Italiano"}
+DIMS = (0, 60, 120, 300, 600)  # seconds; 0: never (the default)
+CONTRASTS = (64, 128, 192, 255)
+TARGETS = (500, 700, 1000, 1001, 1500, 2000, 2500, 3000)
+SEATS = ("N", "W", "S", "E")
+
+
+class Settings(ListScreen):
+    name = "settings"
+    ITEMS = ("s_preset", "s_target", "s_options", "s_first", "s_lang", "s_contrast", "s_dim", "s_dir", "s_names")
+
+    def title(self):
+        return self.app.texts["m_settings"]
+
+    def rows(self):
+        app = self.app
+        texts = app.texts
+        spec = app.table.next_rules()
+        r = Rules.from_spec(spec)
+        dim = app.settings.get("dim", 0)
+        vals = (texts["p_" + r.preset], str(r["target"]), ">", texts["seat_" + app.settings.get("dealer", "N")], texts["lang"],
+                str(app.settings.get("contrast", 255)), (str(dim) + texts["sec"]) if dim else texts["never"],
+                order_label(texts, app.settings.get("dir", "acw")), ">")
+        return [(texts[k], v) for k, v in zip(self.ITEMS, vals)]
+
+    def pick(self, i):
+        app = self.app
+        k = self.ITEMS[i]
+        if k == "s_options":
+            app.go(OptionsScreen(app, self))
+        elif k == "s_names":
+            app.go(TeamsScreen(app, self))
+        else:
+            app.go(ValuePicker(app, k, self))
+
+
+def order_label(texts, order):
+    """A dealing order in the table's seat letters: 'N>O>S>E' (anticlockwise), 'N>E>S>O'."""
+    return ">".join([texts["seat_" + seat] for seat in ORDERS[order]])
+
+
+def value_label(texts, value):
+    """An option value as the table shows it: oui/non, a number, or a short word."""
+    if value is True:
+        return texts["on"]
+    if value is False:
+        return texts["off"]
+    if isinstance(value, int):
+        return str(value)
+    return texts.get("v_" + value, value)
+
+
+def _cycle(choices, current, direction):
+    """The choice one after (direction 1) or before (-1) the current one, wrapping."""
+    i = choices.index(current) if current in choices else 0
+    return choices[(i + direction) % len(choices)]
+
+
+class ValuePicker(Screen):
+    """Change one setting with UP/DOWN; OK saves it (one journal write), BACK cancels."""
+
+    name = "setting"
+
+    def __init__(self, app, key, back_to, option=None):
+        Screen.__init__(self, app, back_to)
+        self.key_ = key
+        self.option = option
+        spec = app.table.next_rules()
+        if key in SETTINGS:
+            k, default = SETTINGS[key]
+            self.value = app.settings.get(k, default)
+        elif key == "m_dealer":  # the next dealer, corrected during a game
+            self.value = app.game.dealer()
+        elif key == "s_name":  # a team's name (option: the team); None: NS/EW
+            names = app.settings.get("names") or {}
+            self.value = names.get(option)
+        elif key == "s_preset":
+            self.value = spec["preset"]
+        else:
+            self.value = Rules.from_spec(spec)["target" if key == "s_target" else option]
+
+    def choices(self):
+        k = self.key_
+        if k == "s_preset":
+            return PRESET_NAMES
+        if k == "s_target":
+            t = TARGETS if self.value in TARGETS else tuple(sorted(TARGETS + (self.value,)))
+            return t
+        if k == "s_first":
+            return SEATS
+        if k == "m_dealer":
+            return ORDERS[self.app.game.order]
+        if k == "s_name":
+            return name_choices(self.app.settings.get("lang", "fr"), self.value)
+        if k == "s_dir":
+            return ("acw", "cw")
+        if k == "s_lang":
+            return LANGS
+        if k == "s_contrast":
+            return CONTRASTS
+        if k == "s_dim":
+            return DIMS
+        return OPTIONS[self.option]
+
+    def key(self, ev):
+        s = up_down(ev)
+        if s:
+            self.value = _cycle(self.choices(), self.value, s)
+            if self.key_ == "s_contrast":
+                self.app.board.display.contrast(self.value)  # preview
+        elif is_key(ev, OK):
+            if self.key_ == "s_name":
+                self.app.set_team_name(self.option, self.value)
+                self.back()
+                return
+            if self.key_ == "m_dealer":
+                self.back()  # may release this module (the menu is not from it): its functions still run
+                self.app.correct_dealer(self.value)
+                if self.app.toast_msg is not None:  # saved (or refused): home shows who deals
+                    self.app.home()
+                return
+            self.app.change_setting(self.key_, self.value, self.option)
+            self.app.apply_contrast()  # the saved value, also when the write failed
+            self.back()
+        elif is_key(ev, BACK):
+            if self.key_ == "s_contrast":
+                self.app.apply_contrast()
+            self.back()
+
+    def label(self):
+        texts = self.app.texts
+        v = self.value
+        k = self.key_
+        if k == "s_lang":
+            return LANGUAGE_NAMES.get(v, v)
+        if k == "s_preset":
+            return texts["p_" + v]
+        if k == "s_first" or k == "m_dealer":
+            return texts["seat_" + v]
+        if k == "s_name":
+            return v or texts[self.option]
+        if k == "s_dir":
+            return order_label(texts, v)
+        if k == "s_dim":
+            return (str(v) + texts["sec"]) if v else texts["never"]
+        if k == "s_option":
+            return value_label(texts, v)
+        return str(v)
+
+    def draw(self, layout):
+        texts = self.app.texts
+        if self.key_ == "s_name":
+            title = texts["s_names"] + " " + texts[self.option]
+        else:
+            title = texts[self.key_] if self.option is None else texts["o_" + self.option]
+        v = self.value
+        if isinstance(v, int) and not isinstance(v, bool) and self.key_ != "s_dim":
+            layout.picker(title, None, v, None, None, "^v  OK  <")
+        else:
+            context = texts["d_" + v] if self.key_ == "s_preset" else None
+            layout.picker(title, None, None, self.label(), context, "^v  OK  <")
+
+
+# team names offered (the language in use first, then the others'): "us" and "them"
+NAME_PAIRS = {"fr": ("Nous", "Eux"), "en": ("Us", "Them"), "de": ("Wir", "Ihr"), "it": ("Noi", "Voi")}
+
+
+def name_choices(lang, current):
+    """None (NS/EW), the language's pair, the other pairs; a name set before stays in the list."""
+    out = [None]
+    for code in (lang,) + LANGS:
+        for name in NAME_PAIRS.get(code, ()):
+            if name not in out:
+                out.append(name)
+    if current is not None and current not in out:
+        out.append(current)
+    return out
+
+
+class TeamsScreen(ListScreen):
+    """Each team's name: NS and EW rows; OK on one picks its name (settings "names")."""
+
+    name = "teams"
+    wrap = False
+
+    def title(self):
+        return self.app.texts["s_names"]
+
+    def rows(self):
+        app = self.app
+        return [(app.texts[t], app.team_name(t)) for t in ("NS", "EW")]
+
+    def pick(self, i):
+        self.app.go(ValuePicker(self.app, "s_name", self, ("NS", "EW")[i]))
+
+
+class OptionsScreen(ListScreen):
+    name = "options"
+    wrap = False
+
+    def title(self):
+        return self.app.texts["s_options"]
+
+    def rows(self):
+        texts = self.app.texts
+        r = Rules.from_spec(self.app.table.next_rules())
+        out = []
+        for k in ORDER:
+            if k == "target":
+                continue
+            out.append((texts["o_" + k], value_label(texts, r[k])))
+        return out
+
+    def pick(self, i):
+        keys = [k for k in ORDER if k != "target"]
+        self.app.go(ValuePicker(self.app, "s_option", self, keys[i]))

@@ -1,0 +1,115 @@
+"""The journal's format (version 1, docs/storage.md): the file names, the format
+version every header carries, and the game actions with what each changes in a
+deal list. Shared by the writing side (store/journal.py) and the recovery
+(store/recovery.py), which import it and not each other.
+"""
+from micropython import const
+
+FORMAT_VERSION = const(1)
+LEGACY_SETTINGS_FILE = "settings.log"  # format 1 before numbered settings files
+
+
+def settings_name(number):
+    """The file name of settings file `number` (each change writes the next one)."""
+    return "s%d.log" % number
+
+
+def settings_file(number):
+    """The file name of settings file `number`; 0 is the legacy settings.log."""
+    return settings_name(number) if number else LEGACY_SETTINGS_FILE
+
+
+def segment_name(game, segment):
+    """The file name of segment `segment` of game `game`."""
+    return "g%d.%d.log" % (game, segment)
+
+
+def archive_name(game):
+    """The file name of the archive of game `game`."""
+    return "a%d.log" % game
+
+
+class Unreadable(ValueError):
+    """A file stopped being readable: no args when damaged, (1,) for a newer format.
+
+    A ValueError, so record() raises it as is for an action that does not fit."""
+
+
+def check_version(header):
+    """Unreadable unless the header's format version is this one ((1,): a newer one)."""
+    version = header.get("v")
+    if type(version) is not int or version < FORMAT_VERSION:
+        raise Unreadable
+    if version > FORMAT_VERSION:
+        raise Unreadable(1)
+
+
+def _deal_of(action):
+    deal = action.get("deal")
+    if not isinstance(deal, dict):
+        raise Unreadable
+    return deal
+
+
+def _index_of(action, deals):
+    index = action.get("i")
+    if type(index) is not int or not 0 <= index < len(deals):
+        raise Unreadable
+    return index
+
+
+def _apply_add(deals, action):
+    deals.append(_deal_of(action))
+
+
+def _apply_edit(deals, action):
+    deals[_index_of(action, deals)] = _deal_of(action)
+
+
+def _apply_delete(deals, action):
+    deals.pop(_index_of(action, deals))
+
+
+def _check_dealer(deals, action):
+    """A dealer correction: "fix", the game's corrections [[deal index, seat], ...].
+    It leaves the deals alone: the game's rules carry it (see rules_after)."""
+    fix = action.get("fix")
+    if not isinstance(fix, list):
+        raise Unreadable
+    for item in fix:
+        if (not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int or item[0] < 0
+                or item[1] not in ("N", "W", "S", "E")):
+            raise Unreadable
+
+
+# op -> (apply(deals, action): raises Unreadable before changing anything when the
+# action does not fit; the fields of the action that are stored with its "op")
+GAME_ACTIONS = {
+    "add": (_apply_add, ("deal",)),
+    "edit": (_apply_edit, ("i", "deal")),
+    "del": (_apply_delete, ("i",)),
+    "dealer": (_check_dealer, ("fix",)),
+}
+
+
+def rules_after(rules, action):
+    """The game's rules spec after a game action: a dealer correction is kept in it
+    (so a base written later, and the archive, carry it too)."""
+    if action.get("op") != "dealer":
+        return rules
+    rules = dict(rules)
+    rules["fix"] = action["fix"]
+    return rules
+
+
+def apply_action(deals, action):
+    """One game action on the deal list; Unreadable when it cannot apply (never half)."""
+    op = action.get("op")
+    entry = GAME_ACTIONS.get(op) if isinstance(op, str) else None
+    if entry is None:
+        raise Unreadable(1) if isinstance(op, str) else Unreadable
+    entry[0](deals, action)
+
+
+def ignore_line(obj, index):
+    """A visit of JournalCopy.read_lines that only lets the lines be checked."""

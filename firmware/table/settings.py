@@ -1,0 +1,85 @@
+"""What the settings change at the table, journaled: one setting (rules, first dealer,
+language, contrast, dimming, dealing order), a team name, the next dealer.
+
+Loaded on demand (on_demand.py): the settings screens import it, and the App's
+change_setting(), set_team_name() and correct_dealer() (also called from the REPL
+and the bench) load it for one call. Each function takes the GameTable and returns
+(done, message) as its methods do (table/game_table.py); the App then applies
+what the settings now say to the screen (language, contrast).
+"""
+from coinche.rules import Rules, RulesError
+from table.game_table import MAX_NAME
+
+# settings screen key -> (journal setting, default)
+SETTINGS = {"s_first": ("dealer", "N"), "s_lang": ("lang", "fr"), "s_contrast": ("contrast", 255),
+            "s_dim": ("dim", 0), "s_dir": ("dir", "acw")}
+
+
+def set_team_name(table, team, name):
+    """Name a team (None: back to NS/EW); one journaled setting, like any other."""
+    settings = table.settings
+    names = dict(settings.get("names") or {})
+    if name:
+        names[team] = name[:MAX_NAME]
+    else:
+        names.pop(team, None)
+    value = names or None
+    if settings.get("names") == value:
+        return False, None
+    refused = table.record({"op": "set", "k": "names", "v": value})
+    if refused:
+        return False, refused
+    if value is None:
+        del settings["names"]
+    else:
+        settings["names"] = value
+    return True, "saved"
+
+
+def correct_dealer(table, seat):
+    """Who deals the next deal, corrected at the table: journaled ({"op": "dealer"}),
+    so it survives a power cut; before the first deal it is the first-dealer setting."""
+    game = table.game
+    if seat == game.dealer():
+        return False, None
+    if not game.deals:
+        return change_setting(table, "s_first", seat)
+    fixes = game.with_fix(seat)
+    refused = table.record({"op": "dealer", "fix": fixes})
+    if refused:
+        return False, refused
+    table.dealer_fixed(fixes)
+    return True, "saved"
+
+
+def change_setting(table, key, value, option=None):
+    """Record one setting (`key` as the settings screens name it). A rules change applies
+    to the current game only while it has no deal."""
+    settings = table.settings
+    spec = table.next_rules()
+    spec = {"preset": spec["preset"], "options": dict(spec.get("options") or {})}
+    if key in SETTINGS:
+        setting = SETTINGS[key][0]
+    else:
+        if key == "s_preset":
+            if value == spec["preset"]:
+                return False, None  # the same preset: its options (target...) stay
+            spec = {"preset": value, "options": {}}
+        else:
+            name = "target" if key == "s_target" else option
+            spec["options"][name] = value
+        try:
+            spec = Rules.from_spec(spec).spec()  # drops overrides equal to the preset
+        except RulesError:
+            return False, "e_field"
+        setting, value = "rules", spec
+    if settings.get(setting) == value:
+        return False, None  # nothing changed: nothing written
+    refused = table.record({"op": "set", "k": setting, "v": value})
+    if refused:
+        return False, refused
+    settings[setting] = value
+    if setting in ("rules", "dealer", "dir"):
+        # a game with no deal takes them at once: one write, the setting (GameTable.empty_game)
+        return True, "applied" if table.follow_settings() else "next_game"
+    return True, "saved"

@@ -1,1 +1,0 @@
-"""The scoreboard application: input events, screens, layouts, the app loop."""
