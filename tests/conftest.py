@@ -17,7 +17,7 @@ if ROOT not in sys.path:
 
 
 from host_tools.sim import micropython_path  # noqa: E402  (the venv's unix port, else PATH)
-from host_tools.tools import find_tool  # noqa: E402
+from host_tools.common.programs import find_tool  # noqa: E402
 
 
 def mpy_cross_path():
@@ -52,9 +52,9 @@ def mp():
 @pytest.fixture(scope="session")
 def uf2_images():
     """build/coinche-<board>.uf2 for both boards, built (incrementally) from
-    $MICROPYTHON_SRC by host_tools/uf2.py; the test is skipped with the reason
+    $MICROPYTHON_SRC by host_tools/device/uf2.py; the test is skipped with the reason
     when the source or the Arm toolchain is missing."""
-    from host_tools import uf2
+    from host_tools.device import uf2
 
     source = os.environ.get("MICROPYTHON_SRC", "")
     why = uf2.problem(source)

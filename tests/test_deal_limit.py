@@ -14,7 +14,7 @@ import os
 
 import pytest
 from conftest import ROOT, run_mp
-from host_tools import bench as B
+from host_tools.bench.tree import build_tree
 
 SCRIPT = os.path.join(ROOT, "tests", "mp", "deal_limit.py")
 MAX_DEALS = 150  # ui/app.py
@@ -23,7 +23,7 @@ DEVICE_HEAP_ON_UNIX = "400K"
 
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
-    return B.build_tree(str(tmp_path_factory.mktemp("limit") / "tree"))
+    return build_tree(str(tmp_path_factory.mktemp("limit") / "tree"))
 
 
 def test_a_game_at_the_deal_limit_starts_plays_and_archives_at_the_device_heap(tree, tmp_path):

@@ -1,0 +1,353 @@
+"""Every screen of the 128x64 firmware, driven on the simulator: goldens and README pictures.
+
+    python3 -m host_tools.screens_gallery --update      rewrite tests/golden/*.png and docs/screenshots/
+    python3 -m host_tools.screens_gallery --out DIR     write this run's screens to DIR (nothing else)
+    python3 -m host_tools.screens_gallery --check       compare with tests/golden/ (exit status 1 on a change)
+
+Each scene is a fresh simulated device (rules preset, virtual clock) and a
+key script; `shot NAME` takes a picture of the current frame. A golden is a
+4x PNG of the frame (black and white, so a person can look at it) and carries
+the screen name in a text chunk; tests/test_ui_screens.py compares the frame
+bits with it byte for byte (`frame_bits` / `golden_bits`).
+"""
+import argparse
+import os
+import sys
+
+from host_tools.common.frames import Frame, frame_image, mono_pixels
+from host_tools.common.paths import DOCS, TESTS
+from host_tools.common.script import parse_script
+from host_tools.sim.client import Sim
+
+GOLDEN_DIR = os.path.join(TESTS, "golden")
+DOCS_DIR = os.path.join(DOCS, "screenshots")
+SCALE = 4
+README_SHOTS = {"home.png": "home_deals", "history.png": "history", "confirm.png": "confirm",
+                "gameover.png": "gameover", "chart.png": "chart", "stats.png": "stats"}  # docs name -> shot (128x64)
+PACK_SCALE = 2
+PACK_SHOTS = {"pack_home.png": "pack_home", "pack_history.png": "pack_history", "pack_confirm.png": "pack_confirm",
+              "pack_gameover.png": "pack_gameover", "pack_chart.png": "pack_chart",
+              "pack_stats.png": "pack_stats"}  # docs name -> shot of the Display Pack (240x135)
+
+# settings menu rows: rules, target, options, first dealer, language, contrast, dim
+_TO_SETTINGS = "ok down down down ok"  # home > menu > settings
+_LANG = {"en": "down down down down ok up ok",  # settings > language: fr -> en, OK (back on settings)
+         "de": "down down down down ok up up ok"}
+_NEXT_LANGUAGE = "down down down down ok up ok back"  # settings > language: the next one (fr en de it), home
+_TO_CHART = "ok down down down down ok"  # home > menu > chart (ui/screens.py Menu.ITEMS)
+_CAPOT_FIRST = "up down down ok ok ok"  # classic2000, NS: 80 -> pass -> capot, all tricks, save
+_CAPOT_AGAIN = _CAPOT_FIRST  # the contract starts at 80 every time
+_NS_100_COINCHED = "up hold:up:430 hold:back:700 ok up ok up up ok"  # NS 100 x2 (held BACK), 112 points
+_EW_100_BELOTE = "down hold:up:430 ok hold:down:730 ok hold:down:580 hold:back:700 ok"  # EW 100, 67, belote
+
+
+def _s(text):
+    return text.split()
+
+
+def _lang(code):
+    return _s(_TO_SETTINGS) + _s(_LANG[code])
+
+
+# (scene, preset, script). Words: up down ok back, hold:KEY:MS, wait:MS, shot:NAME.
+# A toast lasts 1.5 s: wait:1600 lets it go before a picture that should not show it.
+SCENES = [
+    ("classic", "classic2000", [
+        "shot:home_fresh",
+        "back", "shot:toast_nothing_to_undo", "wait:1600",
+        # NS 100 (hold: 2 steps), coinche (held BACK), 112 points (units on the check step)
+        *_s("up hold:up:430 hold:back:700"), "shot:entry_bid_coinche",
+        *_s("ok up"), "shot:entry_tens_110", *_s("ok up up"), "shot:confirm_units_112",
+        "ok", "shot:toast_saved", "wait:1600",
+        # EW 100, 67 points, belote (the takers' hold, held BACK for EW, toggles it)
+        *_s(_EW_100_BELOTE), "wait:1600",
+        "shot:home_deals",
+        "ok", "shot:menu",
+        "down", "ok", "shot:history",
+        "ok", "shot:deal_menu",
+        "ok", "shot:entry_taker",
+        "back", "back", "back",
+        "back", "shot:ask_undo",
+        "back", *_s(_TO_SETTINGS), "shot:settings",
+        "ok", "up", "shot:setting_preset", "back",  # a preset by its name and description
+        "down", "ok", "shot:setting_target",
+        "back", "down", "ok", "shot:options",
+        "ok", "shot:setting_option",
+        "back", "back", "back",
+        *_s("ok up up ok"), "shot:ask_new_game", "ok", "wait:1600",  # the game goes to the archive
+        *_s("ok up ok"), "shot:archive",
+        "back",
+        *_s(_CAPOT_FIRST), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), "wait:1600",
+        "shot:gameover",
+        "hold:ok:800", "shot:chart_over",  # held OK on game over: the chart (one past game in the archive)
+        "ok", *_s("ok ok"), "shot:stats_all",
+        "back", "back",
+    ]),
+    ("chart", "classic2000", [
+        *_s(_NS_100_COINCHED), "wait:1600", *_s(_EW_100_BELOTE), "wait:1600",
+        *_s(_NS_100_COINCHED), "wait:1600", *_s(_EW_100_BELOTE), "wait:1600",  # the same keys again
+        *_s(_TO_CHART), "shot:chart",
+        "ok", "shot:stats",
+        *_s("down down"), "shot:stats_scrolled",
+        "back", "back", "back",
+        *_s(_TO_SETTINGS + " " + _NEXT_LANGUAGE), *_s(_TO_CHART), "shot:chart_en", "ok", "shot:stats_en",
+        "back", "back", "back",
+        *_s(_TO_SETTINGS + " " + _NEXT_LANGUAGE), *_s(_TO_CHART), "shot:chart_de", "ok", "ok", "shot:stats_de",
+        "back", "back", "back",
+        *_s(_TO_SETTINGS + " " + _NEXT_LANGUAGE), *_s(_TO_CHART), "shot:chart_it", "ok", *_s("ok ok"),
+        "shot:stats_it",
+    ]),
+    ("entry", "federation", [
+        "up", "shot:entry_bid",
+        "hold:ok:700", "shot:entry_bid_nt", "hold:ok:700", "hold:ok:700",  # type: NT, AT, back to a suit
+        "hold:back:700", "shot:entry_bid_coinche_fed",  # held BACK: coinche
+        "ok", "shot:entry_tens",
+        "up", "ok", "shot:confirm_coinche",  # 90 card points, the units marked
+        "up", "up", "shot:confirm_units",  # UP/DOWN on the check step: the units (92), scored live
+        "down", "down",
+        "hold:ok:700", "shot:entry_meld_picker",  # NS announces: UP belote, DOWN tierce, OK others
+        *_s("down hold:ok:700 down hold:back:700 down"), "shot:confirm_melds",  # NS tierce, tierce; EW tierce
+        "hold:ok:700", "ok", "shot:entry_meld_list",  # the others: quinte, carres, best melds?, removals
+        "up", "shot:entry_meld_remove", "back", "back",  # one meld can go
+        "ok", "shot:entry_melds_to",  # equal best melds: OK asks the table whose count
+        "up", "shot:confirm",
+        "back", "back", "hold:ok:700", "ok", "shot:entry_tens_nt",
+        "back", "down", "down", "shot:entry_bid_generale", "ok", "shot:entry_tens_generale",
+        "ok", "up", "shot:toast_no_units", "wait:1600",  # a generale has no card points to set
+        "back", "back", "up", "up", "hold:ok:700", "hold:ok:700", "ok",  # back to 80 at a suit
+        "hold:ok:700", "shot:toast_pile_defence", "wait:1600", "shot:entry_tens_defence",
+        "ok", "shot:confirm_defence",  # the defence's pile: its units on the check step
+    ]),
+    ("names", "classic2000", [
+        # settings > teams (the last row): NS "Nous", EW "Eux"; then a deal: home and history use them
+        *_s(_TO_SETTINGS), "up", "ok", "shot:teams",
+        "ok", "up", "shot:setting_team_name", "ok",
+        "down", "ok", "up", "up", "ok", "shot:teams_named",
+        "back", "back", *_s("up ok ok ok ok"), "wait:1600", "shot:home_names",
+        *_s("ok down ok"), "shot:history_names",
+    ]),
+    ("long", "coinche1000", [
+        *(["ok", "ok"] * 10),  # ten deals all passed
+        *_s("down hold:ok:700 hold:back:700 hold:back:700 ok hold:down:480 ok ok"), "wait:1600",
+        "ok", "down", "ok", "shot:history_long",  # EW 80 NT x4, 60 points: scroll bar, two-digit numbers
+        "back", "back", "shot:ask_undo_11",
+    ]),
+    ("errors", "federation", [
+        # NS 80 at a suit with a belote, then the contract type changed to no trump
+        *_s("up ok ok hold:ok:700 up back back hold:ok:700 ok ok"), "shot:confirm_error_belote_nt",
+        "ok", "shot:toast_error_not_saved", "wait:1600",
+        "hold:ok:700", "ok", "up", "shot:entry_meld_remove_belote",
+    ]),
+    ("english", "classic2000", [
+        *_lang("en"), "wait:1600", "back", "shot:home_fresh_en",
+        *_s("down ok hold:down:430 ok hold:down:580 hold:back:700"), "shot:confirm_en",
+        "hold:ok:700", "shot:toast_no_belote_en", "wait:1600",  # the belote is the takers' only here
+        "ok", "wait:1600", "shot:home_deals_en",
+        "ok", "shot:menu_en",
+        *_s("down down down ok"), "shot:settings_en",
+        *_s("down down down down ok up"), "shot:setting_language_en",  # each language by its own name
+    ]),
+    ("german", "federation", [
+        *_lang("de"), "wait:1600", "shot:settings_de",
+        "back", "ok", "shot:menu_de",
+        "back", "up", "ok", "down", "ok", "shot:confirm_de",
+        "hold:ok:700", "shot:entry_meld_picker_de", "ok", "down", "down", "down", "shot:entry_meld_list_de",
+    ]),
+]
+
+
+# The Display Pack's pictures for the docs (board pico_display_pack, the colour layout).
+PACK_SCENES = [
+    ("pack", "classic2000", [
+        # NS 100 coinched, 112 points; EW 100, 67 points, a belote
+        *_s(_NS_100_COINCHED), "wait:1600", *_s(_EW_100_BELOTE), "wait:1600",
+        "shot:pack_home",
+        *_s("ok down ok"), "shot:pack_history",
+        "back",
+        *_s("up hold:up:430 ok ok hold:ok:700"), "shot:pack_confirm",  # NS 100, 100 points, a belote
+    ]),
+    ("pack_chart", "classic2000", [
+        # the two deals of the first scene, twice: the chart and the statistics of four deals
+        *_s(_NS_100_COINCHED), "wait:1600", *_s(_EW_100_BELOTE), "wait:1600",
+        *_s(_NS_100_COINCHED), "wait:1600", *_s(_EW_100_BELOTE), "wait:1600",
+        *_s(_TO_CHART), "shot:pack_chart",
+        "ok", "shot:pack_stats",
+    ]),
+    ("pack_end", "classic2000", [
+        *_s(_CAPOT_FIRST), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), "wait:1600",
+        "shot:pack_gameover",
+    ]),
+]
+
+
+def _steps(words):
+    lines = []
+    for w in words:
+        if w.startswith("hold:"):
+            _, key, ms = w.split(":")
+            lines.append("hold %s %s" % (key, ms))
+        elif w.startswith("wait:"):
+            lines.append("wait " + w[5:])
+        elif w.startswith("shot:"):
+            lines.append("shot " + w[5:])
+        else:
+            lines.append(w)
+    return parse_script(lines)
+
+
+def run_scene(preset, words, board="sim"):
+    """{shot name: Frame} for one scene on a fresh device."""
+    shots = {}
+    with Sim(rules=preset, board=board) as sim:
+        batch = []
+        for step in _steps(words):
+            if step[1] == "shot":
+                if batch:
+                    sim.run_script(batch)
+                    batch = []
+                fr = sim.frame()
+                assert step[2] not in shots, "shot name used twice: %s" % step[2]
+                shots[step[2]] = fr
+            else:
+                batch.append(step)
+        if batch:
+            sim.run_script(batch)
+    return shots
+
+
+def all_shots():
+    """{shot name: Frame} for every scene."""
+    out = {}
+    for _scene, preset, words in SCENES:
+        for name, fr in run_scene(preset, words).items():
+            assert name not in out, "shot name used twice: %s" % name
+            out[name] = fr
+    return out
+
+
+def pack_shots():
+    """{shot name: Frame} of the Display Pack scenes (the docs' colour pictures)."""
+    out = {}
+    for _scene, preset, words in PACK_SCENES:
+        out.update(run_scene(preset, words, "pico_display_pack"))
+    return out
+
+
+# ------------------------------------------------------------------ PNG goldens
+
+def frame_bits(frame):
+    """A frame as one byte per pixel (0/1), row-major."""
+    assert frame.fmt == "mono", frame.fmt
+    return bytes(mono_pixels(frame))
+
+
+def save_png(frame, path, scale=SCALE):
+    """A black-and-white PNG of the frame, scaled, with the screen name as text."""
+    from PIL import PngImagePlugin
+
+    img = frame_image(frame, scale).convert("1")
+    info = PngImagePlugin.PngInfo()
+    info.add_text("screen", frame.screen)
+    info.add_text("size", "%dx%d" % (frame.w, frame.h))
+    img.save(path, pnginfo=info, optimize=True)
+
+
+def golden_bits(path):
+    """(screen, w, h, bits) of a golden PNG: every SCALE-th pixel, 0/1."""
+    from PIL import Image
+
+    with Image.open(path) as img:
+        img.load()
+        screen = img.info.get("screen", "?")
+        w, h = (int(v) for v in img.info.get("size", "128x64").split("x"))
+        g = img.convert("L")
+        scale = g.width // w
+        px = g.load()
+        bits = bytes(1 if px[x * scale, y * scale] else 0 for y in range(h) for x in range(w))
+    return screen, w, h, bits
+
+
+def diff_image(frame, path, golden_path):
+    """Side by side: golden | now | difference (red), for a failing comparison."""
+    from PIL import Image
+
+    _, w, h, old = golden_bits(golden_path)
+    new = frame_bits(frame)
+    img = Image.new("RGB", (w * 3 + 8, h), (40, 40, 40))
+    for y in range(h):
+        for x in range(w):
+            i = y * w + x
+            img.putpixel((x, y), (255,) * 3 if old[i] else (0, 0, 0))
+            img.putpixel((w + 4 + x, y), (255,) * 3 if new[i] else (0, 0, 0))
+            img.putpixel((2 * w + 8 + x, y), (255, 0, 0) if old[i] != new[i] else (0, 0, 0))
+    img.resize((img.width * SCALE, h * SCALE), Image.NEAREST).save(path)
+
+
+def check(shots, golden_dir=GOLDEN_DIR):
+    """[(name, problem)] for shots that differ from their goldens, plus goldens no scene makes."""
+    bad = []
+    for name, fr in sorted(shots.items()):
+        path = os.path.join(golden_dir, name + ".png")
+        if not os.path.exists(path):
+            bad.append((name, "no golden"))
+            continue
+        screen, w, h, bits = golden_bits(path)
+        if (screen, w, h) != (fr.screen, fr.w, fr.h):
+            bad.append((name, "screen %s %dx%d, golden %s %dx%d" % (fr.screen, fr.w, fr.h, screen, w, h)))
+        elif bits != frame_bits(fr):
+            n = sum(a != b for a, b in zip(bits, frame_bits(fr)))
+            bad.append((name, "%d pixels differ" % n))
+    extra = sorted(set(f[:-4] for f in os.listdir(golden_dir) if f.endswith(".png")) - set(shots)) \
+        if os.path.isdir(golden_dir) else []
+    bad += [(name, "golden without a scene") for name in extra]
+    return bad
+
+
+def write(shots, golden_dir=GOLDEN_DIR, docs_dir=DOCS_DIR, pack=None):
+    """The goldens, and the docs' pictures: 128x64 ones from shots, the Display Pack's from
+    pack (pack_shots(); made here when not given)."""
+    os.makedirs(golden_dir, exist_ok=True)
+    for f in os.listdir(golden_dir):
+        if f.endswith(".png") and f[:-4] not in shots:
+            os.remove(os.path.join(golden_dir, f))
+    for name, fr in shots.items():
+        save_png(fr, os.path.join(golden_dir, name + ".png"))
+    if docs_dir:
+        os.makedirs(docs_dir, exist_ok=True)
+        for doc, name in README_SHOTS.items():
+            frame_image(shots[name], SCALE).save(os.path.join(docs_dir, doc), optimize=True)
+        pack = pack if pack is not None else pack_shots()
+        for doc, name in PACK_SHOTS.items():
+            frame_image(pack[name], PACK_SCALE).save(os.path.join(docs_dir, doc), optimize=True)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python3 -m host_tools.screens_gallery", description=__doc__.split("\n")[0])
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--update", action="store_true", help="rewrite tests/golden/ and docs/screenshots/")
+    g.add_argument("--check", action="store_true", help="compare with tests/golden/")
+    g.add_argument("--out", help="write this run's screens to DIR")
+    a = p.parse_args(argv)
+    shots = all_shots()
+    if a.update:
+        write(shots)
+        print("%d goldens in %s, README pictures in %s" % (len(shots), GOLDEN_DIR, DOCS_DIR))
+        return 0
+    if a.out:
+        os.makedirs(a.out, exist_ok=True)
+        for name, fr in shots.items():
+            save_png(fr, os.path.join(a.out, name + ".png"))
+        print("%d screens in %s" % (len(shots), a.out))
+        return 0
+    bad = check(shots)
+    for name, why in bad:
+        print("%s: %s" % (name, why))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ("SCENES", "PACK_SCENES", "all_shots", "pack_shots", "run_scene", "check", "write", "frame_bits",
+           "golden_bits", "Frame")
