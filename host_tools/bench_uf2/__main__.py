@@ -1,8 +1,7 @@
 """`python -m host_tools.bench_uf2`: the frozen image's heap on the emulated Pico, measured
-by host_tools/bench/frozen.py (kept at this name for the command)."""
+by host_tools/bench/frozen.py (this folder keeps the command's name)."""
 import sys
 
 from host_tools.bench.frozen import main
 
-if __name__ == "__main__":
-    sys.exit(main())
+sys.exit(main())

@@ -1,8 +1,7 @@
 """`python -m host_tools.screens_gallery`: the screens' reference pictures, made by
-host_tools/sim/gallery.py (kept at this name for the command)."""
+host_tools/sim/gallery.py (this folder keeps the command's name)."""
 import sys
 
 from host_tools.sim.gallery import main
 
-if __name__ == "__main__":
-    sys.exit(main())
+sys.exit(main())
