@@ -1,4 +1,4 @@
-"""Issue 12, item 4: a game at the deal limit starts, plays and archives at the heap the
+"""A game at the deal limit starts, plays and archives at the heap the
 device has (real App, firmware as .mpy as deploy sends it, on the MicroPython unix port).
 
 The Pico's MicroPython heap is 245,888 B. The unix port is 64-bit: pointers, small ints

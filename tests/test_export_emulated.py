@@ -1,4 +1,4 @@
-"""Issue 13: export through mpremote from the emulated Pico (the stock rp2 UF2).
+"""Export through mpremote from the emulated Pico (the stock rp2 UF2).
 
 A short game is typed on the GPIO buttons (the key planner's script), then
 `python -m host_tools.export --port socket://...` copies the journal off with

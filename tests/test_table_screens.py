@@ -1,4 +1,4 @@
-"""Issue 9, items 4 and 6: history rows, past games and game over, as data.
+"""History rows, past games and game over, as data.
 
 The pictures are checked by the goldens and the text-fit test; here the content:
 numbered rows, made/failed, capot and belote marks, deal scores and running
