@@ -27,7 +27,9 @@ from host_tools.common.script import parse_script
 from host_tools.sim import Sim
 
 REASON = rp2emu.missing()
-pytestmark = pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)
+# make deploy compiles into build/BOARD: the tests that run it share one worker (tests/conftest.py)
+pytestmark = [pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON),
+              pytest.mark.xdist_group("make_deploy")]
 
 TIMINGS = {}  # test -> seconds of real time, printed at the end (pytest -s)
 

@@ -25,6 +25,7 @@ import queue
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import types
@@ -501,11 +502,17 @@ class Pico:
         settings are recorded before the reset (as the simulator's defaults are)."""
         from host_tools.device import deploy
 
-        compile_cmds, argv, _ = deploy.plan(self.board, self.url, arch)
-        deploy.compile_all(compile_cmds)
-        if argv[-2:] == ["+", "reset"]:
-            argv = argv[:-2]
-        proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=self.timeout * 3)
+        # a build folder of its own: emulated Picos deployed side by side (tests run in
+        # parallel) must not compile into one another's files
+        build = tempfile.mkdtemp(prefix="rp2emu-deploy-")
+        try:
+            compile_cmds, argv, _ = deploy.plan(self.board, self.url, arch, build_dir=build)
+            deploy.compile_all(compile_cmds)
+            if argv[-2:] == ["+", "reset"]:
+                argv = argv[:-2]
+            proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=self.timeout * 3)
+        finally:
+            shutil.rmtree(build, ignore_errors=True)
         if proc.returncode != 0:
             raise EmulatorError("deploy failed:\n%s%s" % (proc.stdout, proc.stderr))
         if rules is not None or target is not None:
