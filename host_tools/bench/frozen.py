@@ -185,7 +185,7 @@ def report(results, board, uf2):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python3 -m host_tools.bench_uf2", description=__doc__.split("\n\n")[0])
     p.add_argument("--board", default="pico_oled")
     p.add_argument("--uf2", default=None, help="default build/coinche-BOARD.uf2")
     p.add_argument("--presets", default=",".join(PRESETS))

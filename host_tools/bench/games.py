@@ -1,5 +1,6 @@
 """The games the bench plays: realistic deal records (tests/ui_corpus.py, else a small
 fallback) turned into key scripts by the key planner, played in the simulator."""
+import importlib.util
 import json
 import os
 import random
@@ -16,13 +17,17 @@ from host_tools.sim.client import Sim, SimError
 
 
 def corpus():
-    if TESTS not in sys.path:
-        sys.path.insert(0, TESTS)
-    try:
-        import ui_corpus
-    except ImportError:
+    """tests/ui_corpus.py, the realistic deals of the UI tests, loaded from its file (None
+    without it: the bench then plays small_deal()'s)."""
+    path = os.path.join(TESTS, "ui_corpus.py")
+    if not os.path.exists(path):
         return None
-    return ui_corpus
+    if "ui_corpus" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("ui_corpus", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules["ui_corpus"] = module
+    return sys.modules["ui_corpus"]
 
 
 def small_deal(rules, rnd):

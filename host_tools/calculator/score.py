@@ -30,9 +30,9 @@ except ImportError:  # MicroPython runs this file as a script: no package, its f
     from rules_help import HELP, UsageError, parse_rules_arguments
     from strict_json import WHITESPACE, JSONError, escape, parse
 
-from coinche.game import GameError, RunningScore  # noqa: E402
-from coinche.record import RecordError  # noqa: E402
-from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesError, value_text  # noqa: E402
+from coinche.game import GameError, RunningScore
+from coinche.record import RecordError
+from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesError, value_text
 
 EPIPE = 32  # errno of a write to a closed pipe (Linux)
 MAX_LINE_BYTES = 4096  # a deal record is a short line; longer is refused, never read whole
