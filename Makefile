@@ -17,9 +17,12 @@ $(STAMP): requirements-dev.txt
 	rm -f $(VENV)/.installed-*
 	touch $@
 
+# On TEST_WORKERS processes (pytest-xdist; tests that share a build or a deploy stay on one,
+# tests/conftest.py); TEST_WORKERS=0 runs them in this one. The 15 slowest are listed at the end.
+TEST_WORKERS ?= 2
 test: $(STAMP)
 	-@$(PY) -m host_tools.rp2emu.install
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=15 tests
 
 # --- the emulated Pico (host_tools/rp2emu, docs/rp2emu.md): rp2040js from npm, pinned
 # in host_tools/rp2emu/package-lock.json; the UF2 and boot ROM come from

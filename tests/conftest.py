@@ -17,7 +17,7 @@ if ROOT not in sys.path:
 
 
 from host_tools.sim import micropython_path  # noqa: E402  (the venv's unix port, else PATH)
-from host_tools.tools import find_tool  # noqa: E402
+from host_tools.common.programs import find_tool  # noqa: E402
 
 
 def mpy_cross_path():
@@ -52,9 +52,9 @@ def mp():
 @pytest.fixture(scope="session")
 def uf2_images():
     """build/coinche-<board>.uf2 for both boards, built (incrementally) from
-    $MICROPYTHON_SRC by host_tools/uf2.py; the test is skipped with the reason
+    $MICROPYTHON_SRC by host_tools/device/uf2.py; the test is skipped with the reason
     when the source or the Arm toolchain is missing."""
-    from host_tools import uf2
+    from host_tools.device import uf2
 
     source = os.environ.get("MICROPYTHON_SRC", "")
     why = uf2.problem(source)
@@ -67,6 +67,17 @@ def uf2_images():
         except uf2.BuildError as e:
             pytest.fail(str(e))
     return images
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """make test runs the suite on two workers (pytest-xdist, --dist loadgroup); tests that
+    share what is made once per worker run on one worker, so it is made once and never by
+    two at a time: every test of the UF2 images (uf2_images builds them into build/) here,
+    and the tests that run `make deploy` (into build/BOARD) by their module's mark."""
+    for item in items:
+        if "uf2_images" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("uf2_build"))
 
 
 def pytest_configure(config):

@@ -1,4 +1,4 @@
-"""The calculator (host_tools/score.py) against hostile input, on both interpreters.
+"""The calculator (host_tools/calculator/score.py) against hostile input, on both interpreters.
 
 Every case runs under CPython and under the MicroPython unix port: neither may
 print a traceback, and both must print the same stdout and stderr bytes and
@@ -17,9 +17,7 @@ import pytest
 
 from conftest import FIRMWARE, ROOT, micropython_path
 
-sys.path.insert(0, os.path.join(ROOT, "host_tools"))
-from strict_json import JSONError, JSONObject, NumberText, escape, parse  # noqa: E402
-
+from host_tools.calculator.strict_json import JSONError, JSONObject, NumberText, escape, parse  # noqa: E402
 from coinche.game import Game, GameError, RunningScore  # noqa: E402
 from coinche.record import RecordError  # noqa: E402
 from coinche.rules import Rules  # noqa: E402

@@ -19,7 +19,7 @@ from coinche import stats as ST
 from coinche.game import Game
 from coinche.rules import Rules
 from conftest import HOST_MP, ROOT, run_mp
-from host_tools import keys as K
+from host_tools.calculator import keys as planner
 from host_tools.sim import Sim
 from screens.table_screens import Menu
 from screens import settings as settings_screens
@@ -61,7 +61,7 @@ def test_reachable_and_drawn_on_both_boards(board, lang):
     with Sim(board=board, rules=preset) as sim:
         if lang != "fr":
             sim.run_script(_language(lang))
-        sim.run_script(K.plan(rules, records[:5])[0])
+        sim.run_script(planner.plan(rules, records[:5])[0])
         sim.run_script(_menu("m_chart"))
         chart = sim.current()
         assert chart.screen == "chart"
@@ -105,7 +105,7 @@ def test_reachable_and_drawn_on_both_boards(board, lang):
 def _rest(rules, records, done):
     ev = []
     for i in range(done, len(records)):
-        ev += K.plan_deal(rules, Game(rules, records[:i]), records[i])
+        ev += planner.plan_deal(rules, Game(rules, records[:i]), records[i])
     return ev
 
 

@@ -1,4 +1,4 @@
-"""The calculator CLI (host_tools/score.py) on CPython; test_differential.py
+"""The calculator CLI (host_tools/calculator/score.py) on CPython; test_differential.py
 checks that the MicroPython unix port prints the same bytes."""
 import json
 import subprocess

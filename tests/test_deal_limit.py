@@ -1,4 +1,4 @@
-"""Issue 12, item 4: a game at the deal limit starts, plays and archives at the heap the
+"""A game at the deal limit starts, plays and archives at the heap the
 device has (real App, firmware as .mpy as deploy sends it, on the MicroPython unix port).
 
 The Pico's MicroPython heap is 245,888 B. The unix port is 64-bit: pointers, small ints
@@ -14,7 +14,7 @@ import os
 
 import pytest
 from conftest import ROOT, run_mp
-from host_tools import bench as B
+from host_tools.bench.tree import build_tree
 
 SCRIPT = os.path.join(ROOT, "tests", "mp", "deal_limit.py")
 MAX_DEALS = 150  # app.py
@@ -23,7 +23,7 @@ DEVICE_HEAP_ON_UNIX = "400K"
 
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
-    return B.build_tree(str(tmp_path_factory.mktemp("limit") / "tree"))
+    return build_tree(str(tmp_path_factory.mktemp("limit") / "tree"))
 
 
 def test_a_game_at_the_deal_limit_starts_plays_and_archives_at_the_device_heap(tree, tmp_path):

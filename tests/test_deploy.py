@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from conftest import FIRMWARE, HOST_MP, ROOT
-from host_tools import deploy
+from host_tools.device import deploy
 
 BOARDS = {"pico_oled": ("ssd1306", "st7789"), "pico_display_pack": ("st7789", "ssd1306")}
 

@@ -1,4 +1,4 @@
-"""Issue 9, item 1: the score stays readable.
+"""The score stays readable.
 
 No dimming during a game unless it is set; when set, a dimmed screen is never
 darker than readable (the Display Pack's contrast is its backlight: 1/255 was

@@ -1,4 +1,4 @@
-"""Issue 9, item 9: the keys of the contract and check-and-save steps on the real App
+"""The keys of the contract and check-and-save steps on the real App
 (MicroPython unix port, in-process): the coinche as a held BACK on the contract,
 the units on check-and-save (wrapping, scored live, none on a capot), each team's
 announces behind its hold (a three-way picker, fresh for each team), and BACK

@@ -1,9 +1,9 @@
-"""Export (host_tools/export.py) from simulator flash images made by the key planner.
+"""Export (host_tools/device/export.py) from simulator flash images made by the key planner.
 
 One image holds several games of all four presets, played on the real firmware
-in the simulator (host_tools/sim.py) from corpus records turned into presses by
-host_tools/keys.py, with an undo and an edit. The export must give, per game,
-the totals the calculator (host_tools/score.py) gives for the same records;
+in the simulator (host_tools/sim/) from corpus records turned into presses by
+host_tools/calculator/keys.py, with an undo and an edit. The export must give, per game,
+the totals the calculator (host_tools/calculator/score.py) gives for the same records;
 the CSV must parse; the HTML must open in headless Chromium with every game's
 chart drawn; a damaged archive is reported and skipped; the image is never
 changed.
@@ -21,8 +21,8 @@ import pytest
 import ui_corpus as C
 from coinche.rules import PRESET_NAMES, Rules
 from conftest import ROOT
-from host_tools import export as X
-from host_tools import keys as K
+from host_tools.device import export as exporter
+from host_tools.calculator import keys as planner
 from host_tools.sim import Sim
 from test_ui_games import _history_to, plan_edit
 from screens.table_screens import Menu
@@ -74,7 +74,7 @@ def build_image(path):
             want = list(records)
             if n == 0:
                 # four deals, a fifth undone, deal 2 edited, then the rest of the game
-                sim.run_script(K.plan(rules, records[:4])[0])
+                sim.run_script(planner.plan(rules, records[:4])[0])
                 sim.run_script(_plan_after(rules, records[:4], records[4]))
                 sim.run_script(["back", "ok"])  # home BACK, OK: undo deal 5
                 new = _edit_for(rules, records, 1)
@@ -84,7 +84,7 @@ def build_image(path):
                 for i in range(4, len(records)):
                     sim.run_script(_plan_after(rules, want[:i], records[i]))
             else:
-                sim.run_script(K.plan(rules, records)[0])
+                sim.run_script(planner.plan(rules, records)[0])
             st = sim.state()
             assert st["over"] and st["screen"] == "gameover", (preset, st["screen"])
             played.append((preset, options, want))
@@ -96,7 +96,7 @@ def build_image(path):
         _label, preset, options, records = C.games(C.SEED_TUNING + 1, 1, [C.CONFIGS[0]])[0]
         sim.run_script(_next_preset(True) + _new_game(True))  # after coinche1001 comes classic2000 again
         rules = Rules(preset, options)
-        sim.run_script(K.plan(rules, records[:3])[0])
+        sim.run_script(planner.plan(rules, records[:3])[0])
         st = sim.state()
         assert st["rules"]["preset"] == preset and len(st["deals"]) == 3 and not st["over"]
         played.append((preset, options, records[:3]))
@@ -125,7 +125,7 @@ def _plan_after(rules, before, rec):
     """Presses for one more deal after `before` (the planner follows the device's defaults)."""
     from coinche.game import Game
 
-    return K.plan_deal(rules, Game(rules, before), rec)
+    return planner.plan_deal(rules, Game(rules, before), rec)
 
 
 @pytest.fixture(scope="module")
@@ -170,8 +170,8 @@ def test_json_totals_equal_the_calculator(exported):
         assert g["first_dealer"] == "N"
         assert [d["dealer"] for d in g["deals"][:5]] == ["N", "W", "S", "E", "N"][: len(g["deals"])]
         rules = Rules(preset, options)
-        assert [d["record"] for d in g["deals"]] == [K.canonical(rules, r) for r in records]
-    assert games[0]["deals"][1]["record"] != K.canonical(Rules(played[0][0]), C.games(C.SEED_TUNING, 1, [C.CONFIGS[0]])[0][3][1])
+        assert [d["record"] for d in g["deals"]] == [planner.canonical(rules, r) for r in records]
+    assert games[0]["deals"][1]["record"] != planner.canonical(Rules(played[0][0]), C.games(C.SEED_TUNING, 1, [C.CONFIGS[0]])[0][3][1])
     assert all(g["over"] and g["winner"] in ("NS", "EW") for g in games[:4])
     ns = doc["statistics"]["NS"]
     assert ns["deals"] == sum(len(g["deals"]) for g in games)
@@ -241,7 +241,7 @@ def test_report_opens_in_chromium_with_every_chart_drawn(exported, tmp_path):
         return tuple(int(hexa[i:i + 2], 16) for i in (1, 3, 5))
 
     # the plot areas: runs of rows holding a wide stretch of the plot colour
-    plot = rgb(X.PLOT_FILL)
+    plot = rgb(exporter.PLOT_FILL)
     rows = [y for y in range(h) if sum(1 for x in range(0, w, 4) if px[x, y] == plot) >= 40]
     boxes = []
     for y in rows:
@@ -254,8 +254,8 @@ def test_report_opens_in_chromium_with_every_chart_drawn(exported, tmp_path):
     assert len(boxes) == len(played), boxes
     for top, bottom in boxes:
         assert bottom - top > 150  # the whole plot area is there
-        for t in X.TEAMS:  # both teams' lines drawn inside it, in their colours
-            colour = rgb(X.COLOURS[t])
+        for t in exporter.TEAMS:  # both teams' lines drawn inside it, in their colours
+            colour = rgb(exporter.COLOURS[t])
             hit = sum(1 for y in range(top, bottom + 1, 2) for x in range(0, w, 2) if px[x, y] == colour)
             assert hit >= 20, (t, top, hit)
     # the first game goes to docs/ for the README (when missing, or asked for with UPDATE_DOCS=1:
@@ -319,7 +319,7 @@ def test_missing_image_is_a_clear_error(tmp_path):
 
 
 def _fake_mpremote(device, listing, calls):
-    """mpremote as export.py runs it (X._mpremote), on a device whose files are the
+    """mpremote as export.py runs it (exporter.run_mpremote), on a device whose files are the
     folder device: `fs ls :/` answers listing, `fs cp -r :/NAME DEST` copies device/NAME;
     every call's arguments are added to calls."""
     def fake(port, *args, check=True):
@@ -349,9 +349,9 @@ def test_device_export_reads_copied_files(evening, tmp_path, monkeypatch):
            "    open(%r + '/' + n, 'wb').write(open(F.STORAGE + '/' + n, 'rb').read())\n"
            % (shutil.copy(img, str(tmp_path / "copy.img")), str(device / "data"), str(device / "data")))
     calls = []
-    monkeypatch.setattr(X, "_mpremote", _fake_mpremote(device, "ls :/\n           0 data/\n         120 main.py\n",
+    monkeypatch.setattr(exporter, "run_mpremote", _fake_mpremote(device, "ls :/\n           0 data/\n         120 main.py\n",
                                                        calls))
-    games, problems = X.collect(X.read_device("/dev/ttyACM7"))
+    games, problems = exporter.collect(exporter.read_device("/dev/ttyACM7"))
     assert problems == []
     assert [g["total"] for g in games] == [_calculator(p, o, r)[-1] for p, o, r in played]
     assert calls == [("fs", "ls", ":/"), ("fs", "cp", "-r", ":/data", calls[1][4]), ("reset",)]
@@ -374,6 +374,6 @@ def test_device_export_reads_both_journal_copies(evening, tmp_path, monkeypatch)
     for name in os.listdir(str(device / "data_a")):  # copy A is behind: it lost every file
         os.remove(str(device / "data_a" / name))
     listing = "ls :/\n           0 data_a/\n           0 data_b/\n         120 main.py\n"
-    monkeypatch.setattr(X, "_mpremote", _fake_mpremote(device, listing, []))
-    games, problems = X.collect(X.read_device("/dev/ttyACM7"))
+    monkeypatch.setattr(exporter, "run_mpremote", _fake_mpremote(device, listing, []))
+    games, problems = exporter.collect(exporter.read_device("/dev/ttyACM7"))
     assert [g["total"] for g in games] == [_calculator(p, o, r)[-1] for p, o, r in played]

@@ -1,4 +1,4 @@
-"""Issue 13: export through mpremote from the emulated Pico (the stock rp2 UF2).
+"""Export through mpremote from the emulated Pico (the stock rp2 UF2).
 
 A short game is typed on the GPIO buttons (the key planner's script), then
 `python -m host_tools.export --port socket://...` copies the journal off with
@@ -15,19 +15,21 @@ import pytest
 from conftest import ROOT
 from device_games import calculator_totals as _calculator_totals
 from device_games import corpus_game as _game
-from host_tools import keys as K
+from host_tools.calculator import keys as planner
 from host_tools import rp2emu
-from host_tools.sim import parse_script
+from host_tools.common.script import parse_script
 from test_rp2emu import _make_deploy
 
 REASON = rp2emu.missing()
-pytestmark = pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)
+# make deploy compiles into build/BOARD: the tests that run it share one worker (tests/conftest.py)
+pytestmark = [pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON),
+              pytest.mark.xdist_group("make_deploy")]
 
 
 def test_export_through_mpremote_from_the_emulated_pico(tmp_path):
     records = _game(3)
-    rules = K.Rules("classic2000")
-    lines, _ = K.plan(rules, records)
+    rules = planner.Rules("classic2000")
+    lines, _ = planner.plan(rules, records)
     out = str(tmp_path / "export")
     with rp2emu.Pico("pico_oled", str(tmp_path / "flash.img")) as pico:
         _make_deploy("pico_oled", pico.url)
@@ -43,7 +45,7 @@ def test_export_through_mpremote_from_the_emulated_pico(tmp_path):
         assert pico.reboots == 2, "the export restarts the scoreboard"
         after = pico.state()
     assert after == before, "the export changed the device"
-    assert before["deals"] == [K.canonical(rules, r) for r in records]
+    assert before["deals"] == [planner.canonical(rules, r) for r in records]
     with open(os.path.join(out, "games.json")) as f:
         doc = json.load(f)
     assert doc["problems"] == []

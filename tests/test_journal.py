@@ -564,7 +564,7 @@ def test_store_compiles_for_the_pico_and_imports_nothing_from_the_scoring_core()
 
 
 def test_a_dealer_correction_is_one_durable_action():
-    """{"op": "dealer", "fix": [...]} (issue 9): the current game's rules carry the corrections
+    """{"op": "dealer", "fix": [...]}, a correction of the next dealer: the current game's rules carry the corrections
     from then on, through a reload; a malformed one writes nothing."""
     r = one("""
 dev = setup()

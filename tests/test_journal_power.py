@@ -47,7 +47,7 @@ print(adds, ops.count("edit"), ops.count("del"), ops.count("set"), ops.count("ne
 def test_live_cuts_agree_with_replay():
     """The device really dies inside littlefs and the journal (PowerCut escapes both)."""
     # 128 MB: every cut copies the 1.4 MB medium, and 64 MB fragments before the
-    # main scenario's last cut (it holds two dealer corrections since issue 9)
+    # main scenario's last cut (it holds two dealer corrections)
     r = script("cut_live.py", "main", 352, heapsize="128M")
     assert r["failures"] == 0, r["first"]
     assert r["checked"] == 2 * r["ops"]

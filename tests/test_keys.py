@@ -1,4 +1,4 @@
-"""host_tools/keys.py, the key planner: hold lengths proven on the simulated
+"""host_tools/calculator/keys.py, the key planner: hold lengths proven on the simulated
 device, small plans, the `# deal N: K presses` lines and bad input."""
 import json
 import re
@@ -10,7 +10,7 @@ import pytest
 from coinche.game import Game
 from coinche.rules import Rules
 from conftest import ROOT
-from host_tools import keys as K
+from host_tools.calculator import keys as planner
 from host_tools.sim import Sim
 from events.timing import POLL_MS, repeat_at
 
@@ -25,22 +25,22 @@ def cli(*args, stdin=None, module="host_tools.keys"):
 def test_hold_for_follows_the_repeat_schedule():
     for k in range(2, 30):
         # inside the window of exactly k steps (docs/ui.md), a multiple of the poll period
-        assert repeat_at(k - 1) + POLL_MS <= K.hold_for(k) < repeat_at(k) + POLL_MS
-        assert K.hold_for(k) % POLL_MS == 0
-        assert K.hold_for(k + 1) > K.hold_for(k)
+        assert repeat_at(k - 1) + POLL_MS <= planner.hold_for(k) < repeat_at(k) + POLL_MS
+        assert planner.hold_for(k) % POLL_MS == 0
+        assert planner.hold_for(k + 1) > planner.hold_for(k)
     with pytest.raises(AssertionError):
-        K.hold_for(1)  # one step is a press, not a hold
+        planner.hold_for(1)  # one step is a press, not a hold
 
 
 def test_moves_and_wrap_moves():
-    assert K.moves("up", 0) == []
-    assert K.moves("up", 1) == ["up"]
-    assert K.moves("down", 3) == ["hold down %d" % K.hold_for(3)]
-    assert K.wrap_moves(1, 10, 11) == ["hold down %d" % K.hold_for(2)]  # 1 -> 0 -> 10, round the end
-    assert K.wrap_moves(1, 4, 11) == ["hold up %d" % K.hold_for(3)]
-    assert K.wrap_moves(5, 5, 11) == []
-    assert K.wrap_moves(0, 9, 10, up_increases=False) == ["up"]  # lists: UP goes towards index 0
-    assert K.presses(["# deal 1: 3 presses", "up", "hold down 700", "wait 100", "ok"]) == 3
+    assert planner.moves("up", 0) == []
+    assert planner.moves("up", 1) == ["up"]
+    assert planner.moves("down", 3) == ["hold down %d" % planner.hold_for(3)]
+    assert planner.wrap_moves(1, 10, 11) == ["hold down %d" % planner.hold_for(2)]  # 1 -> 0 -> 10, round the end
+    assert planner.wrap_moves(1, 4, 11) == ["hold up %d" % planner.hold_for(3)]
+    assert planner.wrap_moves(5, 5, 11) == []
+    assert planner.wrap_moves(0, 9, 10, up_increases=False) == ["up"]  # lists: UP goes towards index 0
+    assert planner.presses(["# deal 1: 3 presses", "up", "hold down 700", "wait 100", "ok"]) == 3
 
 
 def _points_of_last_deal(sim):
@@ -56,12 +56,12 @@ def test_hold_for_gives_exactly_k_steps_on_the_device(k):
     hold that stops at the end of the list instead of spinning round)."""
     with Sim(rules="classic2000") as sim:
         # NS, bid 80 -> pass -> capot -> 160, OK: the tens start at 16
-        sim.run_script(["up", "down", "down", "down", "ok", "hold down %d" % K.hold_for(k),
+        sim.run_script(["up", "down", "down", "down", "ok", "hold down %d" % planner.hold_for(k),
                         "ok", "ok"])
         assert _points_of_last_deal(sim) == (16 - k) * 10
         sim.run_script(["back", "ok"])  # undo
         # NS, bid 80 (tens 8); a long hold down stops at the first item, then k steps up
-        sim.run_script(["up", "ok", "hold down %d" % K.hold_for(12), "hold up %d" % K.hold_for(k),
+        sim.run_script(["up", "ok", "hold down %d" % planner.hold_for(12), "hold up %d" % planner.hold_for(k),
                         "ok", "ok"])
         assert _points_of_last_deal(sim) == (k - 1) * 10
 
@@ -71,8 +71,8 @@ def test_hold_for_gives_exactly_k_steps_on_the_device(k):
 def test_a_pass_deal_is_two_presses():
     for preset in ("classic2000", "federation"):
         rules = Rules(preset)
-        ev = K.plan_deal(rules, Game(rules), {"bid": "pass"})
-        assert ev == ["ok", "ok"] and K.presses(ev) == 2
+        ev = planner.plan_deal(rules, Game(rules), {"bid": "pass"})
+        assert ev == ["ok", "ok"] and planner.presses(ev) == 2
     with Sim(rules="federation") as sim:
         sim.run_script(ev)
         st = sim.state()
@@ -83,22 +83,22 @@ def test_deal_scripts_cuts_a_plan_at_its_deal_lines():
     """The emulator's tests and make bench take single deals out of a planned game."""
     rules = Rules("classic2000")
     records = [{"bid": "pass"}, {"taker": "NS", "bid": 80, "trump": "H", "points": 80}]
-    lines, counts = K.plan(rules, records)
-    before, deals = K.deal_scripts(["wait 100"] + lines)
+    lines, counts = planner.plan(rules, records)
+    before, deals = planner.deal_scripts(["wait 100"] + lines)
     assert before == ["wait 100"]
     assert [d[1:] for d in deals] == [["ok", "ok"], ["up", "ok", "ok", "ok"]]
-    assert all(d[0].startswith(K.DEAL_MARK) for d in deals) and counts == [2, 4]
+    assert all(d[0].startswith(planner.DEAL_MARK) for d in deals) and counts == [2, 4]
     assert sum(deals, []) == lines
-    assert K.deal_scripts([]) == ([], [])
+    assert planner.deal_scripts([]) == ([], [])
 
 
 def test_the_default_deal_costs_only_the_confirmations():
     """NS 80 at a suit, 80 points, nothing else: every field is the default."""
     rules = Rules("classic2000")
-    ev = K.plan_deal(rules, Game(rules), {"taker": "NS", "bid": 80, "trump": "H", "points": 80})
+    ev = planner.plan_deal(rules, Game(rules), {"taker": "NS", "bid": 80, "trump": "H", "points": 80})
     assert ev == ["up", "ok", "ok", "ok"]  # taker, bid, tens, check and save
     rules = Rules("federation")
-    ev = K.plan_deal(rules, Game(rules), {"taker": "EW", "bid": 80, "trump": "NT", "points": 80})
+    ev = planner.plan_deal(rules, Game(rules), {"taker": "EW", "bid": 80, "trump": "NT", "points": 80})
     # held OK on the contract makes it NT; then tens, save
     assert ev == ["down", "hold ok 700", "ok", "ok", "ok"]
 
@@ -110,13 +110,13 @@ def test_the_contract_starts_at_80_whatever_came_before():
     deals = [{"taker": "NS", "bid": 120, "trump": "S", "points": 120}, {"bid": "pass"}]
     g = Game(rules, deals)
     rec = {"taker": "EW", "bid": 120, "trump": "S", "points": 120}
-    ev = K.plan_deal(rules, g, rec)
-    assert ev == ["down", "hold up %d" % K.hold_for(4), "ok", "ok", "ok"]
-    ev80 = K.plan_deal(rules, g, dict(rec, bid=80, points=80))
+    ev = planner.plan_deal(rules, g, rec)
+    assert ev == ["down", "hold up %d" % planner.hold_for(4), "ok", "ok", "ok"]
+    ev80 = planner.plan_deal(rules, g, dict(rec, bid=80, points=80))
     assert ev80 == ["down", "ok", "ok", "ok"]
     with Sim(rules="classic2000") as sim:
         for r in deals:
-            sim.run_script(K.plan_deal(rules, Game(rules, deals[:deals.index(r)]), r))
+            sim.run_script(planner.plan_deal(rules, Game(rules, deals[:deals.index(r)]), r))
         sim.run_script(ev + ev80)
         st = sim.state()
     assert st["deals"][2:] == [dict(rec, trump="suit", coinche=0), dict(rec, bid=80, points=80, trump="suit", coinche=0)]
@@ -127,8 +127,8 @@ def test_coinche_on_the_contract_and_units_on_the_check_step():
     check step with UP/DOWN, wrapping both ways (9 is one DOWN from 0)."""
     rules = Rules("federation")
     rec = {"taker": "NS", "bid": 100, "trump": "H", "coinche": 2, "points": 109}
-    ev = K.plan_deal(rules, Game(rules), rec)
-    assert ev == ["up", "hold up %d" % K.hold_for(2), "hold back 700", "hold back 700", "ok",  # 100 x4
+    ev = planner.plan_deal(rules, Game(rules), rec)
+    assert ev == ["up", "hold up %d" % planner.hold_for(2), "hold back 700", "hold back 700", "ok",  # 100 x4
                   "ok",  # tens 10
                   "down",  # units 0 -> 9, on the check step
                   "ok"]  # save
@@ -145,19 +145,19 @@ def test_the_planner_never_pays_for_a_pile_switch():
     rules = Rules("classic2000")
     g = Game(rules, [{"taker": "NS", "bid": 120, "trump": "S", "points": 120}])
     for p in range(0, 163):
-        ev = K.plan_deal(rules, g, {"taker": "NS", "bid": 120, "trump": "S", "points": p})
+        ev = planner.plan_deal(rules, g, {"taker": "NS", "bid": 120, "trump": "S", "points": p})
         assert not any(e.startswith("hold ok") for e in ev), p
-        assert K.presses(ev) <= 7
+        assert planner.presses(ev) <= 7
 
 
 def test_defence_pile_on_the_device():
     """Hold OK on the tens step counts the defence's pile: 125 for them is 37 for the takers."""
     rules = Rules("classic2000")
     with Sim(rules="classic2000") as sim:
-        sim.run_script(["up", "hold up %d" % K.hold_for(4), "ok",  # NS 120: tens show 12
-                        "hold ok %d" % K.LONG_HOLD,  # defence pile: 162 - 120 = 42
-                        "hold up %d" % K.hold_for(8), "ok",  # tens 4 -> 12
-                        "hold up %d" % K.hold_for(3),  # units 2 -> 5, on the check step
+        sim.run_script(["up", "hold up %d" % planner.hold_for(4), "ok",  # NS 120: tens show 12
+                        "hold ok %d" % planner.LONG_HOLD,  # defence pile: 162 - 120 = 42
+                        "hold up %d" % planner.hold_for(8), "ok",  # tens 4 -> 12
+                        "hold up %d" % planner.hold_for(3),  # units 2 -> 5, on the check step
                         "ok"])
         st = sim.state()
     rec = {"taker": "NS", "bid": 120, "trump": "suit", "coinche": 0, "points": 37}
@@ -298,17 +298,17 @@ def test_cli_reads_its_command_line_as_the_calculator_does(tmp_path):
 
 def test_keystroke_level_time_model():
     """A press is K, a hold K plus its length, each new screen read M (constants stated in keys.py)."""
-    assert (K.KLM_K, K.KLM_M) == (0.28, 1.35)
-    assert K.seconds([], 0) == 0
-    assert K.seconds(["up", "ok"], 1) == pytest.approx(2 * 0.28 + 1.35)
-    assert K.seconds(["hold up 780", "# a comment", "wait 100"], 0) == pytest.approx(0.28 + 0.78)
+    assert (planner.KLM_K, planner.KLM_M) == (0.28, 1.35)
+    assert planner.seconds([], 0) == 0
+    assert planner.seconds(["up", "ok"], 1) == pytest.approx(2 * 0.28 + 1.35)
+    assert planner.seconds(["hold up 780", "# a comment", "wait 100"], 0) == pytest.approx(0.28 + 0.78)
     rules = Rules("classic2000")
-    ev, reads = K.plan_deal_read(rules, Game(rules), {"taker": "NS", "bid": 80, "trump": "H", "points": 80})
+    ev, reads = planner.plan_deal_read(rules, Game(rules), {"taker": "NS", "bid": 80, "trump": "H", "points": 80})
     assert reads == 3  # contract, tens, check & save
-    ev, reads = K.plan_deal_read(rules, Game(rules), {"bid": "pass"})
+    ev, reads = planner.plan_deal_read(rules, Game(rules), {"bid": "pass"})
     assert (ev, reads) == (["ok", "ok"], 1)
     times = []
-    lines, counts = K.plan(rules, RECORDS[:3], times=times)
+    lines, counts = planner.plan(rules, RECORDS[:3], times=times)
     assert len(times) == 3 and all(t > 0 for t in times)
     assert lines[0] == "# deal 1: %d presses, about %.1f s" % (counts[0], times[0])
 
@@ -326,12 +326,12 @@ def test_dealing_order_and_a_correction_on_the_device(order):
     settings = ["ok", "down", "down", "down", "ok", "up", "up", "ok"]
     lines = (settings + ["up", "ok", "back"] if order == "cw" else [])
     g = Game(rules, (), "N", order)
-    lines += K.plan_deal(rules, g, rec)
+    lines += planner.plan_deal(rules, g, rec)
     g.add(rec)
     want = ORDERS[order][(ORDERS[order].index(g.dealer()) + 2) % 4]  # two seats on: not the default
-    lines += K.plan_dealer(g, want)
+    lines += planner.plan_dealer(g, want)
     g.fixes = g.with_fix(want)
-    lines += K.plan_deal(rules, g, rec)
+    lines += planner.plan_deal(rules, g, rec)
     g.add(rec)
     with Sim(rules="classic2000") as sim:
         sim.run_script(lines)

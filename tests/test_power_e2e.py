@@ -27,8 +27,8 @@ from coinche.game import Game
 from coinche.record import validate
 from coinche.rules import Rules
 from conftest import ROOT, run_mp
-from host_tools import keys as K
-from table import draft as E
+from host_tools.calculator import keys as planner
+from table import draft
 
 SCRIPT = os.path.join(ROOT, "tests", "mp", "power_e2e.py")
 MENU = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_dealer", "m_new", "m_games")  # screens/table_screens.py Menu.ITEMS
@@ -46,20 +46,20 @@ def settings_to(key):
 
 def history_to(n_deals, i):
     """From home: History (opens on the last deal), up to deal i, its menu."""
-    return menu_to("m_history") + K.moves("up", n_deals - 1 - i) + ["ok"]
+    return menu_to("m_history") + planner.moves("up", n_deals - 1 - i) + ["ok"]
 
 
 def plan_points_edit(rules, old):
     """Keys from the deal menu (on Edit) that add 10 card points for the takers,
     keeping everything else; and the record that results. Walks the firmware's
     own Draft steps, so a new step shows up as a key planned for it."""
-    d = E.Draft(rules, record=validate(rules, old))
+    d = draft.Draft(rules, record=validate(rules, old))
     ev = ["ok"]  # Edit
     for step in d.steps():
-        if step == E.S_TENS:
+        if step == draft.S_TENS:
             ev += ["up", "ok"]
             d.tens += 1
-        elif step in (E.S_TAKER, E.S_BID, E.S_CONFIRM):
+        elif step in (draft.S_TAKER, draft.S_BID, draft.S_CONFIRM):
             ev.append("ok")
         else:
             raise AssertionError("no key planned for step %r" % step)
@@ -75,7 +75,7 @@ def build_game(preset, seed, deals_before_end=22):
     done = []
 
     def add(rec):
-        lines.extend(K.plan_deal(rules, game, rec))
+        lines.extend(planner.plan_deal(rules, game, rec))
         game.add(rec)
 
     def fresh_deal(may_end):
@@ -144,8 +144,8 @@ def probe_for(preset):
     """One more deal, the same presses on a booted and on an uncut device: EW took,
     the contract two above the default (80), coinched (held BACK), 10 more card
     points than the default (the contract), 3 fewer units (on the check step)."""
-    return ["down", "hold up %d" % K.hold_for(2), "hold back %d" % K.LONG_HOLD, "ok", "up", "ok",
-            "hold down %d" % K.hold_for(3), "ok"]
+    return ["down", "hold up %d" % planner.hold_for(2), "hold back %d" % planner.LONG_HOLD, "ok", "up", "ok",
+            "hold down %d" % planner.hold_for(3), "ok"]
 
 
 def run_e2e(tmp_path, preset, lines, blocks=352, probe_every=1):
@@ -160,7 +160,7 @@ def run_e2e(tmp_path, preset, lines, blocks=352, probe_every=1):
 
 
 def canonical(rules, rec):
-    return K.canonical(rules, rec)
+    return planner.canonical(rules, rec)
 
 
 def same_deals(rules, stored, records):
@@ -261,7 +261,7 @@ def test_first_dealer_change_on_a_new_game_is_all_or_nothing(tmp_path):
     preset = "federation"
     rules = Rules(preset)
     lines = settings_to("s_first") + ["up", "ok", "back"]
-    lines += K.plan_deal(rules, Game(rules), {"taker": "NS", "bid": 100, "trump": "H", "points": 110})
+    lines += planner.plan_deal(rules, Game(rules), {"taker": "NS", "bid": 100, "trump": "H", "points": 110})
     r = run_e2e(tmp_path, preset, lines)
     assert r["actions"] == 3
     assert r["failures"] == 0, "\n".join(r["first"])

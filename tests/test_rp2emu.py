@@ -20,13 +20,16 @@ import pytest
 from conftest import ROOT
 from device_games import calculator_totals as _calculator_totals  # one copy for the emulator tests
 from device_games import corpus_game as _game
-from host_tools import keys as K
+from host_tools.calculator import keys as planner
 from host_tools import rp2emu
-from host_tools.rp2emu import bench as rp2bench
-from host_tools.sim import Sim, parse_script
+from host_tools.bench import emulated
+from host_tools.common.script import parse_script
+from host_tools.sim import Sim
 
 REASON = rp2emu.missing()
-pytestmark = pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)
+# make deploy compiles into build/BOARD: the tests that run it share one worker (tests/conftest.py)
+pytestmark = [pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON),
+              pytest.mark.xdist_group("make_deploy")]
 
 TIMINGS = {}  # test -> seconds of real time, printed at the end (pytest -s)
 
@@ -85,8 +88,8 @@ def test_game_through_gpio_then_power_cycle(oled_image, tmp_path):
     image = str(tmp_path / "flash.img")
     shutil.copy(oled_image[0], image)
     records = _game(12)
-    rules = K.Rules("classic2000")
-    lines, _ = K.plan(rules, records)
+    rules = planner.Rules("classic2000")
+    lines, _ = planner.plan(rules, records)
     with rp2emu.Pico("pico_oled", image) as pico:
         pico.wait_for_frame()
         pico.play(parse_script(lines), press_ms=30, gap_ms=30)
@@ -96,7 +99,7 @@ def test_game_through_gpio_then_power_cycle(oled_image, tmp_path):
         after = pico.state()
     assert before == after
     assert len(after["deals"]) == 12
-    assert after["deals"] == [K.canonical(rules, r) for r in records]
+    assert after["deals"] == [planner.canonical(rules, r) for r in records]
     assert after["total"] == _calculator_totals(records, "classic2000")
 
 
@@ -121,7 +124,7 @@ def test_no_press_lost_or_reordered_in_40_deals_at_30_30_ms(oled_image, tmp_path
     the same game."""
     image = str(tmp_path / "flash.img")
     shutil.copy(oled_image[0], image)
-    game = rp2bench.game("pico_oled", image, "federation", log=lambda text: None)
+    game = emulated.game("pico_oled", image, "federation", log=lambda text: None)
     assert "crash" not in game, "the app's loop ended:\n%s" % game["crash"]
     assert game["interrupts"], "the buttons were polled, not on edge interrupts"
     assert game["edges_dropped"] == 0, "%d edges found the ring full" % game["edges_dropped"]
@@ -198,7 +201,7 @@ def test_edges_latched_in_one_erase_keep_a_fingers_order_on_the_rp2_port(oled_im
 
 def _deal_scripts(rules, records):
     """The planner's script cut into one list of lines per deal."""
-    return K.deal_scripts(K.plan(rules, records)[0])[1]
+    return planner.deal_scripts(planner.plan(rules, records)[0])[1]
 
 
 def test_power_cut_in_the_middle_of_flash_writes(oled_image, tmp_path):
@@ -208,7 +211,7 @@ def test_power_cut_in_the_middle_of_flash_writes(oled_image, tmp_path):
     game as after the last confirmed action (three deals, or four when the cut
     came after the save's commit), then goes on: the next deals give the
     calculator's totals."""
-    rules = K.Rules("classic2000")
+    rules = planner.Rules("classic2000")
     records = _game(6)
     deals = _deal_scripts(rules, records)
     base = str(tmp_path / "base.img")
@@ -242,13 +245,13 @@ def test_power_cut_in_the_middle_of_flash_writes(oled_image, tmp_path):
             state = pico.state()
             kept = len(state["deals"])
             assert kept in (3, 4), (kind, index, state)
-            assert state["deals"] == [K.canonical(rules, r) for r in records[:kept]]
+            assert state["deals"] == [planner.canonical(rules, r) for r in records[:kept]]
             assert state["screen"] == "home"
             seen.add(kept)
             pico.reset()
             pico.wait_for_frame()
             pico.play(parse_script(sum(deals[kept:6], [])))
             state = pico.state()
-        assert state["deals"] == [K.canonical(rules, r) for r in records], (kind, index)
+        assert state["deals"] == [planner.canonical(rules, r) for r in records], (kind, index)
         assert state["total"] == _calculator_totals(records, "classic2000")
     assert 3 in seen, "some cut must hit the save before its commit"

@@ -2,7 +2,7 @@
 import pytest
 
 from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesError, check_option
-from host_tools.rules_help import parse_value
+from host_tools.common.rules_help import parse_value
 from vectors import deal, result
 
 

@@ -1,6 +1,6 @@
 """SIGKILL the simulator while it plays a game on a flash image file, restart it.
 
-The simulator (host_tools/sim.py) runs the real firmware in its own micropython
+The simulator (host_tools/sim/) runs the real firmware in its own micropython
 process on a littlefs image file (FileBlockDev: one write() per program or
 erase). The device process is killed with SIGKILL at seeded moments of a
 scripted game (the scenario of tests/test_power_e2e.py: 20+ deals, a language
@@ -37,8 +37,9 @@ import test_power_e2e as P
 from coinche.game import Game
 from coinche.rules import Rules
 from conftest import ROOT
-from host_tools import keys as K
-from host_tools.sim import Sim, parse_script
+from host_tools.calculator import keys as planner
+from host_tools.common.script import parse_script
+from host_tools.sim import Sim
 
 HOOK = os.path.join(ROOT, "tests", "mp", "power_e2e.py")
 PRESET = "federation"
@@ -225,7 +226,7 @@ def test_sigkill_then_restart(world, n, monkeypatch):
             sim.run_script(["ok"])  # a new game, same rules
             st = sim.state()
             assert st["deals"] == [] and not st["over"]
-        sim.run_script(K.plan_deal(rules, Game(rules, st["deals"], st["dealer"]), rec))
+        sim.run_script(planner.plan_deal(rules, Game(rules, st["deals"], st["dealer"]), rec))
         after = sim.state()
     assert after["deals"] == st["deals"] + [P.canonical(rules, rec)]
     assert consistent(after)

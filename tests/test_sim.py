@@ -196,17 +196,11 @@ import time  # noqa: E402
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from host_tools.sim import (  # noqa: E402
-    Frame,
-    KeyTracker,
-    ScriptError,
-    Sim,
-    SimError,
-    frame_image,
-    parse_keys,
-    parse_script,
-    render_frame,
-)
+from host_tools.common.frames import Frame, frame_image  # noqa: E402
+from host_tools.common.script import ScriptError, parse_script  # noqa: E402
+from host_tools.sim import Sim, SimError  # noqa: E402
+from host_tools.sim.keyboard import KeyTracker, parse_keys  # noqa: E402
+from host_tools.sim.terminal import render_frame  # noqa: E402
 
 
 def _lit(frame, x, y):
@@ -419,7 +413,7 @@ def test_render_frame_quadrants_then_braille_when_too_small():
 
 
 def test_render_frame_every_oled_pixel_fits_80x24_in_braille():
-    from host_tools.sim import BRAILLE, choose_rendering, full_size, size_note
+    from host_tools.sim.terminal import BRAILLE, choose_rendering, full_size, size_note
     random.seed(3)
     pixels = [(x, y) for x in range(128) for y in range(64) if random.random() < 0.3]
     f = _mono(128, 64, pixels)
@@ -722,7 +716,7 @@ def test_help_documents_the_script_language_and_terminal():
 # ---------------------------------------------------------------- CLI: flash image, rules
 
 def test_flash_image_check_accepts_only_images_the_simulator_made(tmp_path):
-    from host_tools.sim import FLASH_BLOCK_COUNT, FLASH_BLOCK_SIZE, flash_image_problem
+    from host_tools.sim.flash_file import FLASH_BLOCK_COUNT, FLASH_BLOCK_SIZE, flash_image_problem
     size = FLASH_BLOCK_COUNT * FLASH_BLOCK_SIZE
     assert flash_image_problem(str(tmp_path / "missing.img")) is None
     empty = tmp_path / "empty.img"
@@ -769,7 +763,7 @@ def test_cli_refuses_to_format_a_file_it_did_not_make(tmp_path):
     assert victim.read_bytes() == before  # untouched
     p = run("--format")  # asked to: it starts over
     assert p.returncode == 0, p.stderr
-    from host_tools.sim import flash_image_problem
+    from host_tools.sim.flash_file import flash_image_problem
     assert flash_image_problem(str(victim)) is None  # a flash image now, with its littlefs
     p = run()  # now it is ours: used, not refused
     assert p.returncode == 0 and "not a flash image" not in p.stderr, p.stderr
@@ -796,7 +790,7 @@ def test_cli_rejects_invalid_rules_and_target(tmp_path):
 
 def test_emulated_pico_checks_its_options_as_the_simulator_does(tmp_path):
     """python -m host_tools.rp2emu shares the simulator's options and their checks
-    (host_tools/sim.py device_parser, checked_options): the same messages, before any
+    (host_tools/common/device_options.py: device_parser, checked_options): the same messages, before any
     emulator is looked for (so this runs where rp2040js is missing too)."""
     script = tmp_path / "bad.txt"
     script.write_text("ok\n# fine\nhold ok soon\n")

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from host_tools import uf2
+from host_tools.device import uf2
 from tests.conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
@@ -45,7 +45,7 @@ def test_language_tables_module_compiles_for_the_rp2040(tmp_path):
 
 
 def test_manifest_freezes_our_boot_the_board_and_what_deploy_sends(tmp_path):
-    from host_tools.deploy import board_settings, firmware_files
+    from host_tools.device.deploy import board_settings, firmware_files
 
     manifest = open(uf2.stage("pico_display_pack", str(tmp_path))).read()
     modules = re.findall(r"module\('([^']+)'", manifest)

@@ -1,5 +1,5 @@
 """The one-file install on the emulated Pico: build/coinche-<board>.uf2 (MicroPython
-v1.28.0 with the scoreboard frozen in, host_tools/uf2.py) booted by rp2040js
+v1.28.0 with the scoreboard frozen in, host_tools/device/uf2.py) booted by rp2040js
 (host_tools/rp2emu) on a flash image, with no deploy step.
 
 The UF2 boots on an empty flash to the home screen (as the simulator draws it); a
@@ -17,8 +17,9 @@ import time
 import pytest
 
 from device_games import calculator_totals, corpus_game
-from host_tools import keys as K
-from host_tools.sim import Sim, parse_script
+from host_tools.calculator import keys as planner
+from host_tools.common.script import parse_script
+from host_tools.sim import Sim
 
 try:
     from host_tools import rp2emu
@@ -69,7 +70,7 @@ def _sim_home(board):
 @pytest.fixture(scope="module")
 def older_and_newer(uf2_images, tmp_path_factory):
     """Two pico_oled UF2s of this tree told apart by firmware_build.LABEL."""
-    from host_tools import uf2
+    from host_tools.device import uf2
 
     source = os.environ.get("MICROPYTHON_SRC", "")
     folder = tmp_path_factory.mktemp("uf2")
@@ -85,8 +86,8 @@ def played(older_and_newer, tmp_path_factory):
     older, _newer = older_and_newer
     image = str(tmp_path_factory.mktemp("pico") / "flash.img")
     records = corpus_game(12)
-    rules = K.Rules("classic2000")
-    lines, _ = K.plan(rules, records)
+    rules = planner.Rules("classic2000")
+    lines, _ = planner.plan(rules, records)
     with rp2emu.Pico("pico_oled", image, uf2=older) as pico:
         home = pico.wait_for_frame()
         layout = pico.exec("import flash_report, firmware_build\n"
@@ -109,7 +110,7 @@ def test_uf2_boots_on_an_empty_flash_to_the_home_screen(played):
 
 def test_game_of_twelve_deals_through_gpio(played):
     records, rules, state = played["records"], played["rules"], played["state"]
-    assert state["deals"] == [K.canonical(rules, r) for r in records]
+    assert state["deals"] == [planner.canonical(rules, r) for r in records]
     assert state["total"] == calculator_totals(records, "classic2000")
 
 
@@ -142,8 +143,8 @@ def test_uf2_over_a_stock_install_keeps_its_games(uf2_images, tmp_path):
     it is (nothing formatted) and the game is the one that was there."""
     image = str(tmp_path / "flash.img")
     records = corpus_game(3)
-    rules = K.Rules("classic2000")
-    lines, _ = K.plan(rules, records)
+    rules = planner.Rules("classic2000")
+    lines, _ = planner.plan(rules, records)
     with rp2emu.Pico("pico_oled", image) as pico:  # the stock UF2 ($MICROPYTHON_UF2)
         pico.deploy(rules="classic2000")
         pico.wait_for_frame()

@@ -1,7 +1,7 @@
 """Whole games through the real firmware: corpus records -> key planner -> simulator.
 
 For every preset (and federation to 700) the deal records of tests/ui_corpus.py
-are turned into button presses by host_tools/keys.py, pressed on the firmware
+are turned into button presses by host_tools/calculator/keys.py, pressed on the firmware
 running headless on the MicroPython unix port, and the device's final state
 (totals, end, winner, the deals it stored) must equal what the scoring core
 coinche.game.Game says for the same records. A held-out corpus (another seed)
@@ -22,7 +22,7 @@ from coinche.game import Game
 from coinche.record import validate
 from coinche.rules import Rules
 from conftest import ROOT
-from host_tools import keys as K
+from host_tools.calculator import keys as planner
 from host_tools.sim import Sim
 from table import draft as E
 
@@ -30,7 +30,7 @@ PRESSES = {}  # label -> [presses per deal], filled by the corpus tests
 
 
 def canonical(rules, rec):
-    return K.canonical(rules, rec)
+    return planner.canonical(rules, rec)
 
 
 def same_melds_outcome(a, b):
@@ -61,7 +61,7 @@ def check_state(rules, st, records):
 def play(preset, options, records, **kw):
     """Plan and press records on a fresh device; returns (state, presses per deal)."""
     rules = Rules(preset, options)
-    lines, counts = K.plan(rules, records)
+    lines, counts = planner.plan(rules, records)
     with Sim(rules=preset, target=options.get("target"), **kw) as sim:
         sim.run_script(lines)
         st = sim.state()
@@ -142,7 +142,7 @@ def test_presses_per_deal_report():
 # ------------------------------------------------------------------ undo, delete, edit
 
 def _plan_into(rules, game, rec):
-    ev = K.plan_deal(rules, game, rec)
+    ev = planner.plan_deal(rules, game, rec)
     game.add(rec)
     return ev
 
@@ -186,7 +186,7 @@ def _history_to(n_deals, i, over=False):
     """From home: menu > History (opens on the last deal) > deal i > its menu.
     From the game-over screen UP opens History directly."""
     up = n_deals - 1 - i
-    return (["up"] if over else ["ok", "down", "ok"]) + K.moves("up", up) + ["ok"]
+    return (["up"] if over else ["ok", "down", "ok"]) + planner.moves("up", up) + ["ok"]
 
 
 def plan_edit(rules, old, new):
@@ -204,7 +204,7 @@ def plan_edit(rules, old, new):
     else:
         ev.append("ok")
     items = d.bid_items()
-    mv = K.wrap_moves(items.index(d.bid), items.index(new["bid"]), len(items))
+    mv = planner.wrap_moves(items.index(d.bid), items.index(new["bid"]), len(items))
     if mv:
         ev += mv
         was = d.bid
@@ -224,7 +224,7 @@ def plan_edit(rules, old, new):
         ev += ["hold back 700"] * ((new.get("coinche", 0) - d.coinche) % 3)
         d.coinche = new.get("coinche", 0)
     ev.append("ok")
-    ev += K._points_events(d, new)
+    ev += planner._points_events(d, new)
     # the confirm step: each team's picker (held OK: NS, held BACK: EW) removes what
     # the new record does not have and adds what it lacks
     bel = new.get("belote") or {}
@@ -236,11 +236,11 @@ def plan_edit(rules, old, new):
             continue
         while have:  # remove everything, then add in order (melds keep their order)
             it = E.REMOVE_BELOTE if have[0] == E.BELOTE else 0  # the only announce: the hold toggles it
-            ev += K.announce_events(d, team, it)[0]
+            ev += planner.announce_events(d, team, it)[0]
             d.announce(team, it)
             have = [E.BELOTE] * d.belote[0 if team == "NS" else 1] + list(d.melds[team])
         for it in wanted:
-            ev += K.announce_events(d, team, it)[0]
+            ev += planner.announce_events(d, team, it)[0]
             d.announce(team, it)
     if rules.has_melds() and d.needs_melds_to():
         # the device cannot go back to "the engine decides": pick whom it would pick
@@ -248,7 +248,7 @@ def plan_edit(rules, old, new):
         if d.melds_to == "auto":
             ev += ["ok", {"NS": "up", "EW": "down"}.get(to, "ok")]  # OK asks first
         elif to != d.melds_to:  # loaded answer to change: the picker's "best melds?"
-            ev += K.announce_events(d, "NS", E.BEST)[0]
+            ev += planner.announce_events(d, "NS", E.BEST)[0]
             ev.append({"NS": "up", "EW": "down"}.get(to, "hold ok 700"))  # held OK is nobody
     ev.append("ok")  # confirm: save
     return ev
@@ -284,7 +284,7 @@ def test_edit_past_deal_via_history(cfg, i, new):
     edited[i] = new
     over = Game(rules, edited).over  # the edit leaves a valid game (else Game raises)
     with Sim(rules=preset, target=options.get("target")) as sim:
-        lines, _ = K.plan(rules, keep)
+        lines, _ = planner.plan(rules, keep)
         sim.run_script(lines)
         check_state(rules, sim.state(), keep)
         sim.run_script(_history_to(len(keep), i))
@@ -304,7 +304,7 @@ def test_delete_past_deal_via_history():
     preset, options, keep = _base_game(1, 5)
     rules = Rules(preset, options)
     with Sim(rules=preset) as sim:
-        sim.run_script(K.plan(rules, keep)[0])
+        sim.run_script(planner.plan(rules, keep)[0])
         # deal 2 > its menu > Delete (second item) > ask: BACK keeps it
         sim.run_script(_history_to(5, 1) + ["down", "ok"])
         assert sim.state()["screen"] == "ask"
@@ -330,7 +330,7 @@ def test_edit_that_would_end_the_game_early_is_refused():
     assert not Game(rules, keep).over
     assert Game(rules, keep[:3] + [big]).over
     with Sim(rules=preset) as sim:
-        sim.run_script(K.plan(rules, keep)[0])
+        sim.run_script(planner.plan(rules, keep)[0])
         sim.run_script(_history_to(5, 3) + plan_edit(rules, small, big))
         st = sim.state()
         assert st["screen"] == "entry-confirm"
@@ -350,7 +350,7 @@ def test_game_survives_a_restart(tmp_path):
     flash = str(tmp_path / "flash.img")
     new = {"taker": "EW", "bid": 80, "trump": "NT", "points": 81}
     with Sim(rules=preset, flash=flash) as sim:
-        sim.run_script(K.plan(rules, keep)[0])
+        sim.run_script(planner.plan(rules, keep)[0])
         sim.run_script(["back", "ok"])  # undo deal 4
         sim.run_script(_history_to(3, 1) + plan_edit(rules, keep[1], new))
         before = sim.state()

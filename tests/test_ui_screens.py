@@ -1,6 +1,6 @@
 """Golden screenshots: every screen of the 128x64 layout, driven on the simulator.
 
-The scenes and their key scripts live in host_tools/screens_gallery.py; each
+The scenes and their key scripts live in host_tools/sim/gallery.py; each
 `shot NAME` frame must equal tests/golden/NAME.png bit for bit (the PNG is the
 frame at 4x, black and white, so a person can look at it). After a deliberate
 change of the layout or of a string, regenerate and LOOK at the pictures:
@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from host_tools import screens_gallery as G
+from host_tools.sim import gallery
 from render import languages
 
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -23,7 +23,7 @@ UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 
 def _shot_names():
     out = []
-    for _, _, words in G.SCENES:
+    for _, _, words in gallery.SCENES:
         out += [w[5:] for w in words if w.startswith("shot:")]
     return out
 
@@ -38,9 +38,9 @@ SCREENS = {"home", "menu", "ask", "history", "deal", "gameover", "settings", "op
 
 @pytest.fixture(scope="module")
 def shots():
-    s = G.all_shots()
+    s = gallery.all_shots()
     if UPDATE:
-        G.write(s)
+        gallery.write(s)
     return s
 
 
@@ -51,14 +51,14 @@ def test_shot_names_are_unique_and_scenes_are_many():
 @pytest.mark.parametrize("name", NAMES)
 def test_screen_matches_golden(name, shots, tmp_path_factory):
     fr = shots[name]
-    path = os.path.join(G.GOLDEN_DIR, name + ".png")
+    path = os.path.join(gallery.GOLDEN_DIR, name + ".png")
     assert os.path.exists(path), "no golden for %s: run with UPDATE_GOLDEN=1 and look at it" % name
-    screen, w, h, bits = G.golden_bits(path)
+    screen, w, h, bits = gallery.golden_bits(path)
     assert (screen, w, h) == (fr.screen, fr.w, fr.h)
-    if bits != G.frame_bits(fr):
+    if bits != gallery.frame_bits(fr):
         out = tmp_path_factory.mktemp("golden-diff") / (name + ".png")
-        G.diff_image(fr, str(out), path)
-        n = sum(a != b for a, b in zip(bits, G.frame_bits(fr)))
+        gallery.diff_image(fr, str(out), path)
+        n = sum(a != b for a, b in zip(bits, gallery.frame_bits(fr)))
         pytest.fail("%s: %d pixels differ from the golden; golden | now | diff in %s" % (name, n, out))
 
 
@@ -74,7 +74,7 @@ def test_every_screen_has_a_golden(shots):
 
 
 def test_no_stray_goldens():
-    names = {f[:-4] for f in os.listdir(G.GOLDEN_DIR) if f.endswith(".png")}
+    names = {f[:-4] for f in os.listdir(gallery.GOLDEN_DIR) if f.endswith(".png")}
     assert names == set(NAMES), names ^ set(NAMES)
 
 
@@ -82,7 +82,7 @@ def test_gallery_check_agrees(shots):
     """The gallery's --check (for people) finds nothing when the tests find nothing."""
     if UPDATE:
         pytest.skip("goldens were just rewritten")
-    bad = G.check(shots)
+    bad = gallery.check(shots)
     assert bad == [], bad
 
 
@@ -91,25 +91,25 @@ def test_golden_round_trip(tmp_path, shots):
     for name in ("home_deals", "confirm", "menu_de"):
         fr = shots[name]
         p = tmp_path / (name + ".png")
-        G.save_png(fr, str(p))
-        assert G.golden_bits(str(p)) == (fr.screen, fr.w, fr.h, G.frame_bits(fr))
+        gallery.save_png(fr, str(p))
+        assert gallery.golden_bits(str(p)) == (fr.screen, fr.w, fr.h, gallery.frame_bits(fr))
     # and a changed pixel is seen
     fr = shots["home_fresh"]
     data = bytearray(fr.data)
     data[500] ^= 1
-    changed = G.Frame(fr.screen, fr.fmt, fr.w, fr.h, bytes(data))
-    assert G.frame_bits(changed) != G.frame_bits(fr)
+    changed = gallery.Frame(fr.screen, fr.fmt, fr.w, fr.h, bytes(data))
+    assert gallery.frame_bits(changed) != gallery.frame_bits(fr)
 
 
 def test_readme_screenshots_exist_and_come_from_the_simulator(shots):
     from PIL import Image
 
-    for doc, name in G.README_SHOTS.items():
-        path = os.path.join(G.DOCS_DIR, doc)
+    for doc, name in gallery.README_SHOTS.items():
+        path = os.path.join(gallery.DOCS_DIR, doc)
         with Image.open(path) as img:
-            assert img.size == (128 * G.SCALE, 64 * G.SCALE)
+            assert img.size == (128 * gallery.SCALE, 64 * gallery.SCALE)
             lit = bytes(1 if v else 0 for v in img.convert("L").resize((128, 64), Image.NEAREST).tobytes())
-        assert lit == G.frame_bits(shots[name]), doc
+        assert lit == gallery.frame_bits(shots[name]), doc
 
 
 def test_display_pack_screenshots_come_from_the_simulator():
@@ -117,15 +117,15 @@ def test_display_pack_screenshots_come_from_the_simulator():
     (regenerate with `python -m host_tools.screens_gallery --update` and look at them)."""
     from PIL import Image, ImageChops
 
-    from host_tools.sim import frame_image
+    from host_tools.common.frames import frame_image
 
-    pack = G.pack_shots()
+    pack = gallery.pack_shots()
     assert {fr.screen for fr in pack.values()} == {"home", "history", "entry-confirm", "gameover", "chart", "stats"}
-    for doc, name in G.PACK_SHOTS.items():
+    for doc, name in gallery.PACK_SHOTS.items():
         fr = pack[name]
         assert (fr.fmt, fr.w, fr.h) == ("rgb565", 240, 135)
-        with Image.open(os.path.join(G.DOCS_DIR, doc)) as img:
-            now = frame_image(fr, G.PACK_SCALE)
+        with Image.open(os.path.join(gallery.DOCS_DIR, doc)) as img:
+            now = frame_image(fr, gallery.PACK_SCALE)
             assert img.size == now.size, doc
             assert ImageChops.difference(img.convert("RGB"), now.convert("RGB")).getbbox() is None, doc
 

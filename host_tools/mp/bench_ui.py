@@ -2,7 +2,7 @@
 
     micropython host_tools/mp/bench_ui.py MODE PRESET TARGET SCRIPT [ARG]
 
-SCRIPT is a key script as host_tools/keys.py writes it (up, down, ok, back,
+SCRIPT is a key script as host_tools/calculator/keys.py writes it (up, down, ok, back,
 hold BUTTON MS, wait MS; `#` comments). Every event goes through the whole
 device path: the button level, App.poll() every 10 ms of virtual time
 (debounce, repeat, long press), the screen, the layout, display.show().

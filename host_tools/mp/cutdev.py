@@ -178,6 +178,7 @@ def fresh(block_count=352, path="/flash", record=False, block_size=4096):
 
 
 _kept_files = []
+_open_held = None  # the open() that hold_files() put in builtins
 
 
 def hold_files():
@@ -187,8 +188,9 @@ def hold_files():
     would close it later, inside a garbage collection with the heap locked,
     and print a MemoryError traceback for nothing. Held files are never
     collected. Needs a port that lets builtins be overridden (the unix port)."""
+    global _open_held
     real = builtins.open
-    if getattr(real, "_held", False):
+    if real is _open_held:  # holding already
         return
 
     def open_held(*args, **kw):
@@ -196,5 +198,5 @@ def hold_files():
         _kept_files.append(f)
         return f
 
-    open_held._held = True
+    _open_held = open_held
     builtins.open = open_held

@@ -7,7 +7,7 @@ Runs on the MicroPython unix port so the games are read exactly as the
 scoreboard reads them at boot (firmware/store/journal.py): what the device
 would recover, the export recovers; what it sets aside, the export reports.
 `Journal.load()` may repair what it reads, so it must only ever be given a
-copy: host_tools/export.py copies the image (or the device's files) first.
+copy: host_tools/device/export.py copies the image (or the device's files) first.
 
 Output, one JSON object per line:
     {"notice": TEXT}                      the journal's own notice (damage found)

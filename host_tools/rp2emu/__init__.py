@@ -2,7 +2,7 @@
 
     pico = Pico("pico_oled", flash="pico.img")      # boots the image (and the UF2)
     pico.url                                        # socket://127.0.0.1:PORT for mpremote
-    pico.deploy(rules="classic2000")                # host_tools/deploy.py, then reset
+    pico.deploy(rules="classic2000")                # host_tools/device/deploy.py, then reset
     pico.play(parse_script(lines))                  # presses on the board's GPIO pins
     pico.frame()                                    # the glass, via the controller model
     pico.state()                                    # the app's state, read over the REPL
@@ -25,18 +25,18 @@ import queue
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import types
 
-from host_tools.sim import BUTTONS, Frame, frame_image
+from host_tools.common.frames import Frame, frame_image
+from host_tools.common.paths import BOARDS, ROOT, SHARED_RP2
+from host_tools.common.script import BUTTONS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 EMULATOR_JS = os.path.join(HERE, "emulator.js")
 NODE_MODULES = os.path.join(HERE, "node_modules")
-BOARDS = os.path.join(ROOT, "boards")
-SHARED_RP2 = os.path.join(os.path.dirname(ROOT), "shared", "rp2")
 DEFAULT_UF2 = os.path.join(SHARED_RP2, "micropython-v1.28.0-RPI_PICO.uf2")
 DEFAULT_BOOTROM = os.path.join(SHARED_RP2, "rp2040-bootrom-b1.bin")
 PRESS_MS = 30
@@ -374,7 +374,7 @@ class Pico:
         self._send(self._pin_line(micros, button, down))
 
     def play(self, steps, press_ms=PRESS_MS, gap_ms=GAP_MS, settle_ms=SETTLE_MS, on_shot=None, start_us=None):
-        """Press a parsed script (host_tools.sim.parse_script) on the GPIO pins.
+        """Press a parsed script (host_tools.common.script.parse_script) on the GPIO pins.
 
         Every edge is scheduled at its exact simulated time before it is due, so
         the presses are what a finger does whatever the firmware is busy with.
@@ -498,15 +498,21 @@ class Pico:
                 raise EmulatorError("machine.reset() did not reboot the emulated Pico")
 
     def deploy(self, rules=None, target=None, arch="armv6m"):
-        """host_tools/deploy.py into this Pico; with rules/target, the fresh game's
+        """host_tools/device/deploy.py into this Pico; with rules/target, the fresh game's
         settings are recorded before the reset (as the simulator's defaults are)."""
-        from host_tools import deploy
+        from host_tools.device import deploy
 
-        compile_cmds, argv, _ = deploy.plan(self.board, self.url, arch)
-        deploy.compile_all(compile_cmds)
-        if argv[-2:] == ["+", "reset"]:
-            argv = argv[:-2]
-        proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=self.timeout * 3)
+        # a build folder of its own: emulated Picos deployed side by side (tests run in
+        # parallel) must not compile into one another's files
+        build = tempfile.mkdtemp(prefix="rp2emu-deploy-")
+        try:
+            compile_cmds, argv, _ = deploy.plan(self.board, self.url, arch, build_dir=build)
+            deploy.compile_all(compile_cmds)
+            if argv[-2:] == ["+", "reset"]:
+                argv = argv[:-2]
+            proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=self.timeout * 3)
+        finally:
+            shutil.rmtree(build, ignore_errors=True)
         if proc.returncode != 0:
             raise EmulatorError("deploy failed:\n%s%s" % (proc.stdout, proc.stderr))
         if rules is not None or target is not None:

@@ -7,10 +7,10 @@
         (no script: boot and serve the USB serial on a local port until Ctrl-C;
          `mpremote connect socket://127.0.0.1:PORT repl` talks to it)
 
-The same script files as the simulator's (host_tools/sim.py), pressed on the
+The same script files as the simulator's (host_tools/sim/), pressed on the
 board's GPIO pins; --state-out writes the app's state read from the device, in
 the simulator's format.  A flash image that already holds the scoreboard for the
-board is booted as it is; otherwise the firmware is deployed (host_tools/deploy.py,
+board is booted as it is; otherwise the firmware is deployed (host_tools/device/deploy.py,
 the same mpremote commands as `make deploy`) and the game starts with
 --rules/--target.  The UF2 defaults to $MICROPYTHON_UF2 (--uf2 FILE overrides it,
 e.g. a firmware with the scoreboard frozen in).
@@ -22,7 +22,8 @@ import tempfile
 import time
 
 from host_tools.rp2emu import GAP_MS, PRESS_MS, EmulatorError, Pico, missing, uf2_path
-from host_tools.sim import SHOT_SCALE, OptionError, checked_options, device_parser, frame_image, write_state
+from host_tools.common.device_options import OptionError, checked_options, device_parser, write_state
+from host_tools.common.frames import SHOT_SCALE, frame_image
 
 
 def _parser():

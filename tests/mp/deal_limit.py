@@ -3,7 +3,7 @@
     micropython -X heapsize=16M deal_limit.py build IMAGE DEALS [TREE]
     micropython -X heapsize=N   deal_limit.py run IMAGE [TREE]
 
-TREE: the firmware compiled to .mpy (host_tools/bench.build_tree), as on the
+TREE: the firmware compiled to .mpy (host_tools/bench/tree.py: build_tree), as on the
 device: bytecode the heap must hold, but no compiler run.
 
 build: a flash image (the device layout, host_tools/mp/flash_image.py) holding

@@ -51,7 +51,7 @@ for _p in (_ROOT + "/host_tools/mp", _ROOT + "/firmware"):
 
 
 BUTTONS = {"up": 0, "down": 1, "ok": 2, "back": 3}
-PRESS_MS = 40  # as host_tools/sim.py presses a key
+PRESS_MS = 40  # as the simulator presses a key (host_tools/common/script.py)
 GAP_MS = 60
 POLL_MS = 10
 

@@ -9,7 +9,7 @@ def main_game(deals=24):
     game, three deals more."""
     acts = [{"op": "set", "k": "lang", "v": "fr"}]
     acts += sample_game(deals, seed=3)
-    # a correction of the next dealer in the middle of the game (issue 9), and a second one
+    # a correction of the next dealer in the middle of the game, and a second one
     at = len(acts) // 2
     n = sum(1 for a in acts[:at] if a["op"] == "add") - sum(1 for a in acts[:at] if a["op"] == "del")
     acts.insert(at, {"op": "dealer", "fix": [[n, "E"]]})

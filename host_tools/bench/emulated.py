@@ -1,6 +1,6 @@
-"""Figures of the real port: the stock rp2 MicroPython on the emulated RP2040 (125 MHz).
+"""Figure 9, the real port: the stock rp2 MicroPython on the emulated RP2040 (125 MHz).
 
-    measure(log) -> dict       (host_tools/bench.py renders it as figure 9)
+    measure(log) -> dict       (host_tools/bench/table.py renders it as figure 9)
 
 The firmware is deployed as make deploy does (.mpy for armv6m), then main.py runs
 with a thin layer around the app, loaded from the REPL (nothing of it is in the
@@ -19,10 +19,14 @@ import shutil
 import statistics
 import tempfile
 
-from host_tools.rp2emu import EmulatorError, Pico
-from host_tools.sim import parse_script
+from coinche.game import Game
 
-GAME_DEALS = 40
+from host_tools.bench.budgets import GAME_DEALS
+from host_tools.bench.games import bench_game
+from host_tools.calculator.keys import deal_scripts
+from host_tools.common.script import parse_script
+from host_tools.rp2emu import EmulatorError, Pico, missing
+
 SAMPLE_EVERY = 8  # polls between two live-heap samples (each a gc.collect())
 
 # Loaded on the device from the REPL, then main.py's own lines: the measuring layer.
@@ -141,8 +145,6 @@ def _mem_info(text):
 
 def game(board, image, preset, log):
     """The 40-deal game at 30/30 under the measuring layer: heap, renders, pauses."""
-    from host_tools.bench import bench_game
-
     rules, records, lines, _ = bench_game(preset, GAME_DEALS)
     target = rules.spec()["options"].get("target")
     with Pico(board, image) as pico:
@@ -171,8 +173,6 @@ def game(board, image, preset, log):
 def _same_game(rules, state, records):
     """The device's game is the planned one: every deal scores the same, same totals
     (a record may differ only where the planner leaves the scoring core's default)."""
-    from coinche.game import Game
-
     if len(state["deals"]) != len(records):
         return False
     want = Game(rules, records)
@@ -183,9 +183,6 @@ def _same_game(rules, state, records):
 def latency(board, image, preset, log, gap_ms=600):
     """Press-to-pixels on one deal typed with the keys apart (ms): per acting edge, the end
     of the last display transfer before the next edge."""
-    from host_tools.bench import bench_game
-    from host_tools.keys import deal_scripts
-
     _, records, lines, _ = bench_game(preset, 2)
     steps = parse_script(deal_scripts(lines)[1][0])
     with Pico(board, image) as pico:
@@ -233,8 +230,6 @@ def latency(board, image, preset, log, gap_ms=600):
 
 def measure(log=print, preset="federation"):
     """Every real-port figure, or {"error": why} when the emulator cannot run."""
-    from host_tools.rp2emu import missing
-
     why = missing()
     if why:
         return {"error": why}

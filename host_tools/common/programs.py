@@ -1,4 +1,4 @@
-"""Where the development tools are: the venv's own copy first (next to the
+"""Where the development programs are: the venv's own copy first (next to the
 running Python, as `make venv` installs them), else the PATH."""
 import os
 import shutil

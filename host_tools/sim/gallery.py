@@ -14,14 +14,13 @@ import argparse
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from host_tools.common.frames import Frame, frame_image, mono_pixels
+from host_tools.common.paths import DOCS, TESTS
+from host_tools.common.script import parse_script
+from host_tools.sim.client import Sim
 
-from host_tools.sim import Frame, Sim, frame_image, parse_script  # noqa: E402
-
-GOLDEN_DIR = os.path.join(ROOT, "tests", "golden")
-DOCS_DIR = os.path.join(ROOT, "docs", "screenshots")
+GOLDEN_DIR = os.path.join(TESTS, "golden")
+DOCS_DIR = os.path.join(DOCS, "screenshots")
 SCALE = 4
 README_SHOTS = {"home.png": "home_deals", "history.png": "history", "confirm.png": "confirm",
                 "gameover.png": "gameover", "chart.png": "chart", "stats.png": "stats"}  # docs name -> shot (128x64)
@@ -238,10 +237,8 @@ def pack_shots():
 
 def frame_bits(frame):
     """A frame as one byte per pixel (0/1), row-major."""
-    from host_tools.sim import _pixels_mono
-
     assert frame.fmt == "mono", frame.fmt
-    return bytes(_pixels_mono(frame))
+    return bytes(mono_pixels(frame))
 
 
 def save_png(frame, path, scale=SCALE):

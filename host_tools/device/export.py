@@ -21,18 +21,15 @@ import sys
 import tempfile
 import time
 
-from host_tools.tools import required_tool
+from coinche.stats import Tally
+from coinche.game import Game, GameError
+from coinche.record import RecordError
+from coinche.rules import Rules, RulesError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if os.path.join(ROOT, "firmware") not in sys.path:
-    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from host_tools.common.paths import HOST_MP
+from host_tools.common.programs import required_tool
 
-from coinche import stats as ST  # noqa: E402
-from coinche.game import Game, GameError  # noqa: E402
-from coinche.record import RecordError  # noqa: E402
-from coinche.rules import Rules, RulesError  # noqa: E402
-
-DUMP = os.path.join(ROOT, "host_tools", "mp", "export_dump.py")
+DUMP = os.path.join(HOST_MP, "export_dump.py")
 TEAMS = ("NS", "EW")
 # the team colours of the Display Pack (firmware/render/layout_240x135.py PALETTE)
 COLOURS = {"NS": "#2f7dff", "EW": "#ff7a1c"}
@@ -68,7 +65,7 @@ def read_flash(path):
         return _run_dump(["--flash", copy])
 
 
-def _mpremote(port, *args, check=True):
+def run_mpremote(port, *args, check=True):
     tool = required_tool("mpremote", ExportError)
     cmd = [tool] + (["connect", port] if port else []) + list(args)
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
@@ -79,16 +76,16 @@ def _mpremote(port, *args, check=True):
 
 def read_device(port, restart=True):
     """The dump of a device's journal: its files are copied off it (mpremote only reads), then read here."""
-    listing = _mpremote(port, "fs", "ls", ":/").stdout
+    listing = run_mpremote(port, "fs", "ls", ":/").stdout
     names = {line.split()[-1].rstrip("/") for line in listing.splitlines()[1:] if line.split()}
     found = [d for d in DEVICE_DIRS if d in names]
     if not found:
         raise ExportError("no journal on the device (none of %s)" % ", ".join("/" + d for d in DEVICE_DIRS))
     with tempfile.TemporaryDirectory(prefix="coinche-export-") as tmp:
         for d in found:
-            _mpremote(port, "fs", "cp", "-r", ":/" + d, tmp + "/")
+            run_mpremote(port, "fs", "cp", "-r", ":/" + d, tmp + "/")
         if restart:
-            _mpremote(port, "reset", check=False)  # the scoreboard comes back
+            run_mpremote(port, "reset", check=False)  # the scoreboard comes back
         copies = [d for d in found if d != "data"] or found  # the two copies; the old single folder alone
         return _run_dump(["--dir"] + [os.path.join(tmp, d) for d in copies])
 
@@ -120,7 +117,7 @@ def score_game(item, number):
     for i, (rec, res) in enumerate(zip(game.deals, game.results)):
         deals.append({"deal": i + 1, "dealer": game.dealer(i), "record": rec, "made": res.made,
                       "score": dict(res.score), "total": game.totals_after(i)})
-    tally = ST.Tally()
+    tally = Tally()
     tally.add_game(game)
     return {
         "game": number, "journal_game": item.get("game"), "current": bool(item.get("current")),
@@ -150,7 +147,7 @@ def collect(items):
 
 def evening(games):
     """The statistics over every exported game, per team."""
-    tally = ST.Tally()
+    tally = Tally()
     for g in games:
         tally.add_game(g["_game"])
     return {t: tally.as_dict(t) for t in TEAMS}

@@ -23,11 +23,9 @@ import shutil
 import subprocess
 import sys
 
-from host_tools.tools import required_tool
+from host_tools.common.paths import BOARDS, FIRMWARE, ROOT
+from host_tools.common.programs import required_tool
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIRMWARE = os.path.join(ROOT, "firmware")
-BOARDS = os.path.join(ROOT, "boards")
 ARCHS = ("armv6m", "armv7m", "armv7emsp", "armv7emdp", "rv32imc", "x64", "x86")
 
 
@@ -59,7 +57,7 @@ def board_settings(board, boards=BOARDS):
     return tuple(found["DRIVERS"]), found.get("LAYOUT"), tuple(storage), path
 
 
-def _imports(firmware, rel):
+def module_imports(firmware, rel):
     """Dotted names a firmware file imports: (at module level, inside functions)."""
     with open(os.path.join(firmware, rel)) as f:
         tree = ast.parse(f.read(), rel)
@@ -89,7 +87,7 @@ def _imports(firmware, rel):
 # The partition mount of the UF2's boot and its report: frozen into the UF2 only (the
 # stock firmware has one filesystem, and the journal's two copies are directories on it).
 UF2_BOOT_FIRMWARE = ("flash_report.py", "store/partitions.py")
-# The look-up of the language tables the UF2 has as code (host_tools/uf2.py writes
+# The look-up of the language tables the UF2 has as code (host_tools/device/uf2.py writes
 # render/language_tables.py): frozen into the UF2 only (deploy sends the language files,
 # which render/languages.py reads into a dict).
 UF2_LANGUAGE_FIRMWARE = ("render/constant_table.py",)
@@ -133,7 +131,7 @@ def firmware_files(drivers, layout=None, firmware=FIRMWARE):
         if f in need:
             continue
         need.add(f)
-        top, nested = _imports(firmware, f)
+        top, nested = module_imports(firmware, f)
         for name in top | nested:
             dep = by_module.get(name)
             if dep is None or dep in need or (name not in top and _optional(dep)):

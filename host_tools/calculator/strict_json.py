@@ -1,5 +1,5 @@
 """A strict JSON reader (RFC 8259) that gives the same answer on CPython and
-on MicroPython, for the calculator (host_tools/score.py).
+on MicroPython, for the calculator (host_tools/calculator/score.py).
 
 MicroPython's `json` is lenient (it takes `{"a":1,}` and reads `12 0` as 12)
 and CPython's takes NaN and Infinity; neither bounds nesting the same way.

@@ -15,19 +15,14 @@ The UI records what changes a score: a trump suit is stored as "suit", and a
 trick count other than 0 or 8 is not entered (it never changes a score).
 """
 import json
-import os
 import sys
-
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if os.path.join(_ROOT, "firmware") not in sys.path:
-    sys.path.insert(0, os.path.join(_ROOT, "firmware"))
 
 from coinche import melds as M  # noqa: E402
 from coinche.game import Game, GameError  # noqa: E402
 from coinche.record import RecordError, validate  # noqa: E402
 from coinche.rules import Rules, RulesError  # noqa: E402
-from host_tools.rules_help import UsageError, parse_rules_arguments  # noqa: E402
-from table import draft as E  # noqa: E402
+from host_tools.common.rules_help import UsageError, parse_rules_arguments
+from table import draft  # noqa: E402
 from events.timing import LONG_MS, POLL_MS, repeat_at  # noqa: E402
 
 LONG_HOLD = LONG_MS + 100  # "hold ok 700": comfortably past the long-press threshold
@@ -80,11 +75,11 @@ def _trump_kind(t):
 
 def _tens_target(rec, pile):
     if rec.get("solo"):
-        return E.SOLO, 0
+        return draft.SOLO, 0
     if rec.get("tricks") == 8:
-        return E.ALL, 0
+        return draft.ALL, 0
     if rec.get("tricks") == 0:
-        return E.DEF_ALL, 0
+        return draft.DEF_ALL, 0
     v = rec["points"] if pile == "T" else 162 - rec["points"]
     return v // 10, v % 10
 
@@ -172,7 +167,7 @@ def plan_deal_read(rules, game, rec):
     if rec["bid"] == "pass":
         return ["ok", "ok"], 1  # menu (read), first item: all passed
     ev = ["up" if rec["taker"] == "NS" else "down"]
-    d = E.Draft(rules, rec["taker"])  # the contract starts at 80
+    d = draft.Draft(rules, rec["taker"])  # the contract starts at 80
     items = d.bid_items()
     ev += wrap_moves(items.index(d.bid), items.index(rec["bid"]), len(items))
     d.bid = rec["bid"]
@@ -193,7 +188,7 @@ def plan_deal_read(rules, game, rec):
     bel = rec.get("belote") or {}
     melds = rec.get("melds") or {}
     for team in ("NS", "EW"):
-        wanted = [E.BELOTE] * bel.get(team, 0) + list(melds.get(team, ()))
+        wanted = [draft.BELOTE] * bel.get(team, 0) + list(melds.get(team, ()))
         for item in wanted:
             e, r = announce_events(d, team, item)
             ev += e
@@ -207,7 +202,7 @@ def plan_deal_read(rules, game, rec):
         ev += ["ok", answer.get(want_to, "ok")]  # OK asks whose melds are best first
         reads += 2
     elif has and want_to != "auto" and want_to != auto:
-        e, r = announce_events(d, "NS", E.BEST)  # the table overrides the codes: "best melds?"
+        e, r = announce_events(d, "NS", draft.BEST)  # the table overrides the codes: "best melds?"
         ev += e
         ev.append(answer.get(want_to, "ok"))
         reads += r + 1  # the picker, its list, whose melds are best, the check step again

@@ -1,0 +1,81 @@
+"""The command line every way of running the scoreboard on the host takes (the simulator,
+`python -m host_tools.sim`; the emulated Pico, `python -m host_tools.rp2emu`), with the
+same checks and the same messages, before any device starts."""
+import argparse
+import json
+import sys
+
+from coinche.record import suggest
+from coinche.rules import DEFAULT_PRESET, PRESET_NAMES, Rules, RulesError
+
+from host_tools.common.rules_help import parse_value
+from host_tools.common.script import ScriptError, parse_script
+
+
+class OptionError(ValueError):
+    """A command-line option that cannot be used; the message names the option (or the
+    script's file and line)."""
+
+
+def device_parser(prog, board, board_help, screenshots_help, timeout, **parser_options):
+    """An argparse parser with the options every way of running the scoreboard on the host
+    takes (the simulator, the emulated Pico): --board, --script, --state-out, --rules,
+    --target, --screenshot-dir, --timeout, -v. The tool adds its own; checked_options()
+    checks them."""
+    p = argparse.ArgumentParser(prog=prog, **parser_options)
+    p.add_argument("--board", default=board, help=board_help)
+    p.add_argument("--script", help="press the keys of this script, headless ('-' = stdin)")
+    p.add_argument("--state-out", help="write the app's state JSON here when the run ends")
+    p.add_argument("--rules", help="rules preset for a fresh device (%s)" % ", ".join(PRESET_NAMES))
+    p.add_argument("--target", help="target score for a fresh device (100..99990)")
+    p.add_argument("--screenshot-dir", help=screenshots_help)
+    p.add_argument("--timeout", type=float, default=timeout, help="seconds to wait for the device")
+    p.add_argument("-v", "--verbose", action="store_true", help="show device log lines")
+    return p
+
+
+def checked_options(args, tool, script):
+    """Checks the options of device_parser(): --rules and --target become what the device
+    takes (the target an int); the key script (script: a file, '-' for stdin, None for
+    none) is read. Returns its steps (None without a script), or raises OptionError.
+    tool names the program in the note about `shot` lines without --screenshot-dir."""
+    try:
+        args.rules, args.target = check_rules(args.rules, args.target)
+    except RulesError as e:
+        raise OptionError("--%s" % e) from None
+    if script is None:
+        return None
+    try:
+        if script == "-":
+            text = sys.stdin.read().splitlines()
+        else:
+            with open(script, encoding="utf-8") as f:
+                text = f.read().splitlines()
+        steps = parse_script(text)
+    except OSError as e:
+        raise OptionError(str(e)) from None
+    except ScriptError as e:
+        raise OptionError("%s: %s" % (script, e)) from None
+    if not args.screenshot_dir and any(step[1] == "shot" for step in steps):
+        print("%s: note: `shot` lines save nothing without --screenshot-dir" % tool, file=sys.stderr)
+    return steps
+
+
+def check_rules(preset, target):
+    """(preset, target as int) for the device, or RulesError with a clear message."""
+    options = {}
+    if target is not None:
+        options["target"] = parse_value("target", target.strip())
+    if preset is not None and preset not in PRESET_NAMES:
+        hint = suggest(preset, PRESET_NAMES)
+        raise RulesError("rules", "unknown preset %r%s (presets: %s)" % (
+            preset, " - did you mean %r?" % hint if hint else "", ", ".join(PRESET_NAMES)))
+    Rules(preset or DEFAULT_PRESET, options)  # the target's range
+    return preset, options.get("target")
+
+
+def write_state(path, doc):
+    """--state-out: the app's state as the simulator writes it (sorted, indented JSON)."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=2, sort_keys=True)
+        f.write("\n")
