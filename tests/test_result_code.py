@@ -100,7 +100,7 @@ def test_not_text():
         decode(1234)
 
 
-codes_args = st.tuples(st.integers(1, rc.MAX_ROUND), st.integers(1, rc.MAXQUASIGROUP),
+codes_args = st.tuples(st.integers(1, rc.MAX_ROUND), st.integers(1, rc.MAX_TABLE),
                        st.integers(0, rc.MAX_TOTAL), st.integers(0, rc.MAX_TOTAL),
                        st.one_of(st.none(), st.integers(1, rc.MAX_TEAM)), st.integers(1, rc.MAX_TEAM))
 

@@ -21,7 +21,7 @@ from coinche.compat import const
 CODE_DIGITS = const(16)
 GROUP = const(4)  # digits per group when the code is shown or printed
 MAX_ROUND = const(9)
-MAXQUASIGROUP = const(49)
+MAX_TABLE = const(49)
 WIDE = const(50)  # added to the table number in the wide layout
 MAX_TEAM = const(99)
 MAX_TEAMS_LAYOUT_TOTAL = const(9999)
@@ -67,7 +67,7 @@ def encode(round_number, table, ns_total, ew_total, ns_team=None, ew_team=None):
     """The 16 digits (a str, no spaces) of a round's result. The team numbers go in
     when both are given and the totals fit the teams layout."""
     _whole(round_number, 1, MAX_ROUND, "round")
-    _whole(table, 1, MAXQUASIGROUP, "table")
+    _whole(table, 1, MAX_TABLE, "table")
     _whole(ns_total, 0, MAX_TOTAL, "NS total")
     _whole(ew_total, 0, MAX_TOTAL, "EW total")
     teams = ns_team is not None and ew_team is not None
@@ -111,11 +111,11 @@ def decode(text):
     field = int(code[1:3])
     if round_number < 1:
         raise CodeError("round 0 does not exist")
-    if 1 <= field <= MAXQUASIGROUP:
+    if 1 <= field <= MAX_TABLE:
         ns_team, ew_team = int(code[3:5]), int(code[5:7])
         if not ns_team or not ew_team:
             raise CodeError("team 0 does not exist")
         return round_number, field, ns_team, ew_team, int(code[7:11]), int(code[11:15])
-    if WIDE + 1 <= field <= WIDE + MAXQUASIGROUP:
+    if WIDE + 1 <= field <= WIDE + MAX_TABLE:
         return round_number, field - WIDE, None, None, int(code[3:9]), int(code[9:15])
-    raise CodeError("table field %02d is no table (01-%02d, or %02d-%02d)" % (field, MAXQUASIGROUP, WIDE + 1, WIDE + MAXQUASIGROUP))
+    raise CodeError("table field %02d is no table (01-%02d, or %02d-%02d)" % (field, MAX_TABLE, WIDE + 1, WIDE + MAX_TABLE))
