@@ -3,14 +3,16 @@ by going through the records the validator accepts, and whether every score is a
 multiple of ten. The organiser's app refuses totals outside these (a typing error),
 and docs/club.md sizes the result code from them.
 
-The search is exact over what changes a score: every bid, coinche level, contract
+The search goes through what changes a score: every bid, coinche level, contract
 type (the trump colour never changes a score), every card count 0..162 with the
 trick counts that matter (none, the defence's capot at 0, the takers' capot and the
-bidder alone at 162), no belote or the most either side can hold, no melds or the
-most the validator lets a side declare (every carré on one side, four quintes on
-each), and each melds_to. A side's score never falls when its own belote or melds
-grow, so the largest of those is the largest of all; tests/test_club_limits.py
-checks random valid records against it.
+bidder alone at 162), and for the bonuses the most either side can hold: all the
+belotes on one side, the most melds the validator lets a side declare (every carré
+on one side, four quintes on each), credited to either side or to nobody. A side's
+score never falls when its own belote or credited melds grow or the other side's
+shrink, so the largest of those is the largest of all (belote and melds are
+multiples of ten, so they never decide the multiple-of-ten question either);
+tests/test_club_limits.py checks random valid records against it.
 """
 from host_tools.club import paths  # noqa: F401  (firmware/ on sys.path)
 
@@ -34,15 +36,15 @@ def _structures(rules):
     kinds = [k for k in ("H", "NT", "AT") if k in rules.trumps()]
     meld_sets = [None]
     if rules.has_melds():
-        meld_sets += [{"NS": CARRES + QUINTES, "EW": QUINTES}, {"NS": QUINTES, "EW": CARRES + QUINTES}]
+        meld_sets = [{"NS": CARRES + QUINTES, "EW": QUINTES}, {"NS": QUINTES, "EW": CARRES + QUINTES}]
     for bid in rules.bids():
         for coinche in (0, 1, 2):
             for kind in kinds:
                 most = rules.max_belote(kind)
-                belotes = [None] + ([{"NS": most, "EW": 0}, {"NS": 0, "EW": most}] if most else [])
+                belotes = [{"NS": most, "EW": 0}, {"NS": 0, "EW": most}] if most else [None]
                 for belote in belotes:
                     for melds in meld_sets:
-                        for melds_to in (("auto", "NS", "EW", None) if melds else ("auto",)):
+                        for melds_to in (("NS", "EW", None) if melds else ("auto",)):
                             rec = {"taker": "NS", "bid": bid, "trump": kind, "coinche": coinche, "points": 100}
                             if belote:
                                 rec["belote"] = belote
