@@ -13,7 +13,7 @@
     python -m host_tools.club --db FILE standings [--json]
     python -m host_tools.club --db FILE show
     python -m host_tools.club --db FILE password            (the new password on stdin, or asked twice)
-    python -m host_tools.club --db FILE serve [--host H] [--port P]
+    python -m host_tools.club --db FILE serve [--host H] [--port P] [--refresh SECONDS]
 
 Bad input: one line on stderr, exit status 2, and the file is as it was.
 """
@@ -102,7 +102,8 @@ def parser():
 
     serve = sub.add_parser("serve", help="the projector and admin pages")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8020)
+    serve.add_argument("--port", type=int, default=8020, help="0: any free port (the one taken is printed)")
+    serve.add_argument("--refresh", type=int, default=10, help="seconds between the projector's reloads")
     return p
 
 
@@ -153,7 +154,9 @@ def run(args, out):
         return {"password": "set"}
     if args.command == "serve":
         from host_tools.club.web import serve
-        serve(args.db, args.host, args.port, out)
+        if not 1 <= args.refresh <= 3600:
+            raise ClubError("--refresh must be from 1 to 3600 seconds")
+        serve(args.db, args.host, args.port, out, args.refresh)
         return None
     with Club(args.db) as club:
         if args.command == "team":

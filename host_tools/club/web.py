@@ -36,7 +36,8 @@ def _secret(path):
         return secret
 
 
-def create_app(path):
+def create_app(path, refresh=REFRESH_SECONDS):
+    """The pages of the event file at path; refresh: seconds between the projector's reloads."""
     app = Flask(__name__, static_folder="static", template_folder="templates")
     app.config["SECRET_KEY"] = _secret(path)
     app.config["SESSION_COOKIE_SAMESITE"] = "Strict"
@@ -71,7 +72,7 @@ def create_app(path):
         with club() as c:
             state = c.state()
         current = state["rounds"][-1] if state.get("rounds") else None
-        return render_template("projector.html", state=state, current=current, refresh=REFRESH_SECONDS)
+        return render_template("projector.html", state=state, current=current, refresh=refresh)
 
     @app.route("/state.json")
     def state_json():
@@ -195,9 +196,9 @@ def addresses(host, port):
     return ["http://%s:%d" % (h, port) for h in hosts]
 
 
-def serve(path, host, port, out):
+def serve(path, host, port, out, refresh=REFRESH_SECONDS):
     from waitress import create_server
-    app = create_app(path)
+    app = create_app(path, refresh)
     with Club(path, create=True) as c:
         if os.environ.get("CLUB_PASSWORD"):
             c.set_password(os.environ["CLUB_PASSWORD"])
