@@ -346,3 +346,29 @@ def test_a_bad_command_line(db):
     refused(db, "result", "--round", "one", match="invalid int value")
     refused(db, "dance", match="invalid choice")
 
+
+
+def test_password_from_stdin_is_stored_hashed(db, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("tapis vert 2026\n"))
+    assert ok(db, "password") == {"password": "set"}
+    con = sqlite3.connect(db)
+    stored = con.execute("SELECT value FROM meta WHERE key = 'password'").fetchone()[0]
+    con.close()
+    assert stored.startswith("scrypt$16384$8$1$") and "tapis" not in stored
+    from host_tools.club.service import Club
+    with Club(str(db)) as c:
+        assert c.check_password("tapis vert 2026") and not c.check_password("tapis vert 2025")
+
+
+def test_a_short_password_is_refused(db, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1234\n"))
+    refused(db, "password", match="at least 8 characters")
+
+
+def test_a_round_to_a_target_ends_when_a_team_reaches_it(tmp_path):
+    path = tmp_path / "target.db"
+    ok(path, "new", "--name", "Au but", "--rounds", 2, "--target", 1000, "--rules", "coinche1000")
+    ok(path, "team", "add", "A", "B")
+    ok(path, "draw")
+    refused(path, "result", "--round", 1, "--table", 1, "--ns", 990, "--ew", 700, match="cannot be a final score")
+    assert ok(path, "result", "--round", 1, "--table", 1, "--ns", 1010, "--ew", 700)["totals"]["NS"] == 1010
