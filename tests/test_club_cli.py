@@ -372,3 +372,18 @@ def test_a_round_to_a_target_ends_when_a_team_reaches_it(tmp_path):
     ok(path, "draw")
     refused(path, "result", "--round", 1, "--table", 1, "--ns", 990, "--ew", 700, match="cannot be a final score")
     assert ok(path, "result", "--round", 1, "--table", 1, "--ns", 1010, "--ew", 700)["totals"]["NS"] == 1010
+
+
+def test_import_ignores_a_target_the_round_does_not_use(db, tmp_path):
+    ns, ew = table_teams(db, 1, 2)
+    game = round_game(1, 2, {"NS": ns, "EW": ew}, {"NS": 1250, "EW": 1190}, options={"deals": 12, "target": 1500})
+    assert ok(db, "import", export_file(tmp_path / "g.json", [game]))["imported"][0]["table"] == 2
+
+
+def test_a_damaged_event_file(template, tmp_path):
+    path = tmp_path / "damaged.db"
+    data = bytearray(template[0].read_bytes())
+    data[100:] = b"\xff" * (len(data) - 100)  # our header, the rest destroyed
+    path.write_bytes(bytes(data))
+    status, out, err = club(path, "standings", "--json")
+    assert status == 2 and out == "" and len(err.splitlines()) == 1 and err.startswith("club: ")

@@ -20,6 +20,7 @@ Bad input: one line on stderr, exit status 2, and the file is as it was.
 import argparse
 import getpass
 import json
+import sqlite3
 import sys
 
 from host_tools.club import paths  # noqa: F401  (firmware/ on sys.path)
@@ -199,6 +200,12 @@ def main(argv, out=None, err=None):
     except ClubError as e:
         err.write("club: %s\n" % e)
         return 2
+    except sqlite3.DatabaseError as e:  # ours by its header, but damaged, or locked too long
+        err.write("club: the event file cannot be used: %s\n" % e)
+        return 2
+    except OSError as e:
+        err.write("club: input/output error: %s\n" % e)
+        return 3
     if isinstance(answer, str):
         out.write(answer + "\n")
     elif answer is not None:

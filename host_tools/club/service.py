@@ -384,7 +384,9 @@ class Club:
             played = Rules.from_spec({"preset": game["rules"]["preset"], "options": game["rules"]["options"]})
         except (KeyError, TypeError, RulesError) as e:
             raise ClubError("%s: its rules cannot be read (%s)" % (where, e))
-        if played.opt != rules.opt:
+        unused = ("target", "tie", "bonus_rule") if rules.round_deals else ()  # a round ignores them
+        if {k: v for k, v in played.opt.items() if k not in unused} != \
+                {k: v for k, v in rules.opt.items() if k not in unused}:
             raise ClubError("%s: played under other rules (%s %s) than the event's (%s %s)" % (
                 where, played.preset, json.dumps(played.overrides, sort_keys=True), rules.preset,
                 json.dumps(rules.overrides, sort_keys=True)))
