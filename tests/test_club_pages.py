@@ -108,14 +108,25 @@ def test_projector_shows_the_round_and_the_standings(server, browser):
     assert "Belote & Co" in text(browser, "#standings")
 
 
-def test_projector_type_is_big_and_nothing_comes_from_outside(server, browser):
-    browser.get(server["base"] + "/projector")
-    size = browser.execute_script("return parseFloat(getComputedStyle(document.querySelector('#tables td')).fontSize)")
-    assert size >= 24  # on a 1280-pixel-wide screen; it grows with the screen
-    heading = browser.execute_script("return parseFloat(getComputedStyle(document.querySelector('h1')).fontSize)")
-    assert heading >= 48
-    urls = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
-    assert urls and all(u.startswith(server["base"]) for u in urls)
+def test_projector_type_is_big_fits_the_screen_and_nothing_comes_from_outside(server, browser):
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        browser.get(server["base"] + "/projector")
+        assert browser.execute_script("return [innerWidth, innerHeight]") == [1280, 720]
+        size = browser.execute_script(
+            "return parseFloat(getComputedStyle(document.querySelector('#tables td')).fontSize)")
+        assert size >= 24  # on a 1280 x 720 projector; it grows with the screen
+        heading = browser.execute_script("return parseFloat(getComputedStyle(document.querySelector('h1')).fontSize)")
+        assert heading >= 40
+        # one screen, no scrolling; no figure wider than its cell
+        assert browser.execute_script("return document.documentElement.scrollHeight") <= 720
+        assert browser.execute_script(
+            "return [...document.querySelectorAll('td.num')].filter(c => c.scrollWidth > c.clientWidth).length") == 0
+        urls = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+        assert urls and all(u.startswith(server["base"]) for u in urls)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_projector_refreshes_by_itself(server, browser):
@@ -205,3 +216,16 @@ def test_a_form_without_its_token_is_refused(tmp_path):
     token = re.search(r'name="token" value="([0-9a-f]+)"', client.get("/admin").get_data(as_text=True)).group(1)
     assert client.post("/admin/draw", data={"token": token}).status_code == 302
     assert client.get("/state.json").get_json()["rounds"][0]["round"] == 1
+
+
+def test_projector_shows_long_lists_a_page_at_a_time(tmp_path):
+    from host_tools.club.web import PROJECTOR_ROWS, create_app
+    db = tmp_path / "long.db"
+    club(db, "new", "--name", "Grand concours", "--rounds", 3, "--deals", 12, "--rules", "classic2000")
+    club(db, "team", "add", *["Team %d" % n for n in range(1, 2 * PROJECTOR_ROWS + 4)])
+    client = create_app(str(db), refresh=5).test_client()
+    pages = [client.get("/projector?page=%d" % n).get_data(as_text=True) for n in range(4)]
+    rows = [page.count('class="standing"') for page in pages]
+    assert rows == [PROJECTOR_ROWS, PROJECTOR_ROWS, 3, PROJECTOR_ROWS]  # then round again
+    assert "3/3" in pages[2] and 'content="5; url=/projector?page=3"' in pages[2]
+    assert client.get("/projector?page=x").status_code == 200

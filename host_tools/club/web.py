@@ -24,6 +24,14 @@ from coinche.rules import PRESET_NAMES, RulesError
 from host_tools.rules_help import parse_value
 
 REFRESH_SECONDS = 10
+PROJECTOR_ROWS = 10
+
+
+def _page(rows, page):
+    """(the rows of page `page`, counted round the pages, its number from 1, the pages)."""
+    pages = max(1, -(-len(rows) // PROJECTOR_ROWS))
+    index = page % pages
+    return rows[index * PROJECTOR_ROWS:(index + 1) * PROJECTOR_ROWS], index + 1, pages
 
 
 def _secret(path):
@@ -69,10 +77,19 @@ def create_app(path, refresh=REFRESH_SECONDS):
 
     @app.route("/projector")
     def projector():
+        """Ten rows a column, in type read across a hall: longer lists are shown a page
+        at a time, the next page at each reload (?page= counts the reloads)."""
         with club() as c:
             state = c.state()
         current = state["rounds"][-1] if state.get("rounds") else None
-        return render_template("projector.html", state=state, current=current, refresh=refresh)
+        try:
+            page = max(0, int(request.args.get("page", "0")))
+        except ValueError:
+            page = 0
+        tables = (current["tables"] + [{"bye": name} for name in current["bye_names"]]) if current else []
+        ranking = state["standings"]["ranking"] if state.get("event") else []
+        return render_template("projector.html", state=state, current=current, refresh=refresh,
+                               tables=_page(tables, page), ranking=_page(ranking, page), next_page=page + 1)
 
     @app.route("/state.json")
     def state_json():
