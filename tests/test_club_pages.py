@@ -229,3 +229,35 @@ def test_projector_shows_long_lists_a_page_at_a_time(tmp_path):
     assert rows == [PROJECTOR_ROWS, PROJECTOR_ROWS, 3, PROJECTOR_ROWS]  # then round again
     assert "3/3" in pages[2] and 'content="5; url=/projector?page=3"' in pages[2]
     assert client.get("/projector?page=x").status_code == 200
+
+
+def signed_in_client(db):
+    from host_tools.club.service import Club
+    from host_tools.club.web import create_app
+    with Club(str(db), create=True) as c:
+        c.set_password(PASSWORD)
+    client = create_app(str(db)).test_client()
+    assert client.post("/admin/login", data={"password": PASSWORD}).status_code == 302
+    token = re.search(r'name="token" value="([0-9a-f]+)"', client.get("/admin").get_data(as_text=True)).group(1)
+    return client, token
+
+
+def test_the_admin_page_creates_the_event_adds_teams_and_draws(tmp_path):
+    db = tmp_path / "fresh.db"
+    client, token = signed_in_client(db)
+    assert b'id="new-event"' in client.get("/admin").data
+    bad = client.post("/admin/new", data={"token": token, "name": "Samedi", "rounds": "x", "length": "deals",
+                                          "length_value": "12", "preset": "federation"})
+    assert bad.status_code == 400 and b"rounds must be a whole number" in bad.data
+    assert client.get("/state.json").get_json() == {"event": None}
+    made = client.post("/admin/new", data={"token": token, "name": "Samedi", "rounds": "3", "length": "deals",
+                                           "length_value": "15", "preset": "classic2000", "options": "pass_counts=false",
+                                           "ranking": "matches", "seed": "9", "bye_score": "1000"})
+    assert made.status_code == 302
+    client.post("/admin/teams", data={"token": token, "names": "Les As\nCapot\n\nAtout\n"})
+    client.post("/admin/draw", data={"token": token})
+    state = client.get("/state.json").get_json()
+    assert state["event"]["rules"] == {"preset": "classic2000", "options": {"deals": 15, "pass_counts": False}}
+    assert (state["event"]["ranking"], state["event"]["bye_score"], state["event"]["seed"]) == ("matches", 1000, 9)
+    assert [t["name"] for t in state["teams"]] == ["Les As", "Capot", "Atout"]
+    assert len(state["rounds"][0]["tables"]) == 1 and len(state["rounds"][0]["bye"]) == 1
