@@ -28,8 +28,7 @@ if _here[:_sep] not in sys.path:  # for rules_help, under both interpreters
 from coinche.game import GameError, RunningScore  # noqa: E402
 from coinche.record import RecordError  # noqa: E402
 from coinche.rules import (  # noqa: E402
-    MAX_ROUND_DEALS, ORDER, PRESET_NAMES, PRESETS, ROUND_DEFAULTS, ROUND_ORDER, Rules, RulesError, allowed_values,
-    value_text)
+    EVERY_OPTION, MAX_ROUND_DEALS, PRESET_NAMES, PRESETS, ROUND_DEFAULTS, Rules, RulesError, allowed_values, value_text)
 from rules_help import HELP, UsageError, parse_rules_arguments  # noqa: E402
 from strict_json import WHITESPACE, JSONError, escape, parse  # noqa: E402
 
@@ -52,7 +51,7 @@ def help_text():
     lines.append("")
     lines.append("options (--set OPTION=VALUE), with each preset's value:")
     lines.append("  %-15s %s" % ("", "  ".join("%-12s" % p for p in PRESET_NAMES)))
-    for name in ORDER + ROUND_ORDER:
+    for name in EVERY_OPTION:
         allowed, desc = allowed_values(name), HELP[name]
         values = [PRESETS[p][name] if name in PRESETS[p] else ROUND_DEFAULTS[name] for p in PRESET_NAMES]
         lines.append("  %-15s %s" % (name, "  ".join("%-12s" % value_text(v) for v in values)))

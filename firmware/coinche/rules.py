@@ -85,6 +85,7 @@ ROUND_OPTIONS = {
     "pass_counts": (True, False),
 }
 ROUND_ORDER = ("deals", "pass_counts")
+EVERY_OPTION = ORDER + ROUND_ORDER  # the order options are checked, listed and suggested in
 ROUND_DEFAULTS = {"deals": 0, "pass_counts": True}
 MAX_ROUND_DEALS = 50  # 12 or 15 in the concours found; the result code holds 50 of the highest-scoring deals
 DEFAULT_PRESET = "classic2000"
@@ -96,10 +97,9 @@ class RulesError(FieldError):
 
 def unknown_option(name):
     """The RulesError for an option that does not exist (with a "did you mean")."""
-    names = ORDER + ROUND_ORDER
-    hint = suggest(name, names) if isinstance(name, str) else None
+    hint = suggest(name, EVERY_OPTION) if isinstance(name, str) else None
     return RulesError(name, "unknown option%s (options: %s)" % (
-        " - did you mean %r?" % hint if hint else "", ", ".join(names)))
+        " - did you mean %r?" % hint if hint else "", ", ".join(EVERY_OPTION)))
 
 
 def allowed_values(name):
@@ -148,7 +148,6 @@ class Rules:
         self.preset = preset
         opt = dict(PRESETS[preset])
         opt.update(ROUND_DEFAULTS)
-        base = opt
         over = {}
         if options is not None and not isinstance(options, dict):
             raise RulesError("options", "must be an object of option: value")
@@ -157,13 +156,12 @@ class Rules:
             if bad:
                 bad.sort(key=repr)
                 check_option(bad[0], options[bad[0]])  # raises: unknown option
-            opt = dict(base)
-            for k in ORDER + ROUND_ORDER:  # a fixed order: the first bad option is the same everywhere
+            for k in EVERY_OPTION:  # a fixed order: the first bad option is the same everywhere
                 if k not in options:
                     continue
                 v = options[k]
                 check_option(k, v)
-                if base[k] != v or type(base[k]) is not type(v):
+                if opt[k] != v or type(opt[k]) is not type(v):  # opt[k]: still the preset's value
                     over[k] = v
                 opt[k] = v
         self.opt = opt
