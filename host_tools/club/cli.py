@@ -78,9 +78,11 @@ def parser():
     sub.add_parser("draw", help="draw the next round")
 
     result = sub.add_parser("result", help="a table's result")
-    result.add_argument("--code")
-    for name in ("--round", "--table", "--ns", "--ew"):
-        result.add_argument(name, type=int)
+    result.add_argument("--code", help="the result code the device shows (16 digits, groups optional)")
+    sheet = {"--round": "the round", "--table": "the table", "--ns": "NS total (from the paper sheet)",
+             "--ew": "EW total"}
+    for name, text in sheet.items():
+        result.add_argument(name, type=int, help=text)
 
     code = sub.add_parser("code", help="the result code a device shows")
     for name in ("--round", "--table", "--ns-team", "--ew-team", "--ns", "--ew"):
@@ -95,7 +97,7 @@ def parser():
     correct.add_argument("--why", required=True)
     correct.add_argument("--who", default=None, help="who corrects (default: the login name)")
 
-    stand = sub.add_parser("standings")
+    stand = sub.add_parser("standings", help="the ranking (a table, or --json)")
     stand.add_argument("--json", action="store_true")
 
     sub.add_parser("show", help="the whole event as JSON")
