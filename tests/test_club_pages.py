@@ -82,9 +82,15 @@ def browser(server, tmp_path_factory):
 
 
 def wait_for(condition, seconds=10):
+    """condition()'s first true value; a page replaced under it (a reload, a form sent)
+    counts as not yet."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        value = condition()
+        try:
+            value = condition()
+        except (NoSuchElementException, StaleElementReferenceException):
+            value = None
         if value:
             return value
         time.sleep(0.1)
@@ -94,6 +100,11 @@ def wait_for(condition, seconds=10):
 def text(browser, css):
     from selenium.webdriver.common.by import By
     return browser.find_element(By.CSS_SELECTOR, css).text
+
+
+def shown(browser, css):
+    """The text of css once the page shows it (after a form was sent)."""
+    return wait_for(lambda: text(browser, css))
 
 
 def test_projector_shows_the_round_and_the_standings(server, browser):
@@ -150,7 +161,7 @@ def test_a_wrong_password_is_refused(server, browser):
     from selenium.webdriver.common.by import By
     browser.delete_all_cookies()
     sign_in(browser, server, "not the password")
-    assert text(browser, "#wrong") == "Wrong password."
+    assert shown(browser, "#wrong") == "Wrong password."
     browser.get(server["base"] + "/admin")
     assert browser.current_url.endswith("/admin/login")
     assert not browser.find_elements(By.ID, "results")
@@ -160,7 +171,7 @@ def test_admin_enters_a_code_shows_a_refusal_and_keeps_a_correction(server, brow
     from selenium.webdriver.common.by import By
     browser.delete_all_cookies()
     sign_in(browser, server, PASSWORD)
-    assert browser.current_url.endswith("/admin") and "Teams (6)" in text(browser, "#teams")
+    assert "Teams (6)" in shown(browser, "#teams") and browser.current_url.endswith("/admin")
     table = server["drawn"]["tables"][0]
     code = grouped(encode(1, 1, 2230, 1990, table["NS"], table["EW"]))
     for attempt in range(2):
@@ -168,14 +179,14 @@ def test_admin_enters_a_code_shows_a_refusal_and_keeps_a_correction(server, brow
         field.send_keys(code)
         browser.find_element(By.CSS_SELECTOR, "#by-code button").click()
         if attempt == 0:
-            assert text(browser, "#message") == "table 1 of round 1 stored"
+            assert shown(browser, "#message") == "table 1 of round 1 stored"
         else:  # the same code again: refused, the page says why
-            assert "already has a result" in text(browser, "#error")
+            assert "already has a result" in shown(browser, "#error")
     form = browser.find_element(By.ID, "correct")
     for name, value in (("round", "1"), ("table", "1"), ("ns", "2130"), ("ew", "1990"), ("why", "a deal typed twice")):
         form.find_element(By.NAME, name).send_keys(value)
     form.find_element(By.TAG_NAME, "button").click()
-    assert text(browser, "#message") == "table 1 of round 1 corrected"
+    assert shown(browser, "#message") == "table 1 of round 1 corrected"
     assert "a deal typed twice" in text(browser, "#corrections") and "2230–1990" in text(browser, "#corrections")
     standings = club(server["db"], "standings", "--json")["ranking"]
     assert {r["team"]: r["points_for"] for r in standings}[table["NS"]] == 2130
