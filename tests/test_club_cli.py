@@ -387,3 +387,19 @@ def test_a_damaged_event_file(template, tmp_path):
     path.write_bytes(bytes(data))
     status, out, err = club(path, "standings", "--json")
     assert status == 2 and out == "" and len(err.splitlines()) == 1 and err.startswith("club: ")
+
+
+def test_a_team_name_twice(tmp_path):
+    path = tmp_path / "names.db"
+    ok(path, "new", "--name", "Noms", "--rounds", 3, "--deals", 12, "--rules", "classic2000")
+    ok(path, "team", "add", "Les As")
+    refused(path, "team", "add", "Capot", "les as", match="already a team named 'les as'")
+    refused(path, "team", "add", "x" * 41, match="at most 40 characters")
+
+
+def test_teams_before_the_event(tmp_path):
+    path = tmp_path / "empty.db"
+    from host_tools.club.service import Club
+    Club(str(path), create=True).close()  # ours, no event yet (as `serve` leaves it)
+    refused(path, "team", "add", "Les As", match="holds no event yet")
+    refused(path, "draw", match="holds no event yet")
