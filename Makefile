@@ -98,3 +98,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	PYRIGHT_PYTHON_IGNORE_WARNINGS=1 $(VENV)/bin/pyright -p pyright-micropython.json \
 		--typeshedpath "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+
+# --- the club's concours (docs/club.md): the projector and admin pages on this machine,
+#   listening on the club's network; the event is kept in CLUB_DB (default club.db).
+#   make club [CLUB_DB=file] [CLUB_HOST=0.0.0.0] [CLUB_PORT=8020]
+.PHONY: club
+CLUB_DB ?= club.db
+CLUB_HOST ?= 0.0.0.0
+CLUB_PORT ?= 8020
+club: $(STAMP)
+	$(PY) -m host_tools.club --db $(CLUB_DB) serve --host $(CLUB_HOST) --port $(CLUB_PORT)

@@ -16,8 +16,24 @@ ORDERS = {"acw": SEATS, "cw": CLOCKWISE}
 SEAT_TEAM = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 
 
-def end_of_game(rules, tot, result):
-    """(over, winner) after a deal with that result and the new totals."""
+def counts(rules, result):
+    """Whether a deal with that result is one of a fixed round's deals: every deal, but an
+    all-pass one (result.made None) only when pass_counts says so."""
+    return result.made is not None or rules["pass_counts"]
+
+
+def end_of_game(rules, tot, result, counted=0):
+    """(over, winner) after a deal with that result and the new totals; counted: the deals
+    of a fixed round (the `deals` option) counted so far, this one included. A round
+    ends after its deals whatever the totals, and equal totals are a draw: over with
+    winner None (a game to the target never ends that way)."""
+    length = rules["deals"]
+    if length:
+        if counted < length:
+            return False, None
+        if tot["NS"] == tot["EW"]:
+            return True, None
+        return True, "NS" if tot["NS"] > tot["EW"] else "EW"
     target = rules["target"]
     q = []
     for t in ("NS", "EW"):
@@ -38,6 +54,13 @@ def end_of_game(rules, tot, result):
 
 class GameError(FieldError):
     """An action the game cannot take (a deal after the end, a bad index...)."""
+
+
+def over_error(winner):
+    """The GameError for a deal after the end (a round can end in a draw)."""
+    if winner is None:
+        return GameError("deal", "the round is over (a draw)")
+    return GameError("deal", "the game is over (%s won)" % winner)
 
 
 class Results:
@@ -108,6 +131,7 @@ class Game:
         # Results) would double its size, an allocation as large as the game's scores
         scores += [0] * (2 * (len(deals) - start))
         tot = {"NS": ns, "EW": ew}
+        counted = self._counted(deals, start)
         over, winner, end_at = False, None, start
         if start and start == len(self.deals):
             over, winner = self.over, self.winner
@@ -120,7 +144,9 @@ class Game:
             scores[2 * i + 1] = last.score["EW"]
             tot["NS"] += last.score["NS"]
             tot["EW"] += last.score["EW"]
-            over, winner = self._end(tot, last)
+            if counts(self.rules, last):
+                counted += 1
+            over, winner = end_of_game(self.rules, tot, last, counted)
             end_at = i + 1
         if last is None and deals:  # no deal scored: the last one is kept, or was removed
             last = self.results.last if len(deals) == len(self.deals) else scoring.score(self.rules, deals[-1])
@@ -132,8 +158,25 @@ class Game:
         self.deals, self.results, self.total, self.over, self.winner = plan
         return self
 
-    def _end(self, tot, result):
-        return end_of_game(self.rules, tot, result)
+    def _counted(self, deals, stop):
+        """How many of deals[:stop] count toward a fixed round."""
+        if self.rules["pass_counts"] or not self.rules["deals"]:
+            return stop
+        passed = 0
+        for i in range(stop):
+            if deals[i]["bid"] == "pass":
+                passed += 1
+        return stop - passed
+
+    @property
+    def drawn(self):
+        """A fixed round over with equal totals."""
+        return self.over and self.winner is None
+
+    def round_deal(self):
+        """The number (from 1) of the next deal of a fixed round, as home shows it
+        ("5/12"): the counted deals so far plus one."""
+        return self._counted(self.deals, len(self.deals)) + 1
 
     # -- actions ---------------------------------------------------------
     # plan_*() compute the game after an action without changing it (GameError,
@@ -151,7 +194,7 @@ class Game:
 
     def plan_add(self, rec):
         if self.over:
-            raise GameError("deal", "the game is over (%s won)" % self.winner)
+            raise over_error(self.winner)
         return self._plan(len(self.deals), validate(self.rules, rec))
 
     def score_next(self, rec, checked=False):
@@ -160,10 +203,11 @@ class Game:
         asks once per key press); the game does not change. checked: rec is already
         what validate() returned. GameError once the game is over, as plan_add()."""
         if self.over:
-            raise GameError("deal", "the game is over (%s won)" % self.winner)
+            raise over_error(self.winner)
         r = scoring.score(self.rules, rec if checked else validate(self.rules, rec))
         total = {"NS": self.total["NS"] + r.score["NS"], "EW": self.total["EW"] + r.score["EW"]}
-        return r, total, self._end(total, r)[0]
+        counted = self._counted(self.deals, len(self.deals)) + (1 if counts(self.rules, r) else 0)
+        return r, total, end_of_game(self.rules, total, r, counted)[0]
 
     def plan_replace(self, i, rec):
         self._index(i)
@@ -238,20 +282,23 @@ class RunningScore:
         self.over = False
         self.winner = None
         self.count = 0  # deals added
+        self.counted = 0  # of them, the deals that count toward a fixed round
         self.last = None  # DealResult of the last deal
 
     def add(self, rec):
         """Validate, score and count a deal; returns its DealResult."""
         if self.over:
-            raise GameError("deal", "the game is over (%s won)" % self.winner)
+            raise over_error(self.winner)
         r = scoring.score(self.rules, validate(self.rules, rec))
         total = self.total
         total["NS"] += r.score["NS"]
         total["EW"] += r.score["EW"]
-        self.over, self.winner = end_of_game(self.rules, total, r)
+        if counts(self.rules, r):
+            self.counted += 1
+        self.over, self.winner = end_of_game(self.rules, total, r, self.counted)
         self.count += 1
         self.last = r
         return r
 
 
-__all__ = ("Game", "GameError", "RecordError", "Results", "RunningScore", "SEATS", "SEAT_TEAM", "end_of_game")
+__all__ = ("Game", "GameError", "RecordError", "Results", "RunningScore", "SEATS", "SEAT_TEAM", "counts", "end_of_game")

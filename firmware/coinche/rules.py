@@ -71,6 +71,23 @@ PRESETS = {
 }
 
 PRESET_NAMES = ("classic2000", "federation", "coinche1000", "coinche1001")
+
+# How long a game lasts when a concours plays rounds of a fixed number of deals. No
+# seed sets these (a preset says how a deal scores, the organiser says how many deals
+# a round has), so every preset starts from the same values, ROUND_DEFAULTS: a game
+# to the target, as before these options existed, and an all-pass deal that counts.
+#   deals        0: play to the target; N (1..MAX_ROUND_DEALS): the game is a round
+#                that ends after N counted deals, the target unused
+#   pass_counts  true: an all-pass deal is one of the N; false: it is dealt again
+#                and does not count
+ROUND_OPTIONS = {
+    "deals": None,
+    "pass_counts": (True, False),
+}
+ROUND_ORDER = ("deals", "pass_counts")
+EVERY_OPTION = ORDER + ROUND_ORDER  # the order options are checked, listed and suggested in
+ROUND_DEFAULTS = {"deals": 0, "pass_counts": True}
+MAX_ROUND_DEALS = 50  # 12 or 15 in the concours found; the result code holds 50 of the highest-scoring deals
 DEFAULT_PRESET = "classic2000"
 
 
@@ -78,16 +95,30 @@ class RulesError(FieldError):
     """A preset or option that does not exist, or a value it cannot take."""
 
 
-def _unknown(name):
-    hint = suggest(name, ORDER) if isinstance(name, str) else None
+def unknown_option(name):
+    """The RulesError for an option that does not exist (with a "did you mean")."""
+    hint = suggest(name, EVERY_OPTION) if isinstance(name, str) else None
     return RulesError(name, "unknown option%s (options: %s)" % (
-        " - did you mean %r?" % hint if hint else "", ", ".join(ORDER)))
+        " - did you mean %r?" % hint if hint else "", ", ".join(EVERY_OPTION)))
+
+
+def allowed_values(name):
+    """The values option `name` takes (None: a whole number in its range); RulesError
+    if there is no such option."""
+    if name in OPTIONS:
+        return OPTIONS[name]
+    if name in ROUND_OPTIONS:
+        return ROUND_OPTIONS[name]
+    raise unknown_option(name)
 
 
 def check_option(name, value):
-    if name not in OPTIONS:
-        raise _unknown(name)
-    allowed = OPTIONS[name]
+    allowed = allowed_values(name)
+    if name == "deals":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ROUND_DEALS:
+            raise RulesError(name, "must be 0 (play to the target) or a number of deals from 1 to %d, got %r"
+                             % (MAX_ROUND_DEALS, value))
+        return
     if name == "target":
         if isinstance(value, bool) or not isinstance(value, int) or not 100 <= value <= 99990:
             raise RulesError(name, "must be a whole number from 100 to 99990, got %r" % (value,))
@@ -116,20 +147,21 @@ class Rules:
             raise RulesError("preset", "unknown preset %r (presets: %s)" % (preset, ", ".join(PRESET_NAMES)))
         self.preset = preset
         opt = dict(PRESETS[preset])
+        opt.update(ROUND_DEFAULTS)
         over = {}
         if options is not None and not isinstance(options, dict):
             raise RulesError("options", "must be an object of option: value")
         if options:
-            bad = [k for k in options if k not in OPTIONS]
+            bad = [k for k in options if k not in OPTIONS and k not in ROUND_OPTIONS]
             if bad:
                 bad.sort(key=repr)
                 check_option(bad[0], options[bad[0]])  # raises: unknown option
-            for k in ORDER:  # a fixed order: the first bad option is the same everywhere
+            for k in EVERY_OPTION:  # a fixed order: the first bad option is the same everywhere
                 if k not in options:
                     continue
                 v = options[k]
                 check_option(k, v)
-                if PRESETS[preset][k] != v or type(PRESETS[preset][k]) is not type(v):
+                if opt[k] != v or type(opt[k]) is not type(v):  # opt[k]: still the preset's value
                     over[k] = v
                 opt[k] = v
         self.opt = opt
@@ -141,6 +173,11 @@ class Rules:
     @property
     def target(self):
         return self.opt["target"]
+
+    @property
+    def round_deals(self):
+        """The deals of a fixed round (the `deals` option), 0 when the game goes to the target."""
+        return self.opt["deals"]
 
     def spec(self):
         """The JSON-able form stored in the journal and in exports."""

@@ -32,7 +32,8 @@ except ImportError:  # MicroPython runs this file as a script: no package, its f
 
 from coinche.game import GameError, RunningScore
 from coinche.record import RecordError
-from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesError, value_text
+from coinche.rules import (
+    EVERY_OPTION, MAX_ROUND_DEALS, PRESET_NAMES, PRESETS, ROUND_DEFAULTS, Rules, RulesError, allowed_values, value_text)
 
 EPIPE = 32  # errno of a write to a closed pipe (Linux)
 MAX_LINE_BYTES = 4096  # a deal record is a short line; longer is refused, never read whole
@@ -53,10 +54,14 @@ def help_text():
     lines.append("")
     lines.append("options (--set OPTION=VALUE), with each preset's value:")
     lines.append("  %-15s %s" % ("", "  ".join("%-12s" % p for p in PRESET_NAMES)))
-    for name in ORDER:
-        allowed, desc = OPTIONS[name], HELP[name]
-        lines.append("  %-15s %s" % (name, "  ".join("%-12s" % value_text(PRESETS[p][name]) for p in PRESET_NAMES)))
-        vals = "whole number" if allowed is None else " | ".join(value_text(a) for a in allowed)
+    for name in EVERY_OPTION:
+        allowed, desc = allowed_values(name), HELP[name]
+        values = [PRESETS[p][name] if name in PRESETS[p] else ROUND_DEFAULTS[name] for p in PRESET_NAMES]
+        lines.append("  %-15s %s" % (name, "  ".join("%-12s" % value_text(v) for v in values)))
+        if name == "deals":
+            vals = "0 to %d" % MAX_ROUND_DEALS
+        else:
+            vals = "whole number" if allowed is None else " | ".join(value_text(a) for a in allowed)
         lines.append("      %s  [%s]" % (desc, vals))
     return "\n".join(lines) + "\n"
 
@@ -76,11 +81,16 @@ def _json_value(v):
 
 
 def result_line(game):
-    """One output object, built by hand so both interpreters print the same bytes."""
+    """One output object, built by hand so both interpreters print the same bytes.
+    winner: NS or EW, "draw" when a fixed round ended with equal totals, null while
+    the game goes on."""
     r = game.last
+    winner = game.winner
+    if game.over and winner is None:
+        winner = "draw"
     return '{"made": %s, "score": %s, "total": %s, "over": %s, "winner": %s}' % (
         _json_value(r.made), _json_team(r.score), _json_team(game.total),
-        _json_value(game.over), _json_value(game.winner))
+        _json_value(game.over), _json_value(winner))
 
 
 def utf8_problem(raw):

@@ -22,17 +22,17 @@ HELP = {
     "target": 'points to reach (any whole number from 100 to 99990)',
     "tie": 'equal totals at the end: the winner of that deal wins, or one more deal',
     "bonus_rule": 'a side does not win on the melds/belote it scored in the final deal',
+    "deals": 'a round of a fixed number of deals: 0 = play to the target; N = the game ends after N counted deals, equal totals a draw',
+    "pass_counts": 'in a round of N deals: an all-pass deal counts as one of the N, or is dealt again',
 }
 
 
 def parse_value(name, text):
     """Turn the text of `--set NAME=VALUE` into the option's type (host tools only:
     the device picks values from lists and never parses them)."""
-    from coinche.rules import OPTIONS, RulesError, _unknown
-    if name not in OPTIONS:
-        raise _unknown(name)
-    allowed = OPTIONS[name]
-    if name == "target" or (allowed and isinstance(allowed[0], int) and not isinstance(allowed[0], bool)):
+    from coinche.rules import RulesError, allowed_values
+    allowed = allowed_values(name)  # RulesError for an option that does not exist
+    if allowed is None or (allowed and isinstance(allowed[0], int) and not isinstance(allowed[0], bool)):
         try:
             return int(text)
         except ValueError:

@@ -1,0 +1,7 @@
+"""The organiser's app for a club's concours: the event, the teams, the draw, the
+results (result codes, paper sheets, device exports), corrections and standings;
+a command line (host_tools/club/cli.py) and pages on the club's network
+(host_tools/club/web.py). docs/club.md explains it all.
+
+Imports go one way: errors, paths <- limits, pairing, standings, storage <- service
+<- cli, web."""

@@ -1,0 +1,215 @@
+"""The organiser's command line: everything the admin page does, with JSON output.
+
+    python -m host_tools.club --db FILE new --name NAME --rounds N (--deals D | --target T) --rules PRESET
+                                          [--set OPTION=VALUE ...] [--ranking total|matches] [--seed S]
+                                          [--bye-score N] [--match-points W,D,L] [--bye-match-points N]
+    python -m host_tools.club --db FILE team add NAME [NAME ...]
+    python -m host_tools.club --db FILE team list
+    python -m host_tools.club --db FILE draw
+    python -m host_tools.club --db FILE result (--code CODE | --round R --table T --ns X --ew Y)
+    python -m host_tools.club --db FILE code --round R --table T --ns-team A --ew-team B --ns X --ew Y
+    python -m host_tools.club --db FILE import EXPORT.json
+    python -m host_tools.club --db FILE correct --round R --table T --ns X --ew Y --why TEXT [--who NAME]
+    python -m host_tools.club --db FILE standings [--json]
+    python -m host_tools.club --db FILE show
+    python -m host_tools.club --db FILE password            (the new password on stdin, or asked twice)
+    python -m host_tools.club --db FILE serve [--host H] [--port P] [--refresh SECONDS]
+
+Bad input: one line on stderr, exit status 2, and the file is as it was.
+"""
+import argparse
+import getpass
+import json
+import sqlite3
+import sys
+
+from host_tools.club import paths  # noqa: F401  (firmware/ on sys.path)
+from host_tools.club.errors import ClubError
+from host_tools.club.service import Club, make_event
+
+from coinche.rules import RulesError
+from host_tools.rules_help import parse_value
+
+PROG = "python -m host_tools.club"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports a bad command line as one line and status 2."""
+
+    def error(self, message):
+        raise ClubError("%s (%s --help)" % (message, self.prog))
+
+
+def _triple(text):
+    try:
+        values = [int(v) for v in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError("three whole numbers W,D,L, got %r" % text)
+    if len(values) != 3:
+        raise argparse.ArgumentTypeError("three whole numbers W,D,L, got %r" % text)
+    return values
+
+
+def parser():
+    p = Parser(prog=PROG, description="The organiser's app for a club's concours (docs/club.md).")
+    p.add_argument("--db", required=True, metavar="FILE", help="the event's file (SQLite)")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    new = sub.add_parser("new", help="create the event")
+    new.add_argument("--name", required=True)
+    new.add_argument("--rounds", type=int, required=True)
+    length = new.add_mutually_exclusive_group(required=True)
+    length.add_argument("--deals", type=int, help="deals per round")
+    length.add_argument("--target", type=int, help="rounds played to this target")
+    new.add_argument("--rules", required=True, metavar="PRESET")
+    new.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE")
+    new.add_argument("--ranking", default="total", choices=("total", "matches"))
+    new.add_argument("--seed", type=int, help="the first round's draw (default: a random one, printed)")
+    new.add_argument("--bye-score", type=int, default=0, help="points for a bye (default 0)")
+    new.add_argument("--match-points", type=_triple, default=[2, 1, 0], metavar="W,D,L")
+    new.add_argument("--bye-match-points", type=int, help="match points of a bye (default: a win's)")
+
+    team = sub.add_parser("team", help="the teams")
+    team_sub = team.add_subparsers(dest="team_command", required=True, parser_class=Parser)
+    add = team_sub.add_parser("add", help="add teams, numbered in the order added")
+    add.add_argument("names", nargs="+", metavar="NAME")
+    team_sub.add_parser("list")
+
+    sub.add_parser("draw", help="draw the next round")
+
+    result = sub.add_parser("result", help="a table's result")
+    result.add_argument("--code", help="the result code the device shows (16 digits, groups optional)")
+    sheet = {"--round": "the round", "--table": "the table", "--ns": "NS total (from the paper sheet)",
+             "--ew": "EW total"}
+    for name, text in sheet.items():
+        result.add_argument(name, type=int, help=text)
+
+    code = sub.add_parser("code", help="the result code a device shows")
+    for name in ("--round", "--table", "--ns-team", "--ew-team", "--ns", "--ew"):
+        code.add_argument(name, type=int, required=True)
+
+    imp = sub.add_parser("import", help="results from a device export (games.json)")
+    imp.add_argument("export", metavar="EXPORT.json")
+
+    correct = sub.add_parser("correct", help="change a stored result")
+    for name in ("--round", "--table", "--ns", "--ew"):
+        correct.add_argument(name, type=int, required=True)
+    correct.add_argument("--why", required=True)
+    correct.add_argument("--who", default=None, help="who corrects (default: the login name)")
+
+    stand = sub.add_parser("standings", help="the ranking (a table, or --json)")
+    stand.add_argument("--json", action="store_true")
+
+    sub.add_parser("show", help="the whole event as JSON")
+    sub.add_parser("password", help="set the admin password (read from stdin)")
+
+    serve = sub.add_parser("serve", help="the projector and admin pages")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8020, help="0: any free port (the one taken is printed)")
+    serve.add_argument("--refresh", type=int, default=10, help="seconds between the projector's reloads")
+    return p
+
+
+def _options(settings):
+    out = {}
+    for item in settings:
+        if "=" not in item:
+            raise ClubError("--set takes OPTION=VALUE, got %r" % item)
+        key, value = item.split("=", 1)
+        try:
+            out[key.strip()] = parse_value(key.strip(), value.strip())
+        except RulesError as e:
+            raise ClubError(str(e))
+    return out
+
+
+def _read_password():
+    if sys.stdin.isatty():
+        first = getpass.getpass("new admin password: ")
+        if getpass.getpass("again: ") != first:
+            raise ClubError("the two passwords differ")
+        return first
+    return sys.stdin.readline().rstrip("\r\n")
+
+
+def standings_text(table):
+    lines = ["after round %d" % table["round"],
+             "%4s %4s  %-24s %6s %3s %3s %3s %8s %8s %4s" % ("rank", "team", "name", "played", "won", "drw", "lst",
+                                                              "for", "against", "mp")]
+    for r in table["ranking"]:
+        lines.append("%4d %4d  %-24s %6d %3d %3d %3d %8d %8d %4d" % (
+            r["rank"], r["team"], r["name"][:24], r["played"], r["won"], r["drawn"], r["lost"], r["points_for"],
+            r["points_against"], r["match_points"]))
+    return "\n".join(lines)
+
+
+def run(args, out):
+    if args.command == "new":
+        event = make_event(args.name, args.rounds, args.rules, _options(args.set), deals=args.deals,
+                           target=args.target, ranking=args.ranking, seed=args.seed, bye_score=args.bye_score,
+                           match_points=args.match_points, bye_match_points=args.bye_match_points)
+        with Club(args.db, create=True) as club:
+            return club.create_event(event)
+    if args.command == "password":
+        password = _read_password()
+        with Club(args.db, create=True) as club:
+            club.set_password(password)
+        return {"password": "set"}
+    if args.command == "serve":
+        from host_tools.club.web import serve
+        if not 1 <= args.refresh <= 3600:
+            raise ClubError("--refresh must be from 1 to 3600 seconds")
+        serve(args.db, args.host, args.port, out, args.refresh)
+        return None
+    with Club(args.db) as club:
+        if args.command == "team":
+            if args.team_command == "add":
+                return {"teams": club.add_teams(args.names)}
+            club.event()
+            return {"teams": club.teams()}
+        if args.command == "draw":
+            return club.draw()
+        if args.command == "result":
+            sheet = (args.round, args.table, args.ns, args.ew)
+            if args.code is not None:
+                if any(v is not None for v in sheet):
+                    raise ClubError("give either --code CODE or --round R --table T --ns X --ew Y, not both")
+                return club.result_from_code(args.code)
+            if any(v is None for v in sheet):
+                raise ClubError("give --code CODE, or all of --round R --table T --ns X --ew Y")
+            return club.result(*sheet)
+        if args.command == "code":
+            return club.code(args.round, args.table, args.ns_team, args.ew_team, args.ns, args.ew)
+        if args.command == "import":
+            return club.import_export(args.export)
+        if args.command == "correct":
+            who = args.who if args.who is not None else getpass.getuser()
+            return club.correct(args.round, args.table, args.ns, args.ew, args.why, who)
+        if args.command == "standings":
+            table = club.standings()
+            return table if args.json else standings_text(table)
+        if args.command == "show":
+            return club.state()
+    raise ClubError("unknown command %r" % args.command)
+
+
+def main(argv, out=None, err=None):
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        args = parser().parse_args(argv)
+        answer = run(args, out)
+    except ClubError as e:
+        err.write("club: %s\n" % e)
+        return 2
+    except sqlite3.DatabaseError as e:  # ours by its header, but damaged, or locked too long
+        err.write("club: the event file cannot be used: %s\n" % e)
+        return 2
+    except OSError as e:
+        err.write("club: input/output error: %s\n" % e)
+        return 3
+    if isinstance(answer, str):
+        out.write(answer + "\n")
+    elif answer is not None:
+        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+    return 0

@@ -1,0 +1,266 @@
+"""Where an event is kept: a small interface (Storage) and its SQLite implementation.
+
+Everything the app does goes through these few methods, each a plain read or write
+of rows, so another database (PostgreSQL, for a league) is one more class with the
+same methods; the rules of the concours (what may be stored, when) live in
+host_tools/club/service.py, never here. One file holds one event.
+
+SQLite runs in WAL mode: the projector page reads while a result is written. The
+file is marked as ours by SQLite's application_id and a schema version in `meta`,
+so a file from anything else is refused before anything is written to it.
+"""
+import contextlib
+import json
+import os
+import sqlite3
+
+from host_tools.club.errors import ClubError
+
+APPLICATION_ID = 0x436C7562  # "Club"
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);  -- schema, password (hashed)
+CREATE TABLE event (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    name TEXT NOT NULL,
+    rounds INTEGER NOT NULL,
+    deals INTEGER NOT NULL,          -- deals per round; 0: rounds played to a target
+    target INTEGER,                  -- the target when deals is 0
+    rules TEXT NOT NULL,             -- the RULESPEC: {"preset": P, "options": {...}}
+    ranking TEXT NOT NULL,           -- total | matches
+    match_points TEXT NOT NULL,      -- [win, draw, loss]
+    bye_score INTEGER NOT NULL,
+    bye_match_points INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    max_deal INTEGER NOT NULL,       -- the most one team can score in one deal (limits.py)
+    tens INTEGER NOT NULL,           -- 1: every score of these rules is a multiple of 10
+    created TEXT NOT NULL
+);
+CREATE TABLE team (number INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE round (number INTEGER PRIMARY KEY, drawn TEXT NOT NULL);
+CREATE TABLE seat (                  -- one table of a round
+    round INTEGER NOT NULL REFERENCES round(number),
+    number INTEGER NOT NULL,
+    ns INTEGER NOT NULL REFERENCES team(number),
+    ew INTEGER NOT NULL REFERENCES team(number),
+    PRIMARY KEY (round, number)
+);
+CREATE TABLE bye (
+    round INTEGER NOT NULL REFERENCES round(number),
+    team INTEGER NOT NULL REFERENCES team(number),
+    PRIMARY KEY (round, team)
+);
+CREATE TABLE result (                -- the standing result of a table (after corrections)
+    round INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    ns_total INTEGER NOT NULL,
+    ew_total INTEGER NOT NULL,
+    source TEXT NOT NULL,            -- code | sheet | import | correction
+    code TEXT,
+    entered TEXT NOT NULL,
+    PRIMARY KEY (round, number),
+    FOREIGN KEY (round, number) REFERENCES seat(round, number)
+);
+CREATE TABLE correction (            -- every change of a stored result, never deleted
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    round INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    old_ns INTEGER NOT NULL,
+    old_ew INTEGER NOT NULL,
+    new_ns INTEGER NOT NULL,
+    new_ew INTEGER NOT NULL,
+    who TEXT NOT NULL,
+    at TEXT NOT NULL,
+    why TEXT NOT NULL
+);
+"""
+
+EVENT_FIELDS = ("name", "rounds", "deals", "target", "rules", "ranking", "match_points", "bye_score",
+                "bye_match_points", "seed", "max_deal", "tens", "created")
+
+
+class Storage:
+    """The interface: what the service reads and writes. Every write happens inside
+    `transaction()`; when the block raises, nothing of it is kept."""
+
+    def transaction(self):
+        raise NotImplementedError
+
+    def create(self, event):
+        raise NotImplementedError
+
+    def event(self):
+        """The event's row as a dict, None before `new`."""
+        raise NotImplementedError
+
+    def meta(self, key):
+        raise NotImplementedError
+
+    def set_meta(self, key, value):
+        raise NotImplementedError
+
+    def teams(self):
+        raise NotImplementedError
+
+    def add_team(self, number, name):
+        raise NotImplementedError
+
+    def rounds(self):
+        raise NotImplementedError
+
+    def add_round(self, number, tables, byes, drawn):
+        raise NotImplementedError
+
+    def results(self):
+        raise NotImplementedError
+
+    def put_result(self, round_number, table, ns_total, ew_total, source, code, entered):
+        raise NotImplementedError
+
+    def add_correction(self, round_number, table, old, new, who, at, why):
+        raise NotImplementedError
+
+    def corrections(self):
+        raise NotImplementedError
+
+    def close(self):
+        raise NotImplementedError
+
+
+class SQLiteStorage(Storage):
+    def __init__(self, path, create=False):
+        """Opens the event file at path; create: make it (empty, marked as ours) when it
+        does not exist. ClubError for a file that is missing, not SQLite, or not ours."""
+        self.path = path
+        exists = os.path.exists(path) and os.path.getsize(path) > 0
+        if not exists and not create:
+            raise ClubError("%s does not exist: create the event with `new` first" % path)
+        if exists:
+            self._check_ours_or_fail(path)
+        self.db = sqlite3.connect(path, isolation_level=None, timeout=10, check_same_thread=False)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA busy_timeout = 10000")
+        if not exists:
+            self._init()
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self.depth = 0
+
+    @staticmethod
+    def _check_ours_or_fail(path):
+        """Reads the header without writing: a file of another program is left untouched."""
+        try:
+            with open(path, "rb") as f:
+                header = f.read(100)
+        except OSError as e:
+            raise ClubError("cannot read %s: %s" % (path, e.strerror))
+        if len(header) < 100 or header[:16] != b"SQLite format 3\x00":
+            raise ClubError("%s is not an event file of this app (not an SQLite database)" % path)
+        if int.from_bytes(header[68:72], "big") != APPLICATION_ID:
+            raise ClubError("%s is an SQLite database of another program, not an event file of this app" % path)
+
+    def _init(self):
+        self.db.execute("PRAGMA journal_mode = WAL")
+        self.db.execute("PRAGMA application_id = %d" % APPLICATION_ID)
+        self.db.executescript(SCHEMA)
+        self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+
+    @contextlib.contextmanager
+    def transaction(self):
+        if self.depth:
+            self.depth += 1
+            try:
+                yield
+            finally:
+                self.depth -= 1
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        self.depth = 1
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        else:
+            self.db.execute("COMMIT")
+        finally:
+            self.depth = 0
+
+    def create(self, event):
+        with self.transaction():
+            values = [event[k] for k in EVENT_FIELDS]
+            self.db.execute("INSERT INTO event (id, %s) VALUES (1, %s)" % (", ".join(EVENT_FIELDS),
+                                                                          ", ".join("?" * len(EVENT_FIELDS))), values)
+
+    def event(self):
+        row = self.db.execute("SELECT * FROM event WHERE id = 1").fetchone()
+        if row is None:
+            return None
+        out = dict(row)
+        out["rules"] = json.loads(out["rules"])
+        out["match_points"] = json.loads(out["match_points"])
+        return out
+
+    def meta(self, key):
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row["value"]
+
+    def set_meta(self, key, value):
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def teams(self):
+        return [dict(r) for r in self.db.execute("SELECT number, name FROM team ORDER BY number")]
+
+    def add_team(self, number, name):
+        self.db.execute("INSERT INTO team VALUES (?, ?)", (number, name))
+
+    def rounds(self):
+        """[{"round", "drawn", "tables": [{"table", "NS", "EW"}], "bye": [team]}] in order."""
+        out = []
+        for r in self.db.execute("SELECT number, drawn FROM round ORDER BY number").fetchall():
+            tables = [{"table": s["number"], "NS": s["ns"], "EW": s["ew"]} for s in self.db.execute(
+                "SELECT number, ns, ew FROM seat WHERE round = ? ORDER BY number", (r["number"],))]
+            byes = [b["team"] for b in self.db.execute("SELECT team FROM bye WHERE round = ? ORDER BY team",
+                                                       (r["number"],))]
+            out.append({"round": r["number"], "drawn": r["drawn"], "tables": tables, "bye": byes})
+        return out
+
+    def add_round(self, number, tables, byes, drawn):
+        self.db.execute("INSERT INTO round VALUES (?, ?)", (number, drawn))
+        for t in tables:
+            self.db.execute("INSERT INTO seat VALUES (?, ?, ?, ?)", (number, t["table"], t["NS"], t["EW"]))
+        for team in byes:
+            self.db.execute("INSERT INTO bye VALUES (?, ?)", (number, team))
+
+    def results(self):
+        """{(round, table): {"NS", "EW", "source", "code", "entered"}}"""
+        out = {}
+        for r in self.db.execute("SELECT * FROM result"):
+            out[(r["round"], r["number"])] = {"NS": r["ns_total"], "EW": r["ew_total"], "source": r["source"],
+                                              "code": r["code"], "entered": r["entered"]}
+        return out
+
+    def put_result(self, round_number, table, ns_total, ew_total, source, code, entered):
+        self.db.execute("INSERT OR REPLACE INTO result VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (round_number, table, ns_total, ew_total, source, code, entered))
+
+    def add_correction(self, round_number, table, old, new, who, at, why):
+        self.db.execute("INSERT INTO correction (round, number, old_ns, old_ew, new_ns, new_ew, who, at, why) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (round_number, table, old[0], old[1], new[0], new[1], who, at, why))
+
+    def corrections(self):
+        return [{"round": r["round"], "table": r["number"], "old": {"NS": r["old_ns"], "EW": r["old_ew"]},
+                 "new": {"NS": r["new_ns"], "EW": r["new_ew"]}, "who": r["who"], "at": r["at"], "why": r["why"]}
+                for r in self.db.execute("SELECT * FROM correction ORDER BY id")]
+
+    def close(self):
+        self.db.close()
+
+
+def open_storage(path, create=False):
+    """The storage for an event file (SQLite; the one place another backend would be chosen)."""
+    try:
+        return SQLiteStorage(path, create)
+    except sqlite3.DatabaseError as e:
+        raise ClubError("%s is not an event file of this app (%s)" % (path, e))

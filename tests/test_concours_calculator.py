@@ -1,0 +1,101 @@
+"""A whole concours through the organiser's command line: 16 teams, 4 rounds of 12
+deals. Each table's round is scored by the calculator (host_tools.score) from
+generated deal records, its result code made as the device makes it
+(coinche.result_code.encode) and typed into the app; the final standings must be
+the calculator's totals.
+
+The code's source is one function, code_of_round(): it becomes the simulator's
+round-over screen once the device plays concours rounds."""
+import io
+import json
+import random
+import subprocess
+import sys
+
+from conftest import ROOT
+from coinche.result_code import encode, grouped
+from coinche.rules import Rules
+from host_tools.club.cli import main
+from vectors import gen_valid
+
+TEAMS = 16
+ROUNDS = 4
+DEALS = 12
+PRESET = "classic2000"
+RULE_ARGS = ["--rules", PRESET, "--set", "deals=%d" % DEALS]
+
+
+def club(db, *argv):
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["--db", str(db)] + [str(a) for a in argv], out, err)
+    assert status == 0, err.getvalue()
+    text = out.getvalue()
+    return json.loads(text) if text.startswith("{") else text
+
+
+def round_records(rnd):
+    """The deal records of one table's round: DEALS valid deals of the event's rules."""
+    rules = Rules(PRESET, {"deals": DEALS})
+    return [gen_valid(rules, rnd) for _ in range(DEALS)]
+
+
+def code_of_round(round_number, table, ns_team, ew_team, records):
+    """(the result code a table ends its round with, its totals): the calculator scores
+    the records as one round, the code is made as the device makes it."""
+    stdin = "".join(json.dumps(rec) + "\n" for rec in records)
+    proc = subprocess.run([sys.executable, "-m", "host_tools.score"] + RULE_ARGS, input=stdin, capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    last = json.loads(proc.stdout.splitlines()[-1])
+    assert last["over"] is True, "the round did not end after its %d deals" % DEALS
+    totals = last["total"]
+    return grouped(encode(round_number, table, totals["NS"], totals["EW"], ns_team, ew_team)), totals
+
+
+def test_sixteen_teams_four_rounds_of_twelve_deals(tmp_path):
+    db = tmp_path / "concours.db"
+    rnd = random.Random(2026)
+    club(db, "new", "--name", "Concours de Noël", "--rounds", ROUNDS, "--deals", DEALS, "--rules", PRESET,
+         "--seed", 1201)
+    names = ["Équipe %d" % n for n in range(1, TEAMS + 1)]
+    club(db, "team", "add", *names)
+    expected = {n: {"for": 0, "against": 0, "won": 0, "drawn": 0, "lost": 0} for n in range(1, TEAMS + 1)}
+    met = set()
+    report = []
+    for round_number in range(1, ROUNDS + 1):
+        drawn = club(db, "draw")
+        assert drawn["round"] == round_number and drawn["bye"] == [] and drawn["rematches"] == 0
+        seated = sorted([t["NS"] for t in drawn["tables"]] + [t["EW"] for t in drawn["tables"]])
+        assert seated == list(range(1, TEAMS + 1))
+        line = []
+        for t in drawn["tables"]:
+            pair = frozenset((t["NS"], t["EW"]))
+            assert pair not in met
+            met.add(pair)
+            code, totals = code_of_round(round_number, t["table"], t["NS"], t["EW"], round_records(rnd))
+            stored = club(db, "result", "--code", code)
+            assert stored["totals"] == totals
+            for team, own, other in ((t["NS"], totals["NS"], totals["EW"]), (t["EW"], totals["EW"], totals["NS"])):
+                expected[team]["for"] += own
+                expected[team]["against"] += other
+                expected[team]["won" if own > other else "drawn" if own == other else "lost"] += 1
+            line.append("T%d %d-%d %d-%d [%s]" % (t["table"], t["NS"], t["EW"], totals["NS"], totals["EW"], code))
+        report.append("round %d: %s" % (round_number, "; ".join(line)))
+
+    table = club(db, "standings", "--json")
+    assert table["round"] == ROUNDS
+    rows = table["ranking"]
+    for row in rows:
+        want = expected[row["team"]]
+        assert (row["points_for"], row["points_against"], row["won"], row["drawn"], row["lost"], row["played"]) == \
+            (want["for"], want["against"], want["won"], want["drawn"], want["lost"], ROUNDS)
+        assert row["name"] == names[row["team"] - 1]
+    # the `total` rule: points for, then wins, then the difference; equal teams share a rank
+    keys = [(-r["points_for"], -r["won"], -(r["points_for"] - r["points_against"])) for r in rows]
+    assert keys == sorted(keys)
+    for index in range(1, len(rows)):
+        same = keys[index] == keys[index - 1]
+        assert (rows[index]["rank"] == rows[index - 1]["rank"]) == same
+    text = club(db, "standings")
+    print("\n".join(report))
+    print(text)
