@@ -95,3 +95,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	PYRIGHT_PYTHON_IGNORE_WARNINGS=1 $(VENV)/bin/pyright -p pyright-micropython.json \
 		--typeshedpath "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+
+# --- the scoreboard in a web page (docs/web.md): build/web/, for any static server
+#   make web [MICROPYTHON_SRC=...]   the UF2s are built when missing or stale, from the rp2
+#   source (default ../shared/rp2/micropython-v1.28.0-rp2-src.tar.xz); then python3 -m http.server -d build/web
+.PHONY: web
+web: $(STAMP)
+	$(PY) -m host_tools.web $(if $(MICROPYTHON_SRC),--source "$(MICROPYTHON_SRC)")

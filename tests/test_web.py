@@ -1,0 +1,141 @@
+"""The scoreboard in a web page (make web): the one-file UF2 on the emulated RP2040 in
+a Web Worker, driven through real headless Chromium as a player drives it.
+
+One build and one browser for the module; the page is served from 127.0.0.1 by the
+test.  Each game is checked against the simulator (the same script gives the same
+state document) and the host calculator.  Skipped, with the reason, without
+Chromium and chromedriver, or without the UF2s (the rp2 source in ../shared).
+"""
+import os
+
+import pytest
+
+from device_games import calculator_totals, corpus_game
+from host_tools import keys as K
+from host_tools.sim import Sim
+from host_tools.web import build as web_build
+from host_tools.web.page_driver import Page
+from host_tools.web.serve import chromium, chromium_missing, serving
+
+
+def _missing():
+    why = chromium_missing()
+    if why:
+        return why
+    stale = [board for board in web_build.WEB_BOARDS if not web_build.uf2_is_current(board)]
+    if stale:
+        source = os.environ.get("MICROPYTHON_SRC") or web_build.DEFAULT_SOURCE
+        why = web_build.uf2.problem(source)
+        if why:
+            return "no current UF2 for %s and none can be built: %s" % (", ".join(stale), why)
+    return None
+
+
+REASON = _missing()
+pytestmark = pytest.mark.skipif(REASON is not None, reason="web page: %s" % REASON)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("web") / "web")
+    web_build.build(out=out, log=lambda line: None)
+    with serving(out) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def page(site):
+    with chromium() as browser:
+        yield Page(browser, site.url)
+
+
+def _sim_home(board):
+    with Sim(board=board) as sim:
+        sim.wait(1500)
+        return sim.frame()
+
+
+def _sim_state(board, lines):
+    with Sim(board=board) as sim:
+        sim.run_script(lines)
+        return sim.state()
+
+
+@pytest.mark.parametrize("board", web_build.WEB_BOARDS)
+def test_home_screen_is_the_simulators_pixel_for_pixel(page, board):
+    page.open(board, fresh=True)
+    page.idle()
+    fmt, w, h, data = page.frame()
+    want = _sim_home(board)
+    assert (fmt, w, h) == (want.fmt, want.w, want.h)
+    assert data == want.data
+
+
+GAME_DEALS = 4
+
+
+@pytest.fixture(scope="module")
+def played(page):
+    """A game of GAME_DEALS deals typed on the OLED board's page: on-screen buttons and
+    keys in turn, holds included (the key planner's script)."""
+    records = corpus_game(GAME_DEALS)
+    lines, _ = K.plan(K.Rules("classic2000"), records)
+    page.open("pico_oled", fresh=True)
+    page.play(lines)
+    return records, lines, page.state()
+
+
+def test_a_game_through_buttons_and_keys_is_the_calculators(played):
+    records, _, state = played
+    assert state["deals"] == [K.canonical(K.Rules("classic2000"), r) for r in records]
+    assert state["total"] == calculator_totals(records, "classic2000")
+
+
+def test_the_state_is_the_simulators_state_out(played):
+    _, lines, state = played
+    assert state == _sim_state("pico_oled", lines)
+
+
+def test_a_reload_brings_the_same_game_back(page, played):
+    _, _, state = played
+    page.saved()
+    page.reload()
+    assert page.state() == state
+
+
+def test_a_held_button_is_a_long_press(page):
+    """OK held on the Display Pack's X (pointer) and Enter held on the keyboard: the
+    long press the simulator's `hold ok 800` is, not the short one."""
+    page.open("pico_display_pack", fresh=True)
+    page.hold("OK", 800)
+    held = page.state()["screen"]
+    assert held == _sim_state("pico_display_pack", ["hold ok 800"])["screen"]
+    page.play(["back"])
+    page.hold("OK", 800, by_key=True)
+    assert page.state()["screen"] == held
+    page.play(["back", "ok"])
+    assert page.state()["screen"] != held  # a short OK is another screen
+
+
+def test_reset_asks_then_starts_the_chosen_new_game(page):
+    from selenium.webdriver.support.select import Select
+
+    browser = page.browser
+    page.open("pico_oled", fresh=True)
+    page.play(["up", "ok"])  # a deal entry started: the game is not new
+    before = page.state()
+    browser.find_element("css selector", "#new-game summary").click()
+    browser.find_element("css selector", "#reset").click()
+    browser.switch_to.alert.dismiss()
+    assert page.state() == before
+    Select(browser.find_element("id", "lang")).select_by_value("en")
+    Select(browser.find_element("id", "preset")).select_by_value("federation")
+    Select(browser.find_element("id", "target")).select_by_value("1500")
+    browser.find_element("css selector", "#reset").click()
+    browser.switch_to.alert.accept()
+    page.ready()
+    after = page.state()
+    assert after["deals"] == []
+    assert after["settings"]["lang"] == "en"
+    assert after["rules"] == {"preset": "federation", "options": {"target": 1500}}
+    assert after["screen"] == "home"
