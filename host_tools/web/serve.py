@@ -1,7 +1,7 @@
 """A static server for build/web on 127.0.0.1 (tests and measurements start their own),
 counting the bytes it sends, and the page driven by real headless Chromium.
 
-    with serving("build/web") as server:        # server.url, server.bytes_sent
+    with serving("build/web") as server:        # server.url, .bytes_sent, .requested
         with chromium() as browser:              # Selenium with Debian's chromedriver
             browser.get(server.url)
 """
@@ -32,6 +32,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         super().end_headers()
 
     def copyfile(self, source, outputfile):
+        self.server.requested.append(self.path.split("?", 1)[0].lstrip("/") or "index.html")
         counted = _Counting(outputfile, self.server)
         super().copyfile(source, counted)
 
@@ -52,6 +53,7 @@ def serving(folder):
     handler = functools.partial(_Handler, directory=os.path.abspath(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.bytes_sent = 0
+    server.requested = []  # the files sent, in order (paths in the folder)
     server.url = "http://127.0.0.1:%d/" % server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

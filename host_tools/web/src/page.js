@@ -8,8 +8,10 @@ const { FlashStore } = require('./storage');
 
 const BUTTONS = ['UP', 'DOWN', 'OK', 'BACK'];
 const KEYS = { ArrowUp: 'UP', ArrowDown: 'DOWN', Enter: 'OK', Backspace: 'BACK', ArrowRight: 'OK', ArrowLeft: 'BACK' };
-// the app's loop, on the App object the boot made (ui/app.py run()), after the REPL stopped it
-const RESUME = 'import board\nfrom ui.timing import POLL_MS\nwhile True:\n    board.app.poll()\n    board.sleep_ms(POLL_MS)\n';
+// the app's loop, on the App object the boot made (ui/app.py run()), after the REPL stopped it;
+// the screen drawn again first, in case the interrupt came in the middle of a drawing
+const RESUME = 'import board\nfrom ui.timing import POLL_MS\nboard.app.dirty = True\n'
+  + 'while True:\n    board.app.poll()\n    board.sleep_ms(POLL_MS)\n';
 const STATE = 'import board, sys\nboard.app.write_state(sys.stdout)\n';
 
 const store = new FlashStore();
@@ -258,6 +260,10 @@ async function main() {
   wireButtons();
   $('#board').addEventListener('change', (event) => chooseBoard(event.target.value));
   $('#reset').addEventListener('click', () => resetDevice());
+  // a phone puts a hidden tab to sleep, or closes it, without asking: keep what the device wrote
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden' && device) saved();
+  });
   const asked = new URLSearchParams(location.search).get('board');
   const name = [asked, localStorage.getItem('coinche-board'), config.defaultBoard].find((b) => b && config.boards[b]);
   await boot(name).then(firstBoot.resolve, (error) => {
