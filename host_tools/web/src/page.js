@@ -69,8 +69,9 @@ async function boot(name) {
   const [bootrom, uf2, sectors] = await Promise.all([
     fetchBytes(config.bootrom), fetchBytes(wiring.uf2), store.load(name)]);
   const worker = new Worker('worker.js');
-  device = { name, wiring, worker, glass, fresh: sectors.length === 0, held: new Set() };
-  worker.onmessage = (event) => received(device, event.data);
+  const current = { name, wiring, worker, glass, held: new Set() };
+  device = current;
+  worker.onmessage = (event) => received(current, event.data);
   worker.onerror = (event) => setStatus(`the emulator stopped: ${event.message}`);
   worker.postMessage({ type: 'start', board: wiring, bootrom, uf2, sectors }, [bootrom, uf2]);
   await ready;
