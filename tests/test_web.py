@@ -106,6 +106,20 @@ def test_a_reload_brings_the_same_game_back(page, played):
     assert page.state() == state
 
 
+def test_the_board_chooser_keeps_each_boards_game(page, played):
+    from selenium.webdriver.support.select import Select
+
+    _, _, state = played
+    chooser = Select(page.browser.find_element("id", "board"))
+    chooser.select_by_value("pico_display_pack")
+    page.ready()
+    assert page.call("window.scoreboard.board()") == "pico_display_pack"
+    assert page.state()["deals"] == []  # its own flash: the new device of its home screen test
+    chooser.select_by_value("pico_oled")
+    page.ready()
+    assert page.state() == state
+
+
 def test_a_held_button_is_a_long_press(page):
     """OK held on the Display Pack's X (pointer) and Enter held on the keyboard: the
     long press the simulator's `hold ok 800` is, not the short one."""
