@@ -14,14 +14,10 @@ import gzip
 import os
 import statistics
 import sys
-import time
 
 from host_tools.web.build import OUT, WEB_BOARDS, WebError, build
 from host_tools.web.page_driver import Page
 from host_tools.web.serve import chromium, chromium_missing, serving
-
-GAP_S = 0.35  # between two measured presses: each picture answered before the next press
-
 
 def gzipped_bytes(path):
     with open(path, "rb") as f:
@@ -46,13 +42,13 @@ def measure_board(server, folder, board, presses):
         page.idle()
         page.press("OK")  # the menu: DOWN moves its cursor, one picture per press
         page.idle()
-        before = len(page.stats()["pressToPixels"])
-        for _ in range(presses):
+        answers = []
+        for _ in range(presses):  # one at a time: the latency of a press, not of a queue of them
+            before = len(page.stats()["pressToPixels"])
             page.press("DOWN", by_key=True)
-            time.sleep(GAP_S)
-        page.idle()
+            page.idle()
+            answers += page.stats()["pressToPixels"][before:before + 1]  # the press's own picture
         stats = page.stats()
-    answers = stats["pressToPixels"][before:]
     return {
         "board": board,
         "files": files,

@@ -15,6 +15,8 @@ class Glass {
     this.width = width;
     this.height = height;
     this.last = null; // {kind, data}: the frame drawn last (for the test hook)
+    this.tables = null; // RGB565 channel values to 8 bits, at tableBrightness
+    this.tableBrightness = -1;
   }
 
   /** kind: "mono" (MONO_VLSB bytes) or "rgb565" (big-endian, row-major). */
@@ -35,13 +37,19 @@ class Glass {
         }
       }
     } else {
-      // the eye's brightness under the backlight's PWM duty (0..65535)
-      const level = Math.sqrt(brightness / 65535);
+      // the eye's brightness under the backlight's PWM duty (0..65535), as a table per channel
+      if (brightness !== this.tableBrightness) {
+        const level = Math.sqrt(brightness / 65535);
+        const table = (bits) => Uint8Array.from({ length: 1 << bits }, (_, v) => Math.round((v * 255 / ((1 << bits) - 1)) * level));
+        this.tables = [table(5), table(6)];
+        this.tableBrightness = brightness;
+      }
+      const [five, six] = this.tables;
       for (let i = 0, o = 0; i < width * height * 2; i += 2, o += 4) {
         const v = (data[i] << 8) | data[i + 1];
-        pixels[o] = Math.round((((v >> 11) & 31) * 255 / 31) * level);
-        pixels[o + 1] = Math.round((((v >> 5) & 63) * 255 / 63) * level);
-        pixels[o + 2] = Math.round(((v & 31) * 255 / 31) * level);
+        pixels[o] = five[v >> 11];
+        pixels[o + 1] = six[(v >> 5) & 63];
+        pixels[o + 2] = five[v & 31];
         pixels[o + 3] = 255;
       }
     }

@@ -23,7 +23,11 @@ const SLICE_MS = 12; // emulation per turn of the Worker's event loop, at most
 const SLOWEST_STEP_MS = 250; // simulated time dropped when the emulation lags more than this
 const MIN_PRESS_MS = 50; // a tap on a touch screen still holds the button this long
 const MIN_GAP_MS = 40; // and lets it go this long before the next press
-const FRAME_MS = 16; // at most one picture per display refresh
+const FRAME_MS = 16; // at most one picture per display refresh,
+// once the bus has been quiet this long (simulated): the picture is whole (a driver sends
+// it in bands and runs of rows, with its own work in between; the app polls every 10 ms)
+const FRAME_QUIET_US = 10000;
+const FRAME_LONGEST_MS = 100; // or this often during a long transfer
 const SAVE_AFTER_MS = 150; // the flash is saved once the device stopped writing this long
 const QUIET_MS = 300; // idle: no edge to come and no display traffic for this long (simulated)
 
@@ -32,13 +36,14 @@ let display = null;
 let frameDue = false;
 let lastFramePost = 0;
 let lastPictureMicros = 0;
+let lastPixelMicros = -1e12; // the latest transfer of pixels (not commands)
 let pictures = 0;
 let dirty = new Set(); // sectors the device wrote since the last save
 let lastWriteWall = 0;
 let repl = null;
 let pacing = null; // {wall, nanos}: the moment simulated time was tied to the wall clock
 const edges = { lastMicros: -1e12, pending: 0, pressedAt: new Map(), unanswered: null };
-let answered = []; // wall times of the edges a picture answered since the last frame posted
+let answered = []; // wall times of the edges the pictures since the last frame posted answered
 const speed = { busyWall: 0, busyNanos: 0 };
 const waiters = []; // idle() promises: {id, resolve}
 
@@ -69,6 +74,7 @@ const listener = {
     if (repl) repl.reset();
     pictures = 0;
     lastPictureMicros = 0;
+    lastPixelMicros = -1e12;
     edges.pending = 0;
     edges.lastMicros = -1e12;
     edges.pressedAt.clear();
@@ -76,16 +82,21 @@ const listener = {
   },
 };
 
+/**
+ * Display traffic: a transfer of pixels after a quiet bus starts a picture, and that
+ * picture answers the latest edge applied before it (the press that moved the cursor,
+ * the release that confirmed); it is posted once the bus is quiet again.
+ */
 function picture(micros, pixelBytes) {
   frameDue = true;
   lastPictureMicros = micros;
-  if (pixelBytes >= 64) {
-    pictures++;
-    if (edges.unanswered !== null) {
-      answered.push(edges.unanswered);
-      edges.unanswered = null;
-    }
+  if (pixelBytes < 64) return;
+  pictures++;
+  if (micros - lastPixelMicros > FRAME_QUIET_US && edges.unanswered !== null) {
+    answered.push(edges.unanswered);
+    edges.unanswered = null;
   }
+  lastPixelMicros = micros;
 }
 
 function start(message) {
@@ -144,7 +155,10 @@ function next() {
 }
 
 function postFrame() {
-  if (!frameDue || performance.now() - lastFramePost < FRAME_MS) return;
+  if (!frameDue) return;
+  const sinceWall = performance.now() - lastFramePost;
+  if (sinceWall < FRAME_MS) return;
+  if (board.micros() - lastPictureMicros < FRAME_QUIET_US && sinceWall < FRAME_LONGEST_MS) return;
   frameDue = false;
   lastFramePost = performance.now();
   const data = display.frame();
