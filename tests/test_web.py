@@ -74,6 +74,15 @@ def test_home_screen_is_the_simulators_pixel_for_pixel(page, board):
     assert data == want.data
 
 
+def test_everything_the_page_loads_comes_from_its_folder(page, site):
+    page.open("pico_oled")
+    loaded = page.browser.execute_script(
+        "return performance.getEntriesByType('resource').map((entry) => entry.name)")
+    assert {"config.json", "coinche-pico_oled.uf2", "rp2040-bootrom.bin", "worker.js", "page.js"} <= {
+        name.rsplit("/", 1)[-1] for name in loaded}
+    assert [name for name in loaded if not name.startswith(site.url)] == []
+
+
 GAME_DEALS = 4
 
 

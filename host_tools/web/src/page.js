@@ -61,6 +61,7 @@ async function boot(name) {
   $('#device').className = `device ${wiring.kind}`;
   const glass = new Glass($('#glass'), wiring.width, wiring.height);
   glass.canvas.style.aspectRatio = `${wiring.width} / ${wiring.height}`;
+  $('#uf2').href = wiring.uf2;
   for (const button of document.querySelectorAll('[data-button]')) {
     const index = BUTTONS.indexOf(button.dataset.button);
     button.querySelector('.label').textContent = wiring.labels[index];
