@@ -5,7 +5,7 @@
 //                    [--i2c-address 0x3c] [--spi-dc PIN --spi-cs PIN --backlight PIN]
 //                    [--buttons 10,11,12,13]
 //
-// What rp2040js leaves out and this file adds:
+// What rp2040js leaves out and this emulator adds:
 //   * a NOR flash chip on the SSI (the chip the boot ROM's flash routines talk to), so
 //     erase and program change the flash: littlefs can format and write;
 //   * chip select through IO_QSPI's SS output override (the ROM forces it by hand);
