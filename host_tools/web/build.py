@@ -6,6 +6,7 @@ or was frozen from other firmware sources than the tree's; the boot ROM comes fr
 RP2040_BOOTROM (default ../shared/rp2/).  Nothing is downloaded but the pinned npm
 packages (npm ci, once per lock file).
 """
+import hashlib
 import json
 import os
 import shutil
@@ -160,9 +161,25 @@ def build(source=None, out=OUT, log=print):
     shutil.copyfile(bootrom, os.path.join(staging, "rp2040-bootrom.bin"))
     with open(os.path.join(staging, "config.json"), "w", encoding="utf-8") as f:
         json.dump(page_config(), f, indent=1, ensure_ascii=False)
+    write_service_worker(staging)
     shutil.rmtree(out, ignore_errors=True)
     os.replace(staging, out)
     return out
+
+
+def write_service_worker(folder):
+    """sw.js: the page's files to keep at once (not the UF2s: each when its board is used),
+    and a version from the bytes of all of them."""
+    names = sorted(os.listdir(folder))
+    digest = hashlib.sha256()
+    for name in names:
+        with open(os.path.join(folder, name), "rb") as f:
+            digest.update(name.encode() + b"\0" + f.read())
+    with open(os.path.join(SOURCES, "sw.js"), encoding="utf-8") as f:
+        text = f.read()
+    text = text.replace("@VERSION@", digest.hexdigest()[:16]).replace("@FILES@", json.dumps(["./"] + [n for n in names if not n.endswith(".uf2")]))
+    with open(os.path.join(folder, "sw.js"), "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 def folder_bytes(folder):

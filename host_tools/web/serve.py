@@ -54,6 +54,7 @@ def serving(folder):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.bytes_sent = 0
     server.requested = []  # the files sent, in order (paths in the folder)
+    server.folder = os.path.abspath(folder)
     server.url = "http://127.0.0.1:%d/" % server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

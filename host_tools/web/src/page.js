@@ -77,7 +77,17 @@ async function boot(name) {
   worker.postMessage({ type: 'start', board: wiring, bootrom, uf2, sectors }, [bootrom, uf2]);
   await ready;
   setStatus('');
+  keepForOffline(wiring.uf2);
   await applyNewGameSettings();
+}
+
+/** Once the service worker controls the page, the board's UF2 goes through it into its cache. */
+function keepForOffline(path) {
+  if (!('serviceWorker' in navigator)) return;
+  const container = navigator.serviceWorker;
+  const controlled = container.controller ? Promise.resolve()
+    : new Promise((resolve) => container.addEventListener('controllerchange', resolve, { once: true }));
+  controlled.then(() => fetch(path)).catch(() => {});
 }
 
 function received(from, message) {
@@ -257,6 +267,8 @@ async function forgetAndBoot() {
 }
 
 async function main() {
+  // the folder kept by the browser, so that the next visit needs no network
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('sw.js').catch(() => {});
   config = await (await fetch('config.json')).json();
   fillChoices();
   wireButtons();
