@@ -39,13 +39,12 @@ def test_a_uf2_without_the_trees_firmware_digest_is_stale(tmp_path, monkeypatch)
 
 def test_the_new_games_choices_are_the_firmwares():
     from coinche.rules import DEFAULT_PRESET, PRESET_NAMES, Rules
-    from ui.i18n import LANGS
-    from ui.settings_screens import TARGETS
 
     config = web_build.page_config()
-    assert [code for code, _ in config["languages"]] == list(LANGS)
+    assert [code for code, _ in config["languages"]] == list(web_build.firmware_constant("LANGS"))
+    assert config["defaultLanguage"] == web_build.firmware_constant("SETTINGS")["s_lang"][1]
     assert (config["presets"], config["defaultPreset"]) == (list(PRESET_NAMES), DEFAULT_PRESET)
-    assert config["targets"] == list(TARGETS)
+    assert config["targets"] == list(web_build.firmware_constant("TARGETS"))
     assert config["presetTargets"] == {name: Rules(name).target for name in PRESET_NAMES}
 
 

@@ -103,15 +103,42 @@ def bundle(entry, out, fmt):
         raise WebError("esbuild of %s failed:\n%s" % (entry, proc.stderr.strip()[-3000:]))
 
 
-def page_config():
-    """config.json: each board's wiring and glass, and the choices of a new game (from the firmware)."""
+# Where the firmware keeps the constants the page offers: the module of today's layout
+# first, then the one of the data-path layout (render/, screens/, table/) the firmware
+# is being moved to.
+FIRMWARE_CONSTANTS = {
+    "LANGS": ("ui.i18n", "render.languages"),
+    "TARGETS": ("ui.settings_screens", "screens.settings"),
+    "SETTINGS": ("ui.settings_screens", "table.settings"),
+}
+
+
+def firmware_on_path():
+    """The firmware's modules importable here (the scoring core runs unchanged on CPython)."""
     firmware = os.path.join(ROOT, "firmware")
     if firmware not in sys.path:
         sys.path.insert(0, firmware)
-    from coinche.rules import DEFAULT_PRESET, PRESET_NAMES, Rules
-    from ui.i18n import LANGS
-    from ui.settings_screens import SETTINGS, TARGETS
 
+
+def firmware_constant(name):
+    """A constant of the firmware (FIRMWARE_CONSTANTS says where), imported on CPython."""
+    import importlib
+
+    firmware_on_path()
+    for module in FIRMWARE_CONSTANTS[name]:
+        try:
+            return getattr(importlib.import_module(module), name)
+        except ImportError:
+            continue
+    raise WebError("the firmware has no %s in %s" % (name, " or ".join(FIRMWARE_CONSTANTS[name])))
+
+
+def page_config():
+    """config.json: each board's wiring and glass, and the choices of a new game (from the firmware)."""
+    firmware_on_path()
+    from coinche.rules import DEFAULT_PRESET, PRESET_NAMES, Rules
+
+    langs, targets, settings = (firmware_constant(name) for name in ("LANGS", "TARGETS", "SETTINGS"))
     boards = {}
     for board in WEB_BOARDS:
         wiring = board_wiring(board, BOARDS)
@@ -129,12 +156,12 @@ def page_config():
         "boards": boards,
         "defaultBoard": WEB_BOARDS[0],
         "bootrom": "rp2040-bootrom.bin",
-        "languages": [[code, LANGUAGE_NAMES.get(code, code)] for code in LANGS],
-        "defaultLanguage": SETTINGS["s_lang"][1],
+        "languages": [[code, LANGUAGE_NAMES.get(code, code)] for code in langs],
+        "defaultLanguage": settings["s_lang"][1],
         "presets": list(PRESET_NAMES),
         "defaultPreset": DEFAULT_PRESET,
         "presetTargets": {name: Rules(name).target for name in PRESET_NAMES},
-        "targets": list(TARGETS),
+        "targets": list(targets),
     }
 
 

@@ -8,10 +8,11 @@ const { FlashStore } = require('./storage');
 
 const BUTTONS = ['UP', 'DOWN', 'OK', 'BACK'];
 const KEYS = { ArrowUp: 'UP', ArrowDown: 'DOWN', Enter: 'OK', Backspace: 'BACK', ArrowRight: 'OK', ArrowLeft: 'BACK' };
-// the app's loop, on the App object the boot made (ui/app.py run()), after the REPL stopped it;
-// the screen drawn again first, in case the interrupt came in the middle of a drawing
-const RESUME = 'import board\nfrom ui.timing import POLL_MS\nboard.app.dirty = True\n'
-  + 'while True:\n    board.app.poll()\n    board.sleep_ms(POLL_MS)\n';
+// the app's loop (the app module's run()) on the App object the boot made, after the REPL
+// stopped it, at the poll period of the app's own module; the screen drawn again first, in
+// case the interrupt came in the middle of a drawing
+const RESUME = 'import board, sys\npoll_ms = sys.modules[type(board.app).__module__].POLL_MS\n'
+  + 'board.app.dirty = True\nwhile True:\n    board.app.poll()\n    board.sleep_ms(poll_ms)\n';
 const STATE = 'import board, sys\nboard.app.write_state(sys.stdout)\n';
 
 const store = new FlashStore();
