@@ -108,3 +108,10 @@ CLUB_HOST ?= 0.0.0.0
 CLUB_PORT ?= 8020
 club: $(STAMP)
 	$(PY) -m host_tools.club --db $(CLUB_DB) serve --host $(CLUB_HOST) --port $(CLUB_PORT)
+
+# --- the scoreboard in a web page (docs/web.md): build/web/, for any static server
+#   make web [MICROPYTHON_SRC=...]   the UF2s are built when missing or stale, from the rp2
+#   source (default ../shared/rp2/micropython-v1.28.0-rp2-src.tar.xz); then python3 -m http.server -d build/web
+.PHONY: web
+web: $(STAMP)
+	$(PY) -m host_tools.web $(if $(MICROPYTHON_SRC),--source "$(MICROPYTHON_SRC)")

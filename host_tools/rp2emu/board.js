@@ -1,0 +1,316 @@
+// The emulated Pico on a board: rp2040js's RP2040 with the flash chip (flash.js), the
+// USB CDC, the display buses timed at their clocks, the buttons' pins and the watchdog
+// reboot.  No node or browser API here: what the board does is told to a listener,
+// and the node emulator (emulator.js) and the web page's Worker each bring their own.
+//
+// The listener's methods (each optional):
+//   usbConnected(micros)                 the host opened the USB CDC
+//   serial(bytes)                        the device wrote to its USB serial
+//   i2c(micros, bytes)                   one write transfer to the display's address
+//   spi(micros, level, duty, bytes)      display bytes sent at one D/C level; backlight duty
+//   reboot(micros)                       the watchdog rebooted the chip (machine.reset())
+//   powerCut(micros, what)               an armed power cut struck (the chip is stopped)
+//   flashWrite(address, bytes)           the device programmed or erased that range
+'use strict';
+
+const { RP2040, USBCDC, ConsoleLogger, LogLevel } = require('rp2040js');
+const { FLASH_BYTES, NorFlash, FlashSsi, QspiPins, ChipResetRegisters } = require('./flash');
+const { ButtonPins } = require('./buttons');
+
+const CYCLE_NANOS = 1e9 / 125e6;
+
+class Board {
+  /**
+   * options: bootrom (Uint32Array), image (Uint8Array, the flash's content at power-on:
+   * kept by the board from then on), buttons (GPIO numbers), i2cAddress (-1: none),
+   * spiDataCommand, spiChipSelect, backlight (-1: none).
+   */
+  constructor(options, listener) {
+    this.options = options;
+    this.listener = listener || {};
+    this.bootrom = options.bootrom;
+    this.image = options.image;
+    if (this.image.length !== FLASH_BYTES) throw new Error(`a flash image is ${FLASH_BYTES} bytes`);
+    this.buttons = new ButtonPins(options.buttons || []);
+    this.hostBytes = []; // from the host, waiting for the device to read them
+    this.pendingRead = null; // the device's OUT endpoint read, when nothing was there
+    this.poweredOff = false;
+    this.paused = false;
+    this.boots = 0;
+    this.cutArmed = null;
+    this.statistics = { programs: 0, erases: 0, programmedBytes: 0 };
+    this.marks = new Map(); // id -> simulated micros, for the marks still to come
+    this.flushSpi = null;
+    this.powerOn();
+  }
+
+  tell(method, ...values) {
+    const listener = this.listener;
+    if (listener[method]) listener[method](...values);
+  }
+
+  powerOn() {
+    const mcu = new RP2040();
+    mcu.logger = new ConsoleLogger(LogLevel.Error);
+    mcu.loadBootrom(this.bootrom); // resets, which erases rp2040js's flash array
+    mcu.flash.set(this.image);
+    this.image = null;
+    const chip = new NorFlash(mcu.flash, (what) => this.powerCut(what), () => mcu.clock.nanos);
+    chip.onWrite = (address, bytes) => this.tell('flashWrite', address, bytes);
+    if (this.cutArmed) {
+      chip.cutCountdown = this.cutArmed.countdown;
+      chip.cutFraction = this.cutArmed.fraction;
+      this.cutArmed = null;
+    }
+    const pins = new QspiPins(mcu, chip);
+    mcu.peripherals[0x18000] = new FlashSsi(mcu, chip, pins);
+    mcu.peripherals[0x40018] = pins;
+    mcu.peripherals[0x40064] = new ChipResetRegisters(mcu);
+    mcu.peripherals[0x40058].onWatchdogTrigger = () => this.reboot();
+    this.mcu = mcu;
+    this.chip = chip;
+    // The QSPI pads come out of reset with their inputs enabled (datasheet, PADS_QSPI);
+    // rp2040js starts them disabled.  The boot ROM samples CS: high means no BOOTSEL.
+    for (const pin of mcu.qspi) pin.padValue |= 0x40;
+    mcu.qspi[1].setInputValue(true); // flash CS pulled up: the BOOTSEL button is not pressed
+    this.buttons.attach(mcu);
+    this.attachUsb();
+    this.attachI2c();
+    this.attachSpi();
+    mcu.core.reset(); // from the boot ROM's reset vector
+    this.boots++;
+  }
+
+  /** The flash as the chip holds it now (the array itself, not a copy). */
+  flash() {
+    return this.mcu.flash.subarray(0, FLASH_BYTES);
+  }
+
+  nanos() {
+    return this.mcu.clock.nanos;
+  }
+
+  micros() {
+    return Math.floor(this.mcu.clock.nanos / 1000);
+  }
+
+  /** Runs the core for about `budget` instructions (less if the power goes). */
+  run(budget) {
+    const mcu = this.mcu;
+    const clock = mcu.clock;
+    const core = mcu.core;
+    for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu; i++) {
+      if (core.waiting) {
+        const wait = clock.nanosToNextAlarm;
+        clock.tick(wait);
+        i += wait / CYCLE_NANOS;
+      } else {
+        clock.tick(core.executeInstruction() * CYCLE_NANOS);
+      }
+    }
+  }
+
+  /**
+   * Runs the core until simulated time reaches `nanos` or about `budget` instructions
+   * were run, whichever is first: an idle core sleeps to its next alarm, but never past
+   * `nanos` (a page keeps simulated time with the wall clock's).
+   */
+  runUntil(nanos, budget) {
+    const mcu = this.mcu;
+    const clock = mcu.clock;
+    const core = mcu.core;
+    for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu && clock.nanos < nanos; i++) {
+      if (core.waiting) {
+        const wait = Math.min(clock.nanosToNextAlarm, nanos - clock.nanos);
+        clock.tick(wait);
+        i += wait / CYCLE_NANOS;
+      } else {
+        clock.tick(core.executeInstruction() * CYCLE_NANOS);
+      }
+    }
+  }
+
+  at(micros, action) {
+    const delay = Math.max(0, micros * 1000 - this.nanos());
+    this.mcu.clock.createAlarm(action).schedule(delay);
+  }
+
+  after(nanos, action) {
+    this.mcu.clock.createAlarm(action).schedule(nanos);
+  }
+
+  /** Calls listener.mark(id, micros) once simulated time gets to micros (across reboots). */
+  mark(micros, id) {
+    this.marks.set(id, micros);
+    this.at(micros, () => {
+      if (this.marks.delete(id)) this.tell('mark', id, this.micros());
+    });
+  }
+
+  /** A button's pin driven now: pressed pulls it low, released lets the pull-up raise it. */
+  setButton(gpio, pressed) {
+    this.buttons.set(gpio, pressed);
+  }
+
+  // -- USB CDC
+  attachUsb() {
+    const cdc = new USBCDC(this.mcu.usbCtrl);
+    const usb = this.mcu.usbCtrl;
+    const cdcRead = usb.onEndpointRead;
+    usb.onEndpointRead = (endpoint, size) => {
+      if (endpoint !== cdc.outEndpoint) {
+        cdcRead(endpoint, size);
+        return;
+      }
+      if (!this.hostBytes.length) {
+        this.pendingRead = { endpoint, size }; // answered when the host sends something
+        return;
+      }
+      this.deliver(endpoint, size);
+    };
+    cdc.onDeviceConnected = () => this.tell('usbConnected', this.micros());
+    cdc.onSerialData = (buffer) => this.tell('serial', buffer);
+    this.cdc = cdc;
+    this.pendingRead = null;
+  }
+
+  deliver(endpoint, size) {
+    const count = Math.min(size, this.hostBytes.length);
+    const buffer = Uint8Array.from(this.hostBytes.splice(0, count));
+    this.mcu.usbCtrl.endpointReadDone(endpoint, buffer);
+  }
+
+  /** Bytes from the host to the device's USB serial (queued until it reads them). */
+  fromHost(data) {
+    for (const byte of data) this.hostBytes.push(byte);
+    if (this.pendingRead) {
+      const { endpoint, size } = this.pendingRead;
+      this.pendingRead = null;
+      this.deliver(endpoint, size);
+    }
+  }
+
+  // -- displays
+  attachI2c() {
+    const address = this.options.i2cAddress;
+    if (address === undefined || address < 0) return;
+    for (const bus of this.mcu.i2c) {
+      let transfer = null;
+      const flushTransfer = () => {
+        if (transfer && transfer.length) this.tell('i2c', this.micros(), Uint8Array.from(transfer));
+        transfer = null;
+      };
+      const byteNanos = () => { // 8 bits and the ACK at SCL's period, counted in clk_sys cycles
+        const period = bus.sclLowPeriod + bus.sclHighPeriod;
+        return period > 0 ? (9 * period * 1e9) / this.mcu.clkSys : 22500;
+      };
+      bus.onStart = () => {
+        flushTransfer();
+        bus.completeStart();
+      };
+      bus.onConnect = (target, mode) => {
+        const ack = target === address;
+        if (ack && mode === 0) transfer = [];
+        this.after(byteNanos(), () => bus.completeConnect(ack));
+      };
+      bus.onWriteByte = (value) => {
+        if (transfer) transfer.push(value);
+        this.after(byteNanos(), () => bus.completeWrite(transfer !== null));
+      };
+      bus.onReadByte = () => this.after(byteNanos(), () => bus.completeRead(0));
+      bus.onStop = () => {
+        flushTransfer();
+        bus.completeStop();
+      };
+    }
+  }
+
+  attachSpi() {
+    const { spiDataCommand, spiChipSelect } = this.options;
+    if (spiDataCommand === undefined || spiDataCommand < 0) return;
+    for (const bus of this.mcu.spi) {
+      let level = -1;
+      let bytes = [];
+      let started = 0;
+      const flushBytes = () => {
+        if (bytes.length) this.tell('spi', started, level, this.backlightDuty(), Uint8Array.from(bytes));
+        bytes = [];
+      };
+      this.flushSpi = flushBytes;
+      bus.onTransmit = (value) => {
+        const gpio = this.mcu.gpio;
+        const selected = spiChipSelect < 0 || !gpio[spiChipSelect].outputValue;
+        if (selected) {
+          const dataCommand = gpio[spiDataCommand].outputValue ? 1 : 0;
+          if (dataCommand !== level || bytes.length >= 16384) {
+            flushBytes();
+            level = dataCommand;
+            started = this.micros();
+          }
+          bytes.push(value & 0xff);
+        }
+        const frequency = bus.clockFrequency || 1e6;
+        this.after((8 * 1e9) / frequency, () => {
+          bus.completeTransmit(0);
+          if (bus.txFIFO.empty && bytes.length) flushBytes();
+        });
+      };
+    }
+  }
+
+  /** Duty 0..65535 on the backlight pin's PWM output, or -1 when no PWM drives it. */
+  backlightDuty() {
+    const pin = this.options.backlight;
+    if (pin === undefined || pin < 0) return -1;
+    const gpio = this.mcu.gpio[pin];
+    if (gpio.functionSelect !== 4) return gpio.outputValue ? 65535 : 0;
+    const channel = this.mcu.pwm.channels[(pin >> 1) & 7];
+    if (!(channel.csr & 1)) return 0;
+    const b = pin & 1;
+    const compare = b ? channel.cc >>> 16 : channel.cc & 0xffff;
+    let duty = Math.min(65535, Math.round((compare * 65535) / (channel.top + 1)));
+    if (channel.csr & (b ? 8 : 4)) duty = 65535 - duty;
+    return duty;
+  }
+
+  // -- power
+  reboot() {
+    // machine.reset(): the watchdog resets the chip; the flash keeps its content.
+    this.image = Uint8Array.from(this.mcu.flash.subarray(0, FLASH_BYTES));
+    this.saveStatistics();
+    this.pendingRead = null;
+    this.hostBytes.length = 0;
+    const micros = this.micros();
+    this.powerOn();
+    // The new chip's clock starts at zero and the old clock's alarms are gone with it: a
+    // mark still to come is kept, as far ahead on the new clock (the controller may be
+    // waiting for it across the reboot, e.g. after mpremote's delayed reset).
+    const pending = [...this.marks];
+    this.marks.clear();
+    for (const [id, at] of pending) this.mark(Math.max(0, at - micros), id);
+    this.tell('reboot', micros);
+  }
+
+  saveStatistics() {
+    this.statistics.programs += this.chip.programs;
+    this.statistics.erases += this.chip.erases;
+    this.statistics.programmedBytes += this.chip.programmedBytes;
+  }
+
+  /** The flash operations (programs, erases, bytes programmed) since the last call. */
+  takeStatistics() {
+    this.saveStatistics();
+    const taken = this.statistics;
+    this.statistics = { programs: 0, erases: 0, programmedBytes: 0 };
+    this.chip.programs = this.chip.erases = this.chip.programmedBytes = 0;
+    return taken;
+  }
+
+  powerCut(what) {
+    if (this.poweredOff) return;
+    this.poweredOff = true;
+    this.tell('powerCut', this.micros(), what);
+  }
+}
+
+module.exports = { Board, CYCLE_NANOS };

@@ -1,0 +1,122 @@
+"""The web page's figures, measured in real headless Chromium on a page served from
+127.0.0.1: what a first visit downloads (raw, and gzipped as a static host would
+send it), the time to the first frame, press to pixels in the page, and the
+emulated RP2040's speed as a fraction of real time.
+
+    python -m host_tools.web.measure [--web build/web] [--presses 20]
+
+prints a markdown table (make bench calls measure() and writes it where it wants).
+Figures of this machine at that moment: the emulated chip shares its cores with
+everything else, so they are measured, never asserted.
+"""
+import argparse
+import gzip
+import os
+import statistics
+import sys
+
+from host_tools.web.build import OUT, WEB_BOARDS, WebError, build
+from host_tools.web.page_driver import Page
+from host_tools.web.serve import chromium, chromium_missing, serving
+
+def gzipped_bytes(path):
+    with open(path, "rb") as f:
+        return len(gzip.compress(f.read(), compresslevel=6))
+
+
+def measure_board(server, folder, board, presses):
+    """One board's figures: a first visit (a fresh browser profile: everything downloaded,
+    a blank flash), a second visit (the kept flash), then presses on its menu."""
+    with chromium() as browser:
+        page = Page(browser, server.url)
+        server.bytes_sent = 0
+        server.requested = []
+        first_seconds = page.open(board)
+        files = sorted(set(server.requested))
+        raw = server.bytes_sent
+        first = page.stats()
+        page.idle()
+        page.saved()
+        again_seconds = page.open(board)
+        again = page.stats()
+        page.idle()
+        page.press("OK")  # the menu: DOWN moves its cursor, one picture per press
+        page.idle()
+        answers = []
+        for _ in range(presses):  # one at a time: the latency of a press, not of a queue of them
+            before = len(page.stats()["pressToPixels"])
+            page.press("DOWN", by_key=True)
+            page.idle()
+            answers += page.stats()["pressToPixels"][before:before + 1]  # the press's own picture
+        stats = page.stats()
+    return {
+        "board": board,
+        "files": files,
+        "raw": raw,
+        "gzipped": sum(gzipped_bytes(os.path.join(folder, name)) for name in files),
+        "first_frame_ms": first["firstFrameMs"],
+        "first_s": first_seconds,
+        "again_frame_ms": again["firstFrameMs"],
+        "again_s": again_seconds,
+        "press_median_ms": statistics.median(answers) if answers else None,
+        "press_max_ms": max(answers) if answers else None,
+        "answered": len(answers),
+        "presses": presses,
+        "speed": stats["speed"],
+    }
+
+
+def measure(folder=OUT, presses=20, rebuild=True):
+    """[figures of each board]; builds the folder first (rebuild) when it can."""
+    why = chromium_missing()
+    if why:
+        raise WebError(why)
+    if rebuild or not os.path.exists(os.path.join(folder, "index.html")):
+        build(out=folder, log=lambda line: None)
+    results = []
+    with serving(folder) as server:
+        for board in WEB_BOARDS:
+            results.append(measure_board(server, folder, board, presses))
+    return results
+
+
+def _ms(value):
+    return "-" if value is None else "%.0f ms" % value
+
+
+def markdown(results):
+    lines = [
+        "| board | first visit downloads | gzipped | first frame, first visit | first frame, next visits "
+        "| press to pixels (median / max) | emulated chip's speed |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in results:
+        lines.append("| %s | %s B (%d files) | %s B | %s (%.1f s from navigation) | %s (%.1f s) "
+                     "| %s / %s (%d of %d presses) | %.0f%% of real time while busy |" % (
+                         r["board"], format(r["raw"], ","), len(r["files"]), format(r["gzipped"], ","),
+                         _ms(r["first_frame_ms"]), r["first_s"], _ms(r["again_frame_ms"]), r["again_s"],
+                         _ms(r["press_median_ms"]), _ms(r["press_max_ms"]), r["answered"], r["presses"],
+                         100 * (r["speed"] or 0)))
+    lines.append("")
+    lines.append("First frame: from the page's script starting to the app's first picture on the canvas; "
+                 "press to pixels: from the key's event to the canvas showing the answer.")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m host_tools.web.measure", description=__doc__.split("\n\n")[0])
+    p.add_argument("--web", default=OUT, help="the built folder (default build/web; built first)")
+    p.add_argument("--presses", type=int, default=20, help="presses measured per board")
+    p.add_argument("--no-build", action="store_true", help="measure the folder as it is")
+    args = p.parse_args(argv)
+    try:
+        results = measure(os.path.abspath(args.web), args.presses, rebuild=not args.no_build)
+    except WebError as e:
+        print("web.measure: %s" % e, file=sys.stderr)
+        return 2
+    sys.stdout.write(markdown(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
