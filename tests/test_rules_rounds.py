@@ -9,7 +9,7 @@ import pytest
 from conftest import ROOT, run_mp
 from coinche.game import Game, GameError, RunningScore
 from coinche.rules import MAX_ROUND_DEALS, Rules, RulesError
-from host_tools.rules_help import parse_value
+from host_tools.common.rules_help import parse_value
 from vectors import deal
 
 PASS = {"bid": "pass"}

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from device_games import calculator_totals, corpus_game
-from host_tools import keys as K
+from host_tools.calculator import keys as planner
 from host_tools.sim import Sim
 from host_tools.web import build as web_build
 from host_tools.web.page_driver import Page
@@ -108,7 +108,7 @@ def steady_script(lines):
     length, to within 40 ms) as k presses, and the long holds of OK and BACK well past
     the threshold: the same steps on the device, none hanging on how exactly a browser
     driven from another process times a key on a loaded machine."""
-    steps = {K.hold_for(k): k for k in range(2, 200)}
+    steps = {planner.hold_for(k): k for k in range(2, 200)}
     out = []
     for line in lines:
         words = line.split("#", 1)[0].split()
@@ -126,7 +126,7 @@ def played(page):
     """A game of GAME_DEALS deals typed on the OLED board's page: on-screen buttons and
     keys in turn, long holds included (the key planner's script, made steady)."""
     records = corpus_game(GAME_DEALS)
-    lines = steady_script(K.plan(K.Rules("classic2000"), records)[0])
+    lines = steady_script(planner.plan(planner.Rules("classic2000"), records)[0])
     page.open("pico_oled", fresh=True)
     page.play(lines)
     return records, lines, page.state()
@@ -134,7 +134,7 @@ def played(page):
 
 def test_a_game_through_buttons_and_keys_is_the_calculators(played):
     records, _, state = played
-    assert state["deals"] == [K.canonical(K.Rules("classic2000"), r) for r in records]
+    assert state["deals"] == [planner.canonical(planner.Rules("classic2000"), r) for r in records]
     assert state["total"] == calculator_totals(records, "classic2000")
 
 

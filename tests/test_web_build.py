@@ -1,7 +1,7 @@
 """make web's build (host_tools/web/build.py) where no browser is needed: what it says
 when the UF2s cannot be built, what it takes from the firmware, and the staleness
 check of a UF2."""
-from host_tools import uf2
+from host_tools.device import uf2
 from host_tools.web import __main__ as web_main
 from host_tools.web import build as web_build
 

@@ -23,12 +23,11 @@ import json
 import sqlite3
 import sys
 
-from host_tools.club import paths  # noqa: F401  (firmware/ on sys.path)
 from host_tools.club.errors import ClubError
 from host_tools.club.service import Club, make_event
 
 from coinche.rules import RulesError
-from host_tools.rules_help import parse_value
+from host_tools.common.rules_help import parse_value
 
 PROG = "python -m host_tools.club"
 

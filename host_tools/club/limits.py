@@ -14,7 +14,6 @@ shrink, so the largest of those is the largest of all (belote and melds are
 multiples of ten, so they never decide the multiple-of-ten question either);
 tests/test_club_limits.py checks random valid records against it.
 """
-from host_tools.club import paths  # noqa: F401  (firmware/ on sys.path)
 
 from coinche.record import RecordError, validate
 from coinche.scoring import score

@@ -9,7 +9,6 @@ import json
 import os
 import secrets
 
-from host_tools.club import paths  # noqa: F401  (firmware/ on sys.path)
 from host_tools.club import pairing, standings
 from host_tools.club.errors import ClubError
 from host_tools.club.limits import deal_limits

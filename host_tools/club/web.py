@@ -21,7 +21,7 @@ from host_tools.club.service import Club, make_event
 from host_tools.club.standings import RANKINGS
 
 from coinche.rules import PRESET_NAMES, RulesError
-from host_tools.rules_help import parse_value
+from host_tools.common.rules_help import parse_value
 
 REFRESH_SECONDS = 10
 PROJECTOR_ROWS = 10

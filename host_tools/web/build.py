@@ -11,10 +11,9 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import zlib
 
-from host_tools import uf2
+from host_tools.device import uf2
 from host_tools.rp2emu import BOARDS, bootrom_path, board_wiring, node_path, npm_command
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -103,39 +102,24 @@ def bundle(entry, out, fmt):
         raise WebError("esbuild of %s failed:\n%s" % (entry, proc.stderr.strip()[-3000:]))
 
 
-# Where the firmware keeps the constants the page offers: the module of today's layout
-# first, then the one of the data-path layout (render/, screens/, table/) the firmware
-# is being moved to.
+# Where the firmware keeps the constants the page offers (firmware/ is on sys.path
+# once host_tools is imported).
 FIRMWARE_CONSTANTS = {
-    "LANGS": ("ui.i18n", "render.languages"),
-    "TARGETS": ("ui.settings_screens", "screens.settings"),
-    "SETTINGS": ("ui.settings_screens", "table.settings"),
+    "LANGS": "render.languages",
+    "TARGETS": "screens.settings",
+    "SETTINGS": "table.settings",
 }
-
-
-def firmware_on_path():
-    """The firmware's modules importable here (the scoring core runs unchanged on CPython)."""
-    firmware = os.path.join(ROOT, "firmware")
-    if firmware not in sys.path:
-        sys.path.insert(0, firmware)
 
 
 def firmware_constant(name):
     """A constant of the firmware (FIRMWARE_CONSTANTS says where), imported on CPython."""
     import importlib
 
-    firmware_on_path()
-    for module in FIRMWARE_CONSTANTS[name]:
-        try:
-            return getattr(importlib.import_module(module), name)
-        except ImportError:
-            continue
-    raise WebError("the firmware has no %s in %s" % (name, " or ".join(FIRMWARE_CONSTANTS[name])))
+    return getattr(importlib.import_module(FIRMWARE_CONSTANTS[name]), name)
 
 
 def page_config():
     """config.json: each board's wiring and glass, and the choices of a new game (from the firmware)."""
-    firmware_on_path()
     from coinche.rules import DEFAULT_PRESET, PRESET_NAMES, Rules
 
     langs, targets, settings = (firmware_constant(name) for name in ("LANGS", "TARGETS", "SETTINGS"))
