@@ -45,6 +45,9 @@ def layout_for(board):
 
 
 class App:
+    """The running scoreboard on a board: the current screen (view), the message over it,
+    the dimming, the language in use (texts) and the game at the table (table)."""
+
     def __init__(self, board, defaults=None, journal=None):
         self.board = board
         self.fb = board.display
