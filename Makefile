@@ -17,12 +17,13 @@ $(STAMP): requirements-dev.txt
 	rm -f $(VENV)/.installed-*
 	touch $@
 
-# On TEST_WORKERS processes (pytest-xdist; tests that share a build or a deploy stay on one,
-# tests/conftest.py); TEST_WORKERS=0 runs them in this one. The 15 slowest are listed at the end.
+# On TEST_WORKERS processes (pytest-xdist), a test file's tests on one of them, so a file's
+# deploy or game is made once (builds shared across files take turns: host_tools/common/locks.py);
+# TEST_WORKERS=0 runs them all in this one. The 15 slowest tests are listed at the end.
 TEST_WORKERS ?= 2
 test: $(STAMP)
 	-@$(PY) -m host_tools.rp2emu.install
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=15 tests
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15 tests
 
 # --- the emulated Pico (host_tools/rp2emu, docs/rp2emu.md): rp2040js from npm, pinned
 # in host_tools/rp2emu/package-lock.json; the UF2 and boot ROM come from

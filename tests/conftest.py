@@ -69,17 +69,6 @@ def uf2_images():
     return images
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    """make test runs the suite on two workers (pytest-xdist, --dist loadgroup); tests that
-    share what is made once per worker run on one worker, so it is made once and never by
-    two at a time: every test of the UF2 images (uf2_images builds them into build/) here,
-    and the tests that run `make deploy` (into build/BOARD) by their module's mark."""
-    for item in items:
-        if "uf2_images" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("uf2_build"))
-
-
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: takes minutes (the 40-deal game on the emulated Pico); "
                                        "`make test` runs it, `pytest -m 'not slow'` leaves it out")

@@ -21,9 +21,7 @@ from host_tools.common.script import parse_script
 from test_rp2emu import _make_deploy
 
 REASON = rp2emu.missing()
-# make deploy compiles into build/BOARD: the tests that run it share one worker (tests/conftest.py)
-pytestmark = [pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON),
-              pytest.mark.xdist_group("make_deploy")]
+pytestmark = pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)
 
 
 def test_export_through_mpremote_from_the_emulated_pico(tmp_path):

@@ -27,9 +27,7 @@ from host_tools.common.script import parse_script
 from host_tools.sim import Sim
 
 REASON = rp2emu.missing()
-# make deploy compiles into build/BOARD: the tests that run it share one worker (tests/conftest.py)
-pytestmark = [pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON),
-              pytest.mark.xdist_group("make_deploy")]
+pytestmark = pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)
 
 TIMINGS = {}  # test -> seconds of real time, printed at the end (pytest -s)
 

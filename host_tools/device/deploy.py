@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 
+from host_tools.common.locks import folder_lock
 from host_tools.common.paths import BOARDS, FIRMWARE, ROOT
 from host_tools.common.programs import required_tool
 
@@ -283,13 +284,14 @@ def main(args=None):
             print(format_plan(compile_cmds, argv))
             return 0
         build = o.build_dir or os.path.join(ROOT, "build", o.board)
-        if os.path.isdir(build):
-            shutil.rmtree(build)
-        compile_all(compile_cmds)
-        print("compiled %d modules into %s" % (len(compile_cmds), os.path.relpath(build, ROOT)))
-        if o.build_only:
-            return 0
-        return subprocess.run(argv, cwd=ROOT).returncode
+        with folder_lock(build):  # compiled and copied before another deploy recompiles it
+            if os.path.isdir(build):
+                shutil.rmtree(build)
+            compile_all(compile_cmds)
+            print("compiled %d modules into %s" % (len(compile_cmds), os.path.relpath(build, ROOT)))
+            if o.build_only:
+                return 0
+            return subprocess.run(argv, cwd=ROOT).returncode
     except DeployError as e:
         print("deploy: %s" % e, file=sys.stderr)
         return 2

@@ -36,6 +36,7 @@ import subprocess
 import sys
 import time
 
+from host_tools.common.locks import folder_lock
 from host_tools.device.deploy import (FIRMWARE, ROOT, UF2_BOOT_FIRMWARE, UF2_LANGUAGE_FIRMWARE, DeployError, board_settings,
                                       firmware_files)
 
@@ -314,7 +315,13 @@ def forget_other_boards_frozen_code(port_build, board):
 
 def build_firmware(board, source, out=None, build=BUILD, log=None, label=""):
     """Build build/coinche-<board>.uf2 (or `out`); returns (path, seconds).
-    `label` is kept in the image as firmware_build.LABEL."""
+    `label` is kept in the image as firmware_build.LABEL. One build at a time in `build`
+    (the boards share one port build)."""
+    with folder_lock(build):
+        return _build_firmware(board, source, out, build, log, label)
+
+
+def _build_firmware(board, source, out, build, log, label):
     why = problem(source)
     if why:
         raise BuildError(why)
