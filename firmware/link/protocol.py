@@ -13,6 +13,8 @@ Topics, per table (`device` is the table's MQTT user name as well):
   coinche/<device>/up     table -> organiser: one journal action (QoS 1)
   coinche/<device>/ack    organiser -> table: every action up to (game, seq) is stored (retained)
   coinche/<device>/draw   organiser -> table: the round, table and teams it plays next (retained)
+
+docs/link.md gives every field, what is signed and the replay rules.
 """
 import binascii
 import hashlib
@@ -106,13 +108,30 @@ def open_message(key, message):
     return body
 
 
-def action_body(device, game, seq, action):
+def action_body(device, game, seq, action, prev=0):
     """A table's report of one journal action: who (device), which game (the
     journal's game number), which action (its sequence number in the journal,
-    increasing over the device's life) and the action as the journal holds it."""
-    return {"v": VERSION, "device": device, "game": game, "seq": seq, "action": action}
+    increasing over the device's life), the action as the journal holds it, and
+    prev: the seq of the action this device sent before it (0 for its first one
+    since it was provisioned). The journal's numbers have gaps (settings are
+    numbered too and not sent): prev lets the organiser tell a gap of the
+    journal from a message still on its way."""
+    return {"v": VERSION, "device": device, "game": game, "seq": seq, "prev": prev, "action": action}
 
 
 def ack_body(device, game, seq):
-    """The organiser's word that every action of `device` up to (game, seq) is stored."""
+    """The organiser's word that every action of `device` up to (game, seq) is stored
+    (game and seq 0: nothing yet)."""
     return {"v": VERSION, "device": device, "game": game, "seq": seq}
+
+
+def draw_body(device, round_number, table, teams, names, next_table=None):
+    """The organiser's word of the round a table plays: round and table numbers,
+    teams {"NS": number, "EW": number}, names {"NS": text, "EW": text};
+    next_table: at the end of a round (once the next one is drawn) the table
+    this device's teams go to, {"NS": table, "EW": table} (0: a bye), else None."""
+    body = {"v": VERSION, "device": device, "round": round_number, "table": table, "teams": teams,
+            "names": names}
+    if next_table is not None:
+        body["next"] = next_table
+    return body
