@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import urllib.parse
 
 from host_tools.club.errors import ClubError
 
@@ -293,15 +294,25 @@ class SQLiteStorage(SQLStorage):
 
     @staticmethod
     def _check_ours_or_fail(path):
-        """Reads the header without writing: a file of another program is left untouched."""
+        """Reads the header without writing: a file of another program is left untouched.
+
+        Read through SQLite (a read-only connection), never with open(): closing a
+        file descriptor of the database drops every POSIX lock this process holds
+        on it, the other connections' too, and another process closing its last
+        connection would then delete the write-ahead log they still write to."""
+        if not os.access(path, os.R_OK):
+            raise ClubError("cannot read %s: permission denied" % path)
         try:
-            with open(path, "rb") as f:
-                header = f.read(100)
-        except OSError as e:
-            raise ClubError("cannot read %s: %s" % (path, e.strerror))
-        if len(header) < 100 or header[:16] != b"SQLite format 3\x00":
+            probe = sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(path)), uri=True)
+        except sqlite3.Error as e:
+            raise ClubError("cannot read %s: %s" % (path, e))
+        try:
+            application = probe.execute("PRAGMA application_id").fetchone()[0]
+        except sqlite3.DatabaseError:
             raise ClubError("%s is not an event file of this app (not an SQLite database)" % path)
-        if int.from_bytes(header[68:72], "big") != APPLICATION_ID:
+        finally:
+            probe.close()
+        if application != APPLICATION_ID:
             raise ClubError("%s is an SQLite database of another program, not an event file of this app" % path)
 
     def _init(self):
