@@ -107,7 +107,7 @@ class LightTable:
                 self.acked = got
                 self.last_progress = time.monotonic()
                 now = time.monotonic()
-                for game, seq, _ in self.outbox:
+                for _, seq, _ in self.outbox:
                     if seq <= got[1]:
                         self.acked_at.setdefault(seq, now)
                 self.outbox = [item for item in self.outbox if item[1] > got[1]]

@@ -160,3 +160,22 @@ def parse_address(text, what):
     if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
         raise ClubError("%s takes HOST:PORT, got %r" % (what, text))
     return host, int(port)
+
+
+def write_league_broker(folder, host, port, clubs):
+    """A league's broker: one user per club (clubs: {name: password}), each writing only
+    under league/<name>/; a reader user `league` for the league's own service. Returns
+    the config's path (run it with mosquitto -c)."""
+    os.makedirs(os.path.join(folder, "persistence"), exist_ok=True)
+    reader = secrets.token_urlsafe(18)
+    entries = ["league:%s" % mosquitto_hash(reader)]
+    acl = ["user league", "topic read league/#", ""]
+    for name, password in sorted(clubs.items()):
+        entries.append("%s:%s" % (name, mosquitto_hash(password)))
+        acl += ["user %s" % name, "topic write league/%s/#" % name, ""]
+    _write_private(os.path.join(folder, "passwords"), "\n".join(entries) + "\n")
+    _write_private(os.path.join(folder, "acl"), "\n".join(acl))
+    path = os.path.join(folder, "mosquitto.conf")
+    _write_private(path, config_text(folder, host, port))
+    _write_private(os.path.join(folder, "reader"), reader + "\n")
+    return path
