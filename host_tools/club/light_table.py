@@ -37,7 +37,7 @@ def simple_deal(rules, rnd):
 
 
 class LightTable:
-    def __init__(self, config, port=None, seq_start=0, gaps=True, seed=0):
+    def __init__(self, config, port=None, seq_start=0, gaps=True, seed=0, resend_seconds=RESEND_SECONDS):
         """config: the TABLE.json a provisioning wrote (a dict); port: connect there
         instead of the broker's port (a proxy); seq_start: the journal's number before
         the first action (a device that played before)."""
@@ -69,6 +69,7 @@ class LightTable:
         self.host = config["broker"]["host"]
         self.port = port or config["broker"]["port"]
         self.stopping = threading.Event()
+        self.resend_seconds = resend_seconds
 
     # -- the connection ------------------------------------------------------
     def start(self):
@@ -115,7 +116,7 @@ class LightTable:
     def _watch(self):
         while not self.stopping.wait(0.25):
             with self.lock:
-                stale = self.outbox and time.monotonic() - self.last_progress > RESEND_SECONDS
+                stale = self.outbox and time.monotonic() - self.last_progress > self.resend_seconds
             if stale and self.client.is_connected():
                 self.last_progress = time.monotonic()
                 self.resend()

@@ -63,6 +63,11 @@ class DeviceChain:
         self.after = {}  # prev -> seq: the action sent after prev
         self.end = (0, 0)  # (game, seq) of the chain's last action: the acknowledgement
         self.live = None  # what the projector shows of this table (replay())
+        self.ordered = []  # the chained actions, in order: [(game, seq, action)]
+        self.replayed = 0  # of them, the ones played so far
+        self.current = None  # [game number, its actions, why it does not replay (None)]
+        self.game = None  # the Game being played (None: none, or it does not replay)
+        self.spec = None  # its rules spec
 
     def add(self, game, seq, prev, action):
         self.by_seq[seq] = (game, prev, action)
@@ -75,18 +80,26 @@ class DeviceChain:
         while last in self.after:
             last = self.after[last]
             self.end = (self.by_seq[last][0], last)
+            self.ordered.append((self.by_seq[last][0], last, self.by_seq[last][2]))
             grew = True
         return grew
 
     def chain(self):
         """The chained actions, in order: [(game, seq, action)]."""
-        out, last = [], 0
-        while last in self.after and last <= self.end[1]:
-            last = self.after[last]
-            out.append((self.by_seq[last][0], last, self.by_seq[last][2]))
-            if last == self.end[1]:
-                break
-        return out
+        return self.ordered
+
+
+def replay_game_step(game, action):
+    """One game action on a Game, as the journal applies it on the device."""
+    op = action["op"]
+    if op == "add":
+        game.add(action.get("deal"))
+    elif op == "edit":
+        game.replace(action.get("i"), action.get("deal"))
+    elif op == "del":
+        game.remove(action.get("i"))
+    elif op == "new":
+        raise GameError("deal", "a new game inside a game")
 
 
 def replay_game(actions):
@@ -102,14 +115,10 @@ def replay_game(actions):
             game = Game(Rules.from_spec(spec), (), spec.get("dealer", "N"), spec.get("dir", "acw"), spec.get("fix", ()))
         elif game is None:
             raise GameError("deal", "an action before its game's new")
-        elif op == "add":
-            game.add(action.get("deal"))
-        elif op == "edit":
-            game.replace(action.get("i"), action.get("deal"))
-        elif op == "del":
-            game.remove(action.get("i"))
         elif op == "dealer":
             game = Game(game.rules, game.deals, game.first_dealer, game.order, action.get("fix") or ())
+        else:
+            replay_game_step(game, action)
     return spec, game
 
 
@@ -192,31 +201,41 @@ class Ingest:
 
     # -- the scores ---------------------------------------------------------
     def replay(self, chain):
-        """Scores the device's last game (and files every concours round that is over)."""
-        games = {}
-        order = []
-        for game, _, action in chain.chain():
-            if game not in games:
-                games[game] = []
-                order.append(game)
-            games[game].append(action)
-        for number in order:
+        """Plays the chain's new actions on the device's games with the scoring core
+        (each action once: the game being played is kept), files every concours
+        round that is over, and updates what the projector shows of the table."""
+        actions = chain.chain()
+        for game, _, action in actions[chain.replayed:]:
+            if chain.current is None or chain.current[0] != game:
+                chain.current = [game, [], None]  # (game number, its actions, the replay error)
+            number, played_actions, broken = chain.current
+            played_actions.append(action)
+            if broken:
+                continue
             try:
-                spec, played = replay_game(games[number])
+                if action["op"] == "new" or chain.game is None:
+                    chain.spec, chain.game = replay_game([action])
+                else:
+                    replay_game_step(chain.game, action)
+                    if action["op"] == "dealer":
+                        chain.game = Game(chain.game.rules, chain.game.deals, chain.game.first_dealer,
+                                          chain.game.order, action.get("fix") or ())
             except (GameError, RecordError, RulesError, TypeError, KeyError, ValueError) as e:
+                chain.current[2] = str(e)
+                chain.game = None
                 self.log("unplayable", chain.device, "game %d does not replay: %s" % (number, e))
-                continue
-            if played is None:
-                continue
-            concours = spec.get("concours") if isinstance(spec.get("concours"), dict) else None
-            if number == order[-1]:
-                chain.live = {"device": chain.device, "table": chain.table, "game": number,
-                              "round": concours.get("round") if concours else None,
-                              "teams": concours.get("teams") if concours else None,
-                              "counted": played.round_deal() - 1, "deals": played.rules.round_deals,
-                              "total": dict(played.total), "over": played.over}
-            if concours and played.over:
-                self.file(chain, number, concours, played)
+        chain.replayed = len(actions)
+        played, spec = chain.game, chain.spec
+        if played is None or chain.current is None:
+            return
+        concours = spec.get("concours") if isinstance(spec.get("concours"), dict) else None
+        chain.live = {"device": chain.device, "table": chain.table, "game": chain.current[0],
+                      "round": concours.get("round") if concours else None,
+                      "teams": concours.get("teams") if concours else None,
+                      "counted": played.round_deal() - 1, "deals": played.rules.round_deals,
+                      "total": dict(played.total), "over": played.over}
+        if concours and played.over:
+            self.file(chain, chain.current[0], concours, played)
 
     def file(self, chain, number, concours, played):
         """A round that is over, filed as its typed code would be (once; a different
