@@ -120,11 +120,15 @@ def parser():
     broker.add_argument("--host", default="0.0.0.0", help="the address it listens on (default: every one)")
     broker.add_argument("--port", type=int, default=1883)
     broker.add_argument("--config-only", action="store_true", help="write the files, do not start it")
+    broker.add_argument("--autosave", type=int, default=1, metavar="CHANGES",
+                        help="save the broker's database after this many changes (default 1: a SIGKILL loses "
+                             "nothing it acknowledged; more: faster, and a SIGKILL loses up to that many)")
 
     prov = sub.add_parser("provision", help="a table's credentials and key, written to a file for its device")
     prov.add_argument("--table", type=int, required=True)
     prov.add_argument("--out", required=True, metavar="TABLE.json")
-    prov.add_argument("--broker", metavar="HOST:PORT", help="the broker's address as the tables reach it")
+    prov.add_argument("--broker", metavar="HOST:PORT",
+                      help="the broker's address as the tables reach it (default: this machine's, port 1883)")
     prov.add_argument("--ssid", help="the club's WiFi name (default: the first line of stdin after the password)")
     prov.add_argument("--wifi-password", help="the WiFi password (default: read from stdin)")
 
@@ -236,9 +240,10 @@ def _broker(args, out):
     from host_tools.club.link_broker import write_broker_files
     if not 1 <= args.port <= 65535:
         raise ClubError("--port must be from 1 to 65535")
-    with Club(args.db) as club:
-        club.event()
-        path = write_broker_files(club, args.db, args.host, args.port)
+    if not 1 <= args.autosave <= 100000:
+        raise ClubError("--autosave must be from 1 to 100000 changes")
+    with Club(args.db, create=True) as club:
+        path = write_broker_files(club, args.db, args.host, args.port, args.autosave)
     if args.config_only:
         return {"config": path}
     program = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)

@@ -67,7 +67,7 @@ def acl_text(devices):
     return "\n".join(lines)
 
 
-def config_text(folder, host, port, bridge=None):
+def config_text(folder, host, port, bridge=None, autosave=1):
     user = getpass.getuser()
     lines = [
         "# written by host_tools.club broker; docs/link.md says why each line is there",
@@ -82,7 +82,7 @@ def config_text(folder, host, port, bridge=None):
         "persistence true",
         "persistence_location %s/" % os.path.join(folder, "persistence"),
         "autosave_on_changes true",
-        "autosave_interval 1",
+        "autosave_interval %d" % autosave,
         "user %s" % user,
         "log_dest file %s" % os.path.join(folder, "mosquitto.log"),
         "log_dest stdout",
@@ -96,7 +96,7 @@ def config_text(folder, host, port, bridge=None):
     return "\n".join(lines) + "\n"
 
 
-def write_broker_files(club, db, host, port):
+def write_broker_files(club, db, host, port, autosave=1):
     """Writes config, passwords and acl into the link folder; returns the config's path."""
     folder = link_folder(db)
     os.makedirs(os.path.join(folder, "persistence"), exist_ok=True)
@@ -112,7 +112,7 @@ def write_broker_files(club, db, host, port):
         with open(bridge_path, encoding="utf-8") as f:
             bridge = f.read()
     path = os.path.join(folder, "mosquitto.conf")
-    _write_private(path, config_text(folder, host, port, bridge))
+    _write_private(path, config_text(folder, host, port, bridge, autosave))
     with club.store.transaction():
         club.store.set_meta("link_broker", "%s:%d" % ("127.0.0.1" if host in ("0.0.0.0", "") else host, port))
     return path

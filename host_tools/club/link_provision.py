@@ -6,6 +6,7 @@ hashed, for the broker's password file) and written to TABLE.json for the device
 import json
 import os
 import secrets
+import socket
 
 from host_tools.club.errors import ClubError
 from host_tools.club.link_broker import DEFAULT_PORT, mosquitto_hash, parse_address
@@ -19,6 +20,19 @@ MAX_SSID = 32  # 802.11's limit
 MAX_WIFI_PASSWORD = 63  # WPA2's passphrase
 
 
+def this_machine():
+    """This machine's address on the network it would reach others by, or None."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))  # UDP: picks the outgoing address, sends nothing
+        address = probe.getsockname()[0]
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
 def provision(club, table, out, broker, ssid, wifi_password):
     """Creates table `table`'s credentials (a new device each time: the old one is
     no longer let in), stores them and writes the device's file at `out`."""
@@ -29,9 +43,9 @@ def provision(club, table, out, broker, ssid, wifi_password):
         raise ClubError("the WiFi name is 1 to %d bytes, got %r" % (MAX_SSID, ssid))
     if wifi_password is None or len(wifi_password) > MAX_WIFI_PASSWORD or 0 < len(wifi_password) < 8:
         raise ClubError("the WiFi password is 8 to %d characters (or empty for an open network)" % MAX_WIFI_PASSWORD)
-    host, port = parse_address(broker, "--broker") if broker else (None, DEFAULT_PORT)
+    host, port = parse_address(broker, "--broker") if broker else (this_machine(), DEFAULT_PORT)
     if host is None:
-        raise ClubError("give the broker's address as the tables reach it: --broker HOST:PORT")
+        raise ClubError("this machine has no network address the tables could reach: give --broker HOST:PORT")
     if os.path.isdir(out):
         raise ClubError("--out %s is a folder: give the file to write" % out)
     device = "t%02d-%s" % (table, secrets.token_hex(3))

@@ -115,9 +115,9 @@ class Process:
             return f.read()
 
 
-def broker_process(db, port):
+def broker_process(db, port, autosave=1):
     return Process([sys.executable, "-m", "host_tools.club", "--db", db, "broker", "--host", "127.0.0.1", "--port",
-                    str(port)], os.path.join(os.path.dirname(db), "broker.out"), port)
+                    str(port), "--autosave", str(autosave)], os.path.join(os.path.dirname(db), "broker.out"), port)
 
 
 def service_process(db, broker_port, web_port):

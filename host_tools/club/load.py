@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import random
-import statistics
 import sys
 import tempfile
 import threading
@@ -76,7 +75,7 @@ def _devices(db, tables, broker_port):
     return configs
 
 
-def run(tables=200, deals=12, pace=1.0, timeout=180.0, folder=None):
+def run(tables=200, deals=12, pace=1.0, timeout=180.0, folder=None, autosave=1):
     """The figures of one run (a dict); every process started here is stopped before it returns."""
     if link_run.mosquitto_program() is None:
         raise RuntimeError("mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -86,7 +85,7 @@ def run(tables=200, deals=12, pace=1.0, timeout=180.0, folder=None):
     broker_port, web_port = link_run.free_port(), link_run.free_port()
     configs = _devices(db, tables, broker_port)
     rules = Rules(PRESET, {"deals": deals})
-    broker = link_run.broker_process(db, broker_port).start()
+    broker = link_run.broker_process(db, broker_port, autosave).start()
     service = None
     clients = []
     seen = {}  # table -> {counted: first time the page showed it}
@@ -112,6 +111,7 @@ def run(tables=200, deals=12, pace=1.0, timeout=180.0, folder=None):
     try:
         service = link_run.service_process(db, broker_port, web_port).start()
         cpu_start = _proc(service.proc.pid)[0]
+        broker_cpu_start = _proc(broker.proc.pid)[0]
         rnd = random.Random(1)
         for config in configs:
             client = LightTable(config, gaps=False, seed=config["table"], resend_seconds=RESEND_SECONDS)
@@ -153,6 +153,7 @@ def run(tables=200, deals=12, pace=1.0, timeout=180.0, folder=None):
         stop_polling.set()
         poller.join(15)
         cpu_end, rss, peak = _proc(service.proc.pid)
+        broker_cpu = _proc(broker.proc.pid)[0] - broker_cpu_start
         latencies = [(seen[t][n] - at) * 1000 for (t, n), at in sent.items() if t in seen and n in seen[t]]
         with Club(db) as club:
             stored = sum(len(club.store.actions(c.config["device"])) for c in clients)
@@ -167,6 +168,7 @@ def run(tables=200, deals=12, pace=1.0, timeout=180.0, folder=None):
                                 "measured": len(latencies), "polls": polls[0]},
             "service_cpu_seconds": round(cpu_end - cpu_start, 2),
             "service_rss_mb": round(rss / 1024, 1), "service_peak_rss_mb": round(peak / 1024, 1),
+            "broker_cpu_seconds": round(broker_cpu, 2), "broker_autosave_changes": autosave,
             "wall_seconds": round(time.monotonic() - started, 1),
             "load_average": os.getloadavg()[0],
         }
@@ -188,11 +190,12 @@ def main(argv=None):
     parser.add_argument("--deals", type=int, default=12)
     parser.add_argument("--pace", type=float, default=1.0, help="seconds between a table's paced deals")
     parser.add_argument("--timeout", type=float, default=180.0)
+    parser.add_argument("--autosave", type=int, default=1, help="the broker's --autosave (default 1)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= 1000 or not 2 <= args.deals <= 50:
         parser.error("--tables 1..1000, --deals 2..50")
-    figures = run(args.tables, args.deals, args.pace, args.timeout)
+    figures = run(args.tables, args.deals, args.pace, args.timeout, autosave=args.autosave)
     if args.json:
         print(json.dumps(figures))
     else:
