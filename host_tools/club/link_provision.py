@@ -60,12 +60,15 @@ def provision(club, table, out, broker, ssid, wifi_password):
         "mqtt": {"user": device, "password": mqtt_password},
         "key": key.hex(),
     }
-    with club.store.transaction():
+    try:
+        descriptor = os.open(out + ".new", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as f:
+            json.dump(document, f, ensure_ascii=False, indent=1)
+            f.write("\n")
+    except OSError as e:
+        raise ClubError("cannot write %s: %s" % (out, e.strerror))
+    with club.store.transaction():  # the file is complete before the device exists in the event
         club.store.put_device(device, table, key.hex(), mosquitto_hash(mqtt_password), now())
-    descriptor = os.open(out + ".new", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as f:
-        json.dump(document, f, ensure_ascii=False, indent=1)
-        f.write("\n")
     os.replace(out + ".new", out)
     return {"table": table, "device": device, "out": out, "broker": "%s:%d" % (host, port),
             "restart the broker": "its password file and ACL now include %s" % device}
