@@ -229,3 +229,18 @@ def test_broker_files_a_table_speaks_only_as_itself(tmp_path):
     with open(os.path.join(folder, "passwords")) as f:
         users = [line.split(":")[0] for line in f.read().splitlines()]
     assert users == ["organiser"] + [c["device"] for c in configs]
+
+
+def test_a_second_game_without_its_new_does_not_replay(event):
+    db, configs, drawn, ingest, logged = event
+    config = configs[0]
+    key = bytes.fromhex(config["key"])
+    messages, _ = messages_of_round(config, drawn["tables"][0], 10)
+    for message in messages[:3]:
+        ingest.handle(*message)
+    last = json.loads(messages[2][1][65:])["seq"]
+    deal = {"taker": "NS", "bid": 80, "trump": "H", "coinche": 0, "points": 100}
+    body = protocol.action_body(config["device"], 2, last + 1, {"op": "add", "deal": deal}, last)
+    ack_of(ingest.handle(protocol.topic(config["device"], "up"), protocol.sign(key, body)), config)
+    assert logged[-1][0] == "unplayable" and "game 2" in logged[-1][2]
+    assert ingest.chains[config["device"]].end == (2, last + 1)  # stored and acknowledged all the same

@@ -208,6 +208,7 @@ class Ingest:
         for game, _, action in actions[chain.replayed:]:
             if chain.current is None or chain.current[0] != game:
                 chain.current = [game, [], None]  # (game number, its actions, the replay error)
+                chain.game = None  # a game starts with its "new"
             number, played_actions, broken = chain.current
             played_actions.append(action)
             if broken:
