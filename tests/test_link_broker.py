@@ -2,6 +2,7 @@
 credentials gets in, a table reads only its own topics, QoS 1 messages queued for
 the organiser survive a SIGKILL of the broker; the admin page stays closed to a
 client without the organiser's password."""
+import http.cookiejar
 import json
 import os
 import time
@@ -146,3 +147,10 @@ def test_the_admin_page_needs_the_organisers_password(running):
     assert Club(db).store.rounds() == []
     live = json.loads(urllib.request.urlopen(base + "/live.json", timeout=10).read())
     assert "key_hex" not in json.dumps(live)
+    # with the password: the admin page lists the provisioned tables, never their secrets
+    session = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    page = session.open(base + "/admin/login", data=urllib.parse.urlencode(
+        {"password": link_run.ADMIN_PASSWORD}).encode(), timeout=10).read().decode()
+    assert "Tables on the link" in page
+    for config in configs:
+        assert config["device"] in page and config["key"] not in page and config["mqtt"]["password"] not in page

@@ -12,6 +12,7 @@ BATCH) and commits them in one transaction, then sends their acknowledgements. A
 commit waits for the disk (8 ms here): one commit per message would cap the
 service at about a hundred deals a second, a batch costs the same one wait.
 """
+import collections
 import queue
 import sys
 import threading
@@ -65,13 +66,18 @@ class LinkService:
         self.db = db
         self.lock = threading.Lock()  # one event connection, used by the MQTT thread and the draw poll
         self.club = Club(db)
-        self.log = log
+        self.recent = collections.deque(maxlen=30)  # the last log lines, for the admin page
+
+        def logged(kind, device, text):
+            self.recent.append({"at": time.strftime("%H:%M:%S"), "kind": kind, "device": device, "text": text[:200]})
+            log(kind, device, text)
+        self.log = logged
         address = broker or self.club.store.meta("link_broker")
         if not address:
             from host_tools.club.errors import ClubError
             raise ClubError("no broker: start one with `broker`, or give serve --broker HOST:PORT")
         self.host, self.port = parse_address(address, "--broker")
-        self.ingest = Ingest(self.club, log)
+        self.ingest = Ingest(self.club, self.log)
         self.published_round = 0
         self.connected = threading.Event()
         self.stopping = threading.Event()
@@ -188,3 +194,12 @@ class LinkService:
         with self.lock:
             return {"connected": self.connected.is_set(), "tables": self.ingest.live(),
                     "counts": dict(self.ingest.counts), "at": time.time()}
+
+    def admin_status(self):
+        """status() with the provisioned devices and the last log lines (the admin page only)."""
+        out = self.status()
+        with self.lock:
+            out["devices"] = [{"id": d["id"], "table": d["table_number"], "created": d["created"]}
+                              for d in self.club.store.devices()]
+        out["log"] = list(self.recent)[::-1]
+        return out

@@ -132,7 +132,7 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None):
         with club() as c:
             state = c.state()
         return render_template("admin.html", state=state, message=message, error=error, presets=PRESET_NAMES,
-                               rankings=RANKINGS), status
+                               rankings=RANKINGS, link=link.admin_status() if link is not None else None), status
 
     @app.route("/admin")
     @admin_only
