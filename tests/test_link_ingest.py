@@ -244,3 +244,14 @@ def test_a_second_game_without_its_new_does_not_replay(event):
     ack_of(ingest.handle(protocol.topic(config["device"], "up"), protocol.sign(key, body)), config)
     assert logged[-1][0] == "unplayable" and "game 2" in logged[-1][2]
     assert ingest.chains[config["device"]].end == (2, last + 1)  # stored and acknowledged all the same
+
+
+def test_rules_that_make_no_sense_are_logged_not_raised(event):
+    db, configs, drawn, ingest, logged = event
+    config = configs[0]
+    key = bytes.fromhex(config["key"])
+    for seq, rules in ((1, {"preset": "nope", "options": [1, 2]}), (2, {"preset": "classic2000", "options": "x"})):
+        body = protocol.action_body(config["device"], seq, seq, {"op": "new", "rules": rules}, seq - 1)
+        ingest.handle(protocol.topic(config["device"], "up"), protocol.sign(key, body))
+        assert logged[-1][0] == "unplayable"
+    assert ingest.chains[config["device"]].end == (2, 2)

@@ -221,8 +221,9 @@ class Ingest:
                     if action["op"] == "dealer":
                         chain.game = Game(chain.game.rules, chain.game.deals, chain.game.first_dealer,
                                           chain.game.order, action.get("fix") or ())
-            except (GameError, RecordError, RulesError, TypeError, KeyError, ValueError) as e:
-                chain.current[2] = str(e)
+            except (GameError, RecordError, RulesError, TypeError, KeyError, ValueError, AttributeError,
+                    IndexError) as e:
+                chain.current[2] = str(e) or type(e).__name__
                 chain.game = None
                 self.log("unplayable", chain.device, "game %d does not replay: %s" % (number, e))
         chain.replayed = len(actions)

@@ -144,16 +144,23 @@ class LinkService:
         """Every message of the batch judged and stored in one commit; then the
         acknowledgements (the last one of each table) and the broker's PUBACKs."""
         replies = {}
+        resync = False
         try:
             with self.lock:
                 with self.club.store.transaction():
                     for message in batch:
+                        self.club.store.execute("SAVEPOINT message")
                         try:
                             for topic, payload, retain in self.ingest.handle(message.topic, message.payload):
                                 replies[topic] = (payload, retain)
                         except Exception as e:  # nothing a message holds stops the service
-                            self.log("error", "-", "%s: %r" % (message.topic[:80], e))
-                            raise
+                            # its writes undone; the memory is read again from the event after the commit
+                            self.club.store.execute("ROLLBACK TO SAVEPOINT message")
+                            self.log("error", "-", "%s: %r: refused" % (message.topic[:80], e))
+                            resync = True
+                        self.club.store.execute("RELEASE SAVEPOINT message")
+                if resync:
+                    self.ingest = Ingest(self.club, self.log)
         except Exception as e:
             # nothing of the batch is kept: read the event again, and reconnect so that
             # the broker sends the messages again (none of them was acknowledged)
