@@ -100,15 +100,28 @@ typecheck: $(STAMP)
 	PYRIGHT_PYTHON_IGNORE_WARNINGS=1 $(VENV)/bin/pyright -p pyright-micropython.json \
 		--typeshedpath "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 
-# --- the club's concours (docs/club.md): the projector and admin pages on this machine,
-#   listening on the club's network; the event is kept in CLUB_DB (default club.db).
-#   make club [CLUB_DB=file] [CLUB_HOST=0.0.0.0] [CLUB_PORT=8020]
-.PHONY: club
+# --- the club's concours (docs/club.md, docs/link.md): the tables' broker (Mosquitto) and the
+#   projector and admin pages with the organiser's link service, on this machine, listening on
+#   the club's network; the event is kept in CLUB_DB (default club.db).
+#   make club [CLUB_DB=file] [CLUB_HOST=0.0.0.0] [CLUB_PORT=8020] [CLUB_BROKER_PORT=1883]
+#   make club-provision PORT=/dev/ttyACM0 TABLE=N [CLUB_BROKER=HOST:PORT]   (asks the admin password and the WiFi)
+.PHONY: club club-provision
 CLUB_DB ?= club.db
 CLUB_HOST ?= 0.0.0.0
 CLUB_PORT ?= 8020
+CLUB_BROKER_PORT ?= 1883
 club: $(STAMP)
-	$(PY) -m host_tools.club --db $(CLUB_DB) serve --host $(CLUB_HOST) --port $(CLUB_PORT)
+	$(PY) -m host_tools.club --db $(CLUB_DB) broker --host $(CLUB_HOST) --port $(CLUB_BROKER_PORT) & broker=$$!; \
+	trap 'kill $$broker 2>/dev/null' EXIT INT TERM; \
+	$(PY) -m host_tools.club --db $(CLUB_DB) serve --host $(CLUB_HOST) --port $(CLUB_PORT) \
+		--broker 127.0.0.1:$(CLUB_BROKER_PORT)
+club-provision: $(STAMP)
+	@test -n "$(PORT)" -a -n "$(TABLE)" || { echo "usage: make club-provision PORT=/dev/ttyACM0 TABLE=N [CLUB_BROKER=HOST:PORT]"; exit 2; }
+	@mkdir -p build
+	$(PY) -m host_tools.club --db $(CLUB_DB) provision --table $(TABLE) --out build/club-table$(TABLE).json \
+		$(if $(CLUB_BROKER),--broker $(CLUB_BROKER))
+	$(VENV)/bin/mpremote connect $(PORT) fs cp build/club-table$(TABLE).json :/club.json; \
+		status=$$?; rm -f build/club-table$(TABLE).json; exit $$status
 
 # --- the scoreboard in a web page (docs/web.md): build/web/, for any static server
 #   make web [MICROPYTHON_SRC=...]   the UF2s are built when missing or stale, from the rp2

@@ -13,13 +13,19 @@
     python -m host_tools.club --db FILE standings [--json]
     python -m host_tools.club --db FILE show
     python -m host_tools.club --db FILE password            (the new password on stdin, or asked twice)
-    python -m host_tools.club --db FILE serve [--host H] [--port P] [--refresh SECONDS]
+    python -m host_tools.club --db FILE serve [--host H] [--port P] [--refresh SECONDS] [--broker HOST:PORT]
+    python -m host_tools.club --db FILE broker [--host H] [--port P]       (Mosquitto, in the foreground)
+    python -m host_tools.club --db FILE provision --table N --out TABLE.json --broker HOST:PORT --ssid NAME
+                                          (stdin: the admin password, then the WiFi password)
+    python -m host_tools.club --db FILE league --club NAME --league HOST:PORT --user USER
+                                          (stdin: the league broker's password for USER)
 
 Bad input: one line on stderr, exit status 2, and the file is as it was.
 """
 import argparse
 import getpass
 import json
+import os
 import sqlite3
 import sys
 
@@ -106,6 +112,29 @@ def parser():
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8020, help="0: any free port (the one taken is printed)")
     serve.add_argument("--refresh", type=int, default=10, help="seconds between the projector's reloads")
+    serve.add_argument("--broker", metavar="HOST:PORT",
+                       help="the tables' broker (default: the one `broker` configured, if any)")
+
+    broker = sub.add_parser("broker", help="configure and run the tables' Mosquitto broker (foreground)")
+    broker.add_argument("--host", default="0.0.0.0", help="the address it listens on (default: every one)")
+    broker.add_argument("--port", type=int, default=1883)
+    broker.add_argument("--config-only", action="store_true", help="write the files, do not start it")
+    broker.add_argument("--autosave", type=int, default=1, metavar="CHANGES",
+                        help="save the broker's database after this many changes (default 1: a SIGKILL loses "
+                             "nothing it acknowledged; more: faster, and a SIGKILL loses up to that many)")
+
+    prov = sub.add_parser("provision", help="a table's credentials and key, written to a file for its device")
+    prov.add_argument("--table", type=int, required=True)
+    prov.add_argument("--out", required=True, metavar="TABLE.json")
+    prov.add_argument("--broker", metavar="HOST:PORT",
+                      help="the broker's address as the tables reach it (default: this machine's, port 1883)")
+    prov.add_argument("--ssid", help="the club's WiFi name (default: the first line of stdin after the password)")
+    prov.add_argument("--wifi-password", help="the WiFi password (default: read from stdin)")
+
+    league = sub.add_parser("league", help="bridge this club's broker to a league's")
+    league.add_argument("--club", required=True, help="the club's name in the league (one word)")
+    league.add_argument("--league", required=True, metavar="HOST:PORT")
+    league.add_argument("--user", required=True, help="this club's user on the league broker")
     return p
 
 
@@ -158,8 +187,21 @@ def run(args, out):
         from host_tools.club.web import serve
         if not 1 <= args.refresh <= 3600:
             raise ClubError("--refresh must be from 1 to 3600 seconds")
-        serve(args.db, args.host, args.port, out, args.refresh)
+        serve(args.db, args.host, args.port, out, args.refresh, args.broker)
         return None
+    if args.command == "broker":
+        return _broker(args, out)
+    if args.command == "league":
+        from host_tools.club.link_broker import write_bridge
+        password = sys.stdin.readline().rstrip("\r\n")
+        if not password:
+            raise ClubError("the league broker's password comes on stdin")
+        with Club(args.db) as club:
+            club.event()
+        return {"bridge": write_bridge(args.db, args.club, args.league, args.user, password),
+                "next": "restart the broker: it reads the bridge with its configuration"}
+    if args.command == "provision":
+        return _provision(args)
     with Club(args.db) as club:
         if args.command == "team":
             if args.team_command == "add":
@@ -190,6 +232,46 @@ def run(args, out):
         if args.command == "show":
             return club.state()
     raise ClubError("unknown command %r" % args.command)
+
+
+def _broker(args, out):
+    import shutil
+    from host_tools.club.link_broker import write_broker_files
+    if not 1 <= args.port <= 65535:
+        raise ClubError("--port must be from 1 to 65535")
+    if not 1 <= args.autosave <= 100000:
+        raise ClubError("--autosave must be from 1 to 100000 changes")
+    with Club(args.db, create=True) as club:
+        path = write_broker_files(club, args.db, args.host, args.port, args.autosave)
+    if args.config_only:
+        return {"config": path}
+    program = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
+    if program is None:
+        raise ClubError("mosquitto is not installed (Debian: apt-get install mosquitto)")
+    out.write("broker: %s:%d (config %s)\n" % (args.host, args.port, path))
+    out.flush()
+    os.execv(program, [program, "-c", path])
+
+
+def _provision(args):
+    from host_tools.club.link_provision import provision
+    lines = iter(sys.stdin.readline, "")
+    if sys.stdin.isatty():
+        admin = getpass.getpass("admin password: ")
+    else:
+        admin = next(lines, "").rstrip("\r\n")
+    with Club(args.db) as club:
+        if not club.has_password():
+            raise ClubError("set the admin password first (password): provisioning needs it")
+        if not club.check_password(admin):
+            raise ClubError("wrong admin password")
+        ssid = args.ssid
+        if ssid is None:
+            ssid = input("WiFi name: ") if sys.stdin.isatty() else next(lines, "").rstrip("\r\n")
+        wifi = args.wifi_password
+        if wifi is None:
+            wifi = getpass.getpass("WiFi password: ") if sys.stdin.isatty() else next(lines, "").rstrip("\r\n")
+        return provision(club, args.table, args.out, args.broker, ssid, wifi)
 
 
 def main(argv, out=None, err=None):

@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import urllib.parse
 
 from host_tools.club.errors import ClubError
 
@@ -76,6 +77,27 @@ CREATE TABLE correction (            -- every change of a stored result, never d
 );
 """
 
+# The club link (docs/link.md): the provisioned tables and every action they sent,
+# once each. Added to older files when they are opened (CREATE ... IF NOT EXISTS).
+LINK_SCHEMA = """
+CREATE TABLE IF NOT EXISTS device (  -- a provisioned table's scoreboard
+    id TEXT PRIMARY KEY,             -- its MQTT user name and the topics' <device>
+    table_number INTEGER NOT NULL,   -- the table it plays at; the newest device of a table is the one let in
+    key_hex TEXT NOT NULL,           -- its HMAC key: the organiser checks its messages with it
+    mqtt_hash TEXT NOT NULL,         -- its MQTT password, hashed as Mosquitto's password file has it
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS action (  -- one journal action of a table, stored once
+    device TEXT NOT NULL REFERENCES device(id),
+    game INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    prev INTEGER NOT NULL,           -- the seq the device sent before this one (0: its first)
+    body TEXT NOT NULL,              -- the body's bytes as signed
+    received TEXT NOT NULL,
+    PRIMARY KEY (device, game, seq)
+);
+"""
+
 EVENT_FIELDS = ("name", "rounds", "deals", "target", "rules", "ranking", "match_points", "bye_score",
                 "bye_match_points", "seed", "max_deal", "tens", "created")
 
@@ -127,8 +149,131 @@ class Storage:
     def close(self):
         raise NotImplementedError
 
+    # -- the club link --------------------------------------------------------
+    def devices(self):
+        """[{"id", "table_number", "key_hex", "mqtt_hash", "created"}] by table, then as provisioned."""
+        raise NotImplementedError
 
-class SQLiteStorage(Storage):
+    def put_device(self, device_id, table_number, key_hex, mqtt_hash, created):
+        """Adds a device (a table provisioned again gets a new one: its old actions stay theirs)."""
+        raise NotImplementedError
+
+    def action(self, device, game, seq):
+        """{"prev", "body"} of a stored action, None when it is not stored."""
+        raise NotImplementedError
+
+    def add_action(self, device, game, seq, prev, body, received):
+        raise NotImplementedError
+
+    def actions(self, device):
+        """[{"game", "seq", "prev", "body"}] of a device, by seq."""
+        raise NotImplementedError
+
+
+class SQLStorage(Storage):
+    """The methods in SQL both databases understand; `?` placeholders, rows by name.
+    A subclass opens `self.db` and says how a placeholder is written."""
+
+    PLACEHOLDER = "?"
+
+    def _sql(self, text):
+        return text if self.PLACEHOLDER == "?" else text.replace("?", self.PLACEHOLDER)
+
+    def execute(self, text, values=()):
+        return self.db.execute(self._sql(text), values)
+
+    def create(self, event):
+        with self.transaction():
+            values = [event[k] for k in EVENT_FIELDS]
+            self.execute("INSERT INTO event (id, %s) VALUES (1, %s)" % (", ".join(EVENT_FIELDS),
+                                                                       ", ".join("?" * len(EVENT_FIELDS))), values)
+
+    def event(self):
+        row = self.execute("SELECT * FROM event WHERE id = 1").fetchone()
+        if row is None:
+            return None
+        out = dict(row)
+        out["rules"] = json.loads(out["rules"])
+        out["match_points"] = json.loads(out["match_points"])
+        return out
+
+    def meta(self, key):
+        row = self.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row["value"]
+
+    def set_meta(self, key, value):
+        self.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                     (key, value))
+
+    def teams(self):
+        return [dict(r) for r in self.execute("SELECT number, name FROM team ORDER BY number")]
+
+    def add_team(self, number, name):
+        self.execute("INSERT INTO team VALUES (?, ?)", (number, name))
+
+    def rounds(self):
+        """[{"round", "drawn", "tables": [{"table", "NS", "EW"}], "bye": [team]}] in order."""
+        out = []
+        for r in self.execute("SELECT number, drawn FROM round ORDER BY number").fetchall():
+            tables = [{"table": s["number"], "NS": s["ns"], "EW": s["ew"]} for s in self.execute(
+                "SELECT number, ns, ew FROM seat WHERE round = ? ORDER BY number", (r["number"],)).fetchall()]
+            byes = [b["team"] for b in self.execute("SELECT team FROM bye WHERE round = ? ORDER BY team",
+                                                    (r["number"],)).fetchall()]
+            out.append({"round": r["number"], "drawn": r["drawn"], "tables": tables, "bye": byes})
+        return out
+
+    def add_round(self, number, tables, byes, drawn):
+        self.execute("INSERT INTO round VALUES (?, ?)", (number, drawn))
+        for t in tables:
+            self.execute("INSERT INTO seat VALUES (?, ?, ?, ?)", (number, t["table"], t["NS"], t["EW"]))
+        for team in byes:
+            self.execute("INSERT INTO bye VALUES (?, ?)", (number, team))
+
+    def results(self):
+        """{(round, table): {"NS", "EW", "source", "code", "entered"}}"""
+        out = {}
+        for r in self.execute("SELECT * FROM result").fetchall():
+            out[(r["round"], r["number"])] = {"NS": r["ns_total"], "EW": r["ew_total"], "source": r["source"],
+                                              "code": r["code"], "entered": r["entered"]}
+        return out
+
+    def put_result(self, round_number, table, ns_total, ew_total, source, code, entered):
+        self.execute("INSERT INTO result VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (round, number) DO UPDATE SET "
+                     "ns_total = excluded.ns_total, ew_total = excluded.ew_total, source = excluded.source, "
+                     "code = excluded.code, entered = excluded.entered",
+                     (round_number, table, ns_total, ew_total, source, code, entered))
+
+    def add_correction(self, round_number, table, old, new, who, at, why):
+        self.execute("INSERT INTO correction (round, number, old_ns, old_ew, new_ns, new_ew, who, at, why) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     (round_number, table, old[0], old[1], new[0], new[1], who, at, why))
+
+    def corrections(self):
+        return [{"round": r["round"], "table": r["number"], "old": {"NS": r["old_ns"], "EW": r["old_ew"]},
+                 "new": {"NS": r["new_ns"], "EW": r["new_ew"]}, "who": r["who"], "at": r["at"], "why": r["why"]}
+                for r in self.execute("SELECT * FROM correction ORDER BY id").fetchall()]
+
+    def devices(self):
+        return [dict(r) for r in self.execute(
+            "SELECT id, table_number, key_hex, mqtt_hash, created FROM device ORDER BY table_number, created, id").fetchall()]
+
+    def put_device(self, device_id, table_number, key_hex, mqtt_hash, created):
+        self.execute("INSERT INTO device VALUES (?, ?, ?, ?, ?)", (device_id, table_number, key_hex, mqtt_hash, created))
+
+    def action(self, device, game, seq):
+        row = self.execute("SELECT prev, body FROM action WHERE device = ? AND game = ? AND seq = ?",
+                           (device, game, seq)).fetchone()
+        return None if row is None else {"prev": row["prev"], "body": row["body"]}
+
+    def add_action(self, device, game, seq, prev, body, received):
+        self.execute("INSERT INTO action VALUES (?, ?, ?, ?, ?, ?)", (device, game, seq, prev, body, received))
+
+    def actions(self, device):
+        return [dict(r) for r in self.execute(
+            "SELECT game, seq, prev, body FROM action WHERE device = ? ORDER BY seq, game", (device,)).fetchall()]
+
+
+class SQLiteStorage(SQLStorage):
     def __init__(self, path, create=False):
         """Opens the event file at path; create: make it (empty, marked as ours) when it
         does not exist. ClubError for a file that is missing, not SQLite, or not ours."""
@@ -143,20 +288,31 @@ class SQLiteStorage(Storage):
         self.db.execute("PRAGMA busy_timeout = 10000")
         if not exists:
             self._init()
+        self.db.executescript(LINK_SCHEMA)
         self.db.execute("PRAGMA foreign_keys = ON")
         self.depth = 0
 
     @staticmethod
     def _check_ours_or_fail(path):
-        """Reads the header without writing: a file of another program is left untouched."""
+        """Reads the header without writing: a file of another program is left untouched.
+
+        Read through SQLite (a read-only connection), never with open(): closing a
+        file descriptor of the database drops every POSIX lock this process holds
+        on it, the other connections' too, and another process closing its last
+        connection would then delete the write-ahead log they still write to."""
+        if not os.access(path, os.R_OK):
+            raise ClubError("cannot read %s: permission denied" % path)
         try:
-            with open(path, "rb") as f:
-                header = f.read(100)
-        except OSError as e:
-            raise ClubError("cannot read %s: %s" % (path, e.strerror))
-        if len(header) < 100 or header[:16] != b"SQLite format 3\x00":
+            probe = sqlite3.connect("file:%s?mode=ro" % urllib.parse.quote(os.path.abspath(path)), uri=True)
+        except sqlite3.Error as e:
+            raise ClubError("cannot read %s: %s" % (path, e))
+        try:
+            application = probe.execute("PRAGMA application_id").fetchone()[0]
+        except sqlite3.DatabaseError:
             raise ClubError("%s is not an event file of this app (not an SQLite database)" % path)
-        if int.from_bytes(header[68:72], "big") != APPLICATION_ID:
+        finally:
+            probe.close()
+        if application != APPLICATION_ID:
             raise ClubError("%s is an SQLite database of another program, not an event file of this app" % path)
 
     def _init(self):
@@ -186,80 +342,16 @@ class SQLiteStorage(Storage):
         finally:
             self.depth = 0
 
-    def create(self, event):
-        with self.transaction():
-            values = [event[k] for k in EVENT_FIELDS]
-            self.db.execute("INSERT INTO event (id, %s) VALUES (1, %s)" % (", ".join(EVENT_FIELDS),
-                                                                          ", ".join("?" * len(EVENT_FIELDS))), values)
-
-    def event(self):
-        row = self.db.execute("SELECT * FROM event WHERE id = 1").fetchone()
-        if row is None:
-            return None
-        out = dict(row)
-        out["rules"] = json.loads(out["rules"])
-        out["match_points"] = json.loads(out["match_points"])
-        return out
-
-    def meta(self, key):
-        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else row["value"]
-
-    def set_meta(self, key, value):
-        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
-
-    def teams(self):
-        return [dict(r) for r in self.db.execute("SELECT number, name FROM team ORDER BY number")]
-
-    def add_team(self, number, name):
-        self.db.execute("INSERT INTO team VALUES (?, ?)", (number, name))
-
-    def rounds(self):
-        """[{"round", "drawn", "tables": [{"table", "NS", "EW"}], "bye": [team]}] in order."""
-        out = []
-        for r in self.db.execute("SELECT number, drawn FROM round ORDER BY number").fetchall():
-            tables = [{"table": s["number"], "NS": s["ns"], "EW": s["ew"]} for s in self.db.execute(
-                "SELECT number, ns, ew FROM seat WHERE round = ? ORDER BY number", (r["number"],))]
-            byes = [b["team"] for b in self.db.execute("SELECT team FROM bye WHERE round = ? ORDER BY team",
-                                                       (r["number"],))]
-            out.append({"round": r["number"], "drawn": r["drawn"], "tables": tables, "bye": byes})
-        return out
-
-    def add_round(self, number, tables, byes, drawn):
-        self.db.execute("INSERT INTO round VALUES (?, ?)", (number, drawn))
-        for t in tables:
-            self.db.execute("INSERT INTO seat VALUES (?, ?, ?, ?)", (number, t["table"], t["NS"], t["EW"]))
-        for team in byes:
-            self.db.execute("INSERT INTO bye VALUES (?, ?)", (number, team))
-
-    def results(self):
-        """{(round, table): {"NS", "EW", "source", "code", "entered"}}"""
-        out = {}
-        for r in self.db.execute("SELECT * FROM result"):
-            out[(r["round"], r["number"])] = {"NS": r["ns_total"], "EW": r["ew_total"], "source": r["source"],
-                                              "code": r["code"], "entered": r["entered"]}
-        return out
-
-    def put_result(self, round_number, table, ns_total, ew_total, source, code, entered):
-        self.db.execute("INSERT OR REPLACE INTO result VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (round_number, table, ns_total, ew_total, source, code, entered))
-
-    def add_correction(self, round_number, table, old, new, who, at, why):
-        self.db.execute("INSERT INTO correction (round, number, old_ns, old_ew, new_ns, new_ew, who, at, why) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (round_number, table, old[0], old[1], new[0], new[1], who, at, why))
-
-    def corrections(self):
-        return [{"round": r["round"], "table": r["number"], "old": {"NS": r["old_ns"], "EW": r["old_ew"]},
-                 "new": {"NS": r["new_ns"], "EW": r["new_ew"]}, "who": r["who"], "at": r["at"], "why": r["why"]}
-                for r in self.db.execute("SELECT * FROM correction ORDER BY id")]
-
     def close(self):
         self.db.close()
 
 
 def open_storage(path, create=False):
-    """The storage for an event file (SQLite; the one place another backend would be chosen)."""
+    """The storage for an event: a PostgreSQL database for a postgresql:// address
+    (host_tools/club/storage_postgres.py), else an SQLite file."""
+    if path.startswith(("postgresql://", "postgres://")):
+        from host_tools.club.storage_postgres import PostgresStorage
+        return PostgresStorage(path, create)
     try:
         return SQLiteStorage(path, create)
     except sqlite3.DatabaseError as e:

@@ -44,8 +44,9 @@ def _secret(path):
         return secret
 
 
-def create_app(path, refresh=REFRESH_SECONDS):
-    """The pages of the event file at path; refresh: seconds between the projector's reloads."""
+def create_app(path, refresh=REFRESH_SECONDS, link=None):
+    """The pages of the event file at path; refresh: seconds between the projector's reloads;
+    link: the organiser's link service (link_service.LinkService) when the tables report live."""
     app = Flask(__name__, static_folder="static", template_folder="templates")
     app.config["SECRET_KEY"] = _secret(path)
     app.config["SESSION_COOKIE_SAMESITE"] = "Strict"
@@ -88,8 +89,18 @@ def create_app(path, refresh=REFRESH_SECONDS):
             page = 0
         tables = (current["tables"] + [{"bye": name} for name in current["bye_names"]]) if current else []
         ranking = state["standings"]["ranking"] if state.get("event") else []
-        return render_template("projector.html", state=state, current=current, refresh=refresh,
+        live = {}
+        if link is not None and current:
+            live = {row["table"]: row for row in link.status()["tables"] if row["round"] == current["round"]}
+        return render_template("projector.html", state=state, current=current, refresh=refresh, live=live,
                                tables=_page(tables, page), ranking=_page(ranking, page), next_page=page + 1)
+
+    @app.route("/live.json")
+    def live_json():
+        """The tables as they report, deal by deal (the link's replay of their actions)."""
+        if link is None:
+            return {"connected": False, "tables": [], "counts": {}}
+        return link.status()
 
     @app.route("/state.json")
     def state_json():
@@ -121,7 +132,7 @@ def create_app(path, refresh=REFRESH_SECONDS):
         with club() as c:
             state = c.state()
         return render_template("admin.html", state=state, message=message, error=error, presets=PRESET_NAMES,
-                               rankings=RANKINGS), status
+                               rankings=RANKINGS, link=link.admin_status() if link is not None else None), status
 
     @app.route("/admin")
     @admin_only
@@ -213,14 +224,22 @@ def addresses(host, port):
     return ["http://%s:%d" % (h, port) for h in hosts]
 
 
-def serve(path, host, port, out, refresh=REFRESH_SECONDS):
+def serve(path, host, port, out, refresh=REFRESH_SECONDS, broker=None):
+    """The pages, and the link service when the event has a broker (`broker` was run) or broker is given."""
     from waitress import create_server
-    app = create_app(path, refresh)
     with Club(path, create=True) as c:
         if os.environ.get("CLUB_PASSWORD"):
             c.set_password(os.environ["CLUB_PASSWORD"])
             out.write("admin password set from CLUB_PASSWORD\n")
         closed = not c.has_password()
+        linked = broker or c.store.meta("link_broker")
+    link = None
+    if linked:
+        from host_tools.club.link_service import LinkService
+        link = LinkService(path, broker)
+        link.start()
+        out.write("link: the tables' broker at %s:%d\n" % (link.host, link.port))
+    app = create_app(path, refresh, link)
     server = create_server(app, host=host, port=port, threads=4)
     real_port = int(server.effective_port)
     for base in addresses(host, real_port):
@@ -233,3 +252,6 @@ def serve(path, host, port, out, refresh=REFRESH_SECONDS):
         server.run()
     except KeyboardInterrupt:
         pass
+    finally:
+        if link is not None:
+            link.stop()

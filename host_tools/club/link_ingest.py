@@ -1,0 +1,265 @@
+"""The organiser's side of the club link, without the network: one MQTT message in,
+the acknowledgement (and nothing else) out, every check in between.
+
+A message is judged in this order: the topic (one of ours, a table's `up`), the
+device (provisioned), the size, the signature with that device's key, the body's
+shape and its device (the topic's); then its id (device, game, seq): stored once,
+the same id again is a duplicate (acknowledged again), the same id with another
+body is refused. Nothing a message holds can stop the service: every refusal is a
+log line and the next message is read.
+
+Each device's actions form a chain (each names the seq sent before it, `prev`):
+the acknowledgement is the end of the unbroken chain from the device's first
+action, so a message still on its way is never acknowledged by a later one. The
+chain is replayed with the scoring core (the device's own code) for the live
+page, and a concours round that is over is filed as its result code would be
+when typed: through the same rules of the house (a second, different result is
+a correction, refused here and logged for the organiser).
+"""
+import json
+import time
+
+from host_tools.club import paths  # noqa: F401  (firmware/ on sys.path)
+from host_tools.club.errors import ClubError
+from host_tools.club.service import now
+
+from coinche import result_code
+from coinche.game import Game, GameError
+from coinche.record import RecordError
+from coinche.rules import Rules, RulesError
+from link import protocol
+
+GAME_OPS = ("new", "add", "edit", "del", "dealer")
+
+
+class Refused(Exception):
+    """A message that is not stored: its reason, one line for the log."""
+
+
+def _whole(value, low):
+    return type(value) is int and value >= low
+
+
+def check_shape(body, device):
+    """Refused unless the body is an action of `device` as action_body() makes it."""
+    if body.get("device") != device:
+        raise Refused("forged: the body says device %r on %s's topic" % (body.get("device"), device))
+    if not (_whole(body.get("game"), 1) and _whole(body.get("seq"), 1) and _whole(body.get("prev"), 0)):
+        raise Refused("malformed: game, seq and prev must be whole numbers (game, seq from 1)")
+    if body["prev"] >= body["seq"]:
+        raise Refused("malformed: prev %d is not before seq %d" % (body["prev"], body["seq"]))
+    action = body.get("action")
+    if not isinstance(action, dict) or action.get("op") not in GAME_OPS:
+        raise Refused("malformed: the action is not one of %s" % ", ".join(GAME_OPS))
+
+
+class DeviceChain:
+    """One device's stored actions and the unbroken chain from its first one."""
+
+    def __init__(self, device, table):
+        self.device = device
+        self.table = table
+        self.by_seq = {}  # seq -> (game, prev, action)
+        self.after = {}  # prev -> seq: the action sent after prev
+        self.end = (0, 0)  # (game, seq) of the chain's last action: the acknowledgement
+        self.live = None  # what the projector shows of this table (replay())
+        self.ordered = []  # the chained actions, in order: [(game, seq, action)]
+        self.replayed = 0  # of them, the ones played so far
+        self.current = None  # [game number, its actions, why it does not replay (None)]
+        self.game = None  # the Game being played (None: none, or it does not replay)
+        self.spec = None  # its rules spec
+
+    def add(self, game, seq, prev, action):
+        self.by_seq[seq] = (game, prev, action)
+        self.after.setdefault(prev, seq)
+
+    def extend(self):
+        """Follows the chain from its end; True when it grew."""
+        last = self.end[1]
+        grew = False
+        while last in self.after:
+            last = self.after[last]
+            self.end = (self.by_seq[last][0], last)
+            self.ordered.append((self.by_seq[last][0], last, self.by_seq[last][2]))
+            grew = True
+        return grew
+
+    def chain(self):
+        """The chained actions, in order: [(game, seq, action)]."""
+        return self.ordered
+
+
+def replay_game_step(game, action):
+    """One game action on a Game, as the journal applies it on the device."""
+    op = action["op"]
+    if op == "add":
+        game.add(action.get("deal"))
+    elif op == "edit":
+        game.replace(action.get("i"), action.get("deal"))
+    elif op == "del":
+        game.remove(action.get("i"))
+    elif op == "new":
+        raise GameError("deal", "a new game inside a game")
+
+
+def replay_game(actions):
+    """The Game of one journal game's actions (the first one its "new"), as the
+    device rebuilds it; GameError/RecordError/RulesError when one does not apply."""
+    spec, game = None, None
+    for action in actions:
+        op = action["op"]
+        if op == "new":
+            spec = action.get("rules")
+            if not isinstance(spec, dict):
+                raise RulesError("rules", "a new game without rules")
+            game = Game(Rules.from_spec(spec), (), spec.get("dealer", "N"), spec.get("dir", "acw"), spec.get("fix", ()))
+        elif game is None:
+            raise GameError("deal", "an action before its game's new")
+        elif op == "dealer":
+            game = Game(game.rules, game.deals, game.first_dealer, game.order, action.get("fix") or ())
+        else:
+            replay_game_step(game, action)
+    return spec, game
+
+
+class Ingest:
+    """The link's rules over one open event (service.Club). handle() takes one
+    message and returns what to publish: [(topic, payload, retain)]."""
+
+    def __init__(self, club, log):
+        self.club = club
+        self.log = log  # log(kind, device, text): one line per event
+        self.counts = {"stored": 0, "duplicate": 0, "refused": 0}
+        self.latest = {}  # device -> time.time() its last stored action was replayed
+        self.chains = {}
+        self.devices = {}
+        self.load()
+
+    def load(self):
+        """The devices and every stored action (a restart after a crash starts here)."""
+        self.devices = {d["id"]: d for d in self.club.store.devices()}
+        for device_id, row in self.devices.items():
+            chain = self.chains.get(device_id) or DeviceChain(device_id, row["table_number"])
+            self.chains[device_id] = chain
+            for stored in self.club.store.actions(device_id):
+                body = json.loads(stored["body"])
+                chain.add(stored["game"], stored["seq"], stored["prev"], body["action"])
+            chain.extend()
+            self.replay(chain)
+
+    def ack(self, chain):
+        body = protocol.ack_body(chain.device, chain.end[0], chain.end[1])
+        return (protocol.topic(chain.device, "ack"), protocol.sign(self.key(chain.device), body), True)
+
+    def key(self, device):
+        return bytes.fromhex(self.devices[device]["key_hex"])
+
+    def handle(self, topic, payload):
+        try:
+            return self._handle(topic, payload)
+        except Refused as e:
+            self.counts["refused"] += 1
+            where = protocol.device_of(topic)
+            self.log("refused", where[0] if where else "-", str(e))
+            return []
+
+    def _handle(self, topic, payload):
+        where = protocol.device_of(topic)
+        if where is None or where[1] != "up":
+            raise Refused("not a table's up topic: %r" % topic[:80])
+        device = where[0]
+        if device not in self.devices:
+            self.devices.update({d["id"]: d for d in self.club.store.devices()})  # provisioned since
+            if device not in self.devices:
+                raise Refused("forged: no provisioned device %r" % device[:40])
+        try:
+            body = protocol.open_message(self.key(device), bytes(payload))
+        except protocol.MessageError as e:
+            raise Refused(str(e))
+        check_shape(body, device)
+        chain = self.chains.setdefault(device, DeviceChain(device, self.devices[device]["table_number"]))
+        game, seq, prev, action = body["game"], body["seq"], body["prev"], body["action"]
+        data = bytes(payload)[protocol.SIGNATURE_HEX + 1:].decode()
+        known = chain.by_seq.get(seq)
+        if known is not None:
+            stored = self.club.store.action(device, known[0], seq)
+            if stored is not None and stored["body"] == data:
+                self.counts["duplicate"] += 1
+                self.log("duplicate", device, "game %d seq %d again: acknowledged again" % (game, seq))
+                return [self.ack(chain)]
+            raise Refused("conflict: seq %d is stored with another body; this one is refused" % seq)
+        if prev in chain.after:
+            raise Refused("conflict: seq %d and seq %d both say they follow %d" % (chain.after[prev], seq, prev))
+        with self.club.store.transaction():
+            self.club.store.add_action(device, game, seq, prev, data, now())
+        self.counts["stored"] += 1
+        chain.add(game, seq, prev, action)
+        if chain.extend():
+            self.replay(chain)
+            self.latest[device] = time.time()
+        return [self.ack(chain)]
+
+    # -- the scores ---------------------------------------------------------
+    def replay(self, chain):
+        """Plays the chain's new actions on the device's games with the scoring core
+        (each action once: the game being played is kept), files every concours
+        round that is over, and updates what the projector shows of the table."""
+        actions = chain.chain()
+        for game, _, action in actions[chain.replayed:]:
+            if chain.current is None or chain.current[0] != game:
+                chain.current = [game, [], None]  # (game number, its actions, the replay error)
+                chain.game = None  # a game starts with its "new"
+            number, played_actions, broken = chain.current
+            played_actions.append(action)
+            if broken:
+                continue
+            try:
+                if action["op"] == "new" or chain.game is None:
+                    chain.spec, chain.game = replay_game([action])
+                else:
+                    replay_game_step(chain.game, action)
+                    if action["op"] == "dealer":
+                        chain.game = Game(chain.game.rules, chain.game.deals, chain.game.first_dealer,
+                                          chain.game.order, action.get("fix") or ())
+            except (GameError, RecordError, RulesError, TypeError, KeyError, ValueError, AttributeError,
+                    IndexError) as e:
+                chain.current[2] = str(e) or type(e).__name__
+                chain.game = None
+                self.log("unplayable", chain.device, "game %d does not replay: %s" % (number, e))
+        chain.replayed = len(actions)
+        played, spec = chain.game, chain.spec
+        if played is None or chain.current is None:
+            return
+        concours = spec.get("concours") if isinstance(spec.get("concours"), dict) else None
+        chain.live = {"device": chain.device, "table": chain.table, "game": chain.current[0],
+                      "round": concours.get("round") if concours else None,
+                      "teams": concours.get("teams") if concours else None,
+                      "counted": played.round_deal() - 1, "deals": played.rules.round_deals,
+                      "total": dict(played.total), "over": played.over}
+        if concours and played.over:
+            self.file(chain, chain.current[0], concours, played)
+
+    def file(self, chain, number, concours, played):
+        """A round that is over, filed as its typed code would be (once; a different
+        result is a correction the organiser makes)."""
+        round_number, teams = concours.get("round"), concours.get("teams") or {}
+        if concours.get("table") != chain.table:
+            self.log("refused", chain.device, "game %d says table %r, the device is table %d's: not filed"
+                     % (number, concours.get("table"), chain.table))
+            return
+        ns, ew = played.total["NS"], played.total["EW"]
+        stored = self.club.store.results().get((round_number, chain.table))
+        if stored is not None and (stored["NS"], stored["EW"]) in ((ns, ew), (ew, ns)):
+            return  # filed already (or typed in by hand, with the same totals)
+        try:
+            code = result_code.encode(round_number, chain.table, ns, ew, teams.get("NS"), teams.get("EW"))
+            filed = self.club.result_from_code(code)
+        except (ClubError, result_code.CodeError) as e:
+            self.log("not filed", chain.device, "round %r table %d: %s" % (round_number, chain.table, e))
+            return
+        self.log("filed", chain.device, "round %d table %d: NS %d - EW %d (code %s)" % (
+            filed["round"], filed["table"], filed["totals"]["NS"], filed["totals"]["EW"], result_code.grouped(code)))
+
+    def live(self):
+        """The live page's rows: one per table whose device has spoken."""
+        return sorted((c.live for c in self.chains.values() if c.live), key=lambda row: row["table"])
