@@ -28,6 +28,8 @@ from coinche.rules import Rules, RulesError
 
 from host_tools.common.paths import HOST_MP
 from host_tools.common.programs import required_tool
+from host_tools.sim.flash_file import (FLASH_BLOCK_COUNT, FLASH_BLOCK_SIZE, flash_image_problem,
+                                       superblocks_found)
 
 DUMP = os.path.join(HOST_MP, "export_dump.py")
 TEAMS = ("NS", "EW")
@@ -55,10 +57,37 @@ def _run_dump(args):
     return items[:-1]
 
 
+def image_problem(path):
+    """None when path is a flash image the simulator or the emulator made (the device's
+    size, a littlefs superblock in it), else what is wrong with it: the export refuses
+    anything else rather than report "0 games"."""
+    if os.path.isdir(path):
+        return "it is a directory, not a flash image"
+    if not os.path.exists(path):
+        return "no such file"
+    try:
+        size = os.path.getsize(path)
+    except OSError as e:
+        return "cannot read it (%s)" % (e.strerror or e)
+    if size == 0:
+        return "it is empty, a flash image is %d bytes" % (FLASH_BLOCK_SIZE * FLASH_BLOCK_COUNT)
+    problem = flash_image_problem(path)  # the simulator's own check: size and superblocks
+    if problem:
+        return problem
+    try:
+        found = superblocks_found(path)
+    except OSError as e:
+        return "cannot read it (%s)" % (e.strerror or e)
+    if found == "blank":
+        return "it is blank: the scoreboard never started on it, so it holds no games"
+    return None
+
+
 def read_flash(path):
     """The dump of a simulator flash image, read from a copy (the image is never opened for writing)."""
-    if not os.path.isfile(path):
-        raise ExportError("no flash image at %s" % path)
+    problem = image_problem(path)
+    if problem:
+        raise ExportError("%s is not a flash image of the scoreboard: %s" % (path, problem))
     with tempfile.TemporaryDirectory(prefix="coinche-export-") as tmp:
         copy = os.path.join(tmp, "flash.img")
         shutil.copyfile(path, copy)
