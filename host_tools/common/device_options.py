@@ -70,7 +70,7 @@ def check_rules(preset, target):
     """(preset, target as int) for the device, or RulesError with a clear message."""
     options = {}
     if target is not None:
-        options["target"] = parse_value("target", target.strip())
+        options["target"] = parse_value("target", target)
     if preset is not None and preset not in PRESET_NAMES:
         hint = suggest(preset, PRESET_NAMES)
         raise RulesError("rules", "unknown preset %r%s (presets: %s)" % (
