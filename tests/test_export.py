@@ -10,6 +10,7 @@ changed.
 """
 import csv
 import hashlib
+import html
 import json
 import os
 import shutil
@@ -27,6 +28,7 @@ from host_tools.sim import Sim
 from test_ui_games import _history_to, plan_edit
 from screens.table_screens import Menu
 from screens import settings as settings_screens
+from render.languages import read_file as read_language
 
 DOCS_SHOT = os.path.join(ROOT, "docs", "screenshots", "report.png")
 
@@ -202,6 +204,24 @@ def test_html_is_self_contained(exported):
     assert page.count("<svg") == len(played)
     assert "<script" not in page.lower()
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in page
+
+
+def test_report_names_the_melds_in_the_scoreboards_language(exported):
+    """The device's language (French by default) names every meld, belote and the best-melds
+    choice in the report, never the record's codes."""
+    out, _, _ = exported
+    texts = read_language("fr")
+    with open(os.path.join(out, "games.json"), encoding="utf-8") as f:
+        doc = json.load(f)
+    with open(os.path.join(out, "report.html"), encoding="utf-8") as f:
+        page = f.read()
+    codes = {m for g in doc["games"] for d in g["deals"] for ms in (d["record"].get("melds") or {}).values() for m in ms}
+    assert codes, "the evening holds no meld"
+    for code in codes:
+        assert html.escape(texts[code]) in page and ", %s" % code not in page and ": %s" % code not in page, code
+    assert all(g["language"] == "fr" for g in doc["games"])
+    if any(d["record"].get("melds_to") for g in doc["games"] for d in g["deals"]):
+        assert texts["t_melds_to"].rstrip("?").strip() + ":" in page
 
 
 def _chromium():
