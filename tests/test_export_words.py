@@ -88,3 +88,22 @@ def test_the_json_names_the_reports_language(tmp_path):
 
     with open(tmp_path / "games.json", encoding="utf-8") as f:
         assert json.load(f)["games"][0]["language"] == "de"
+
+
+def test_the_reports_own_words_exist_in_every_scoreboard_language():
+    from render.languages import LANGS
+    from host_tools.device.report_words import REPORT_WORDS
+    assert sorted(REPORT_WORDS) == sorted(LANGS)
+    for lang in LANGS:
+        assert REPORT_WORDS[lang].keys() == REPORT_WORDS["en"].keys(), lang
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_titles_and_sentences_are_in_the_language_too(tmp_path, lang):
+    from host_tools.device.report_words import REPORT_WORDS
+    page = _report(tmp_path, lang)
+    say = REPORT_WORDS[lang]
+    assert "<h1>%s</h1>" % say["title"] in page and "<h2>%s</h2>" % (say["game"] % 1) in page
+    assert read_file(lang)["p_federation"] in page
+    if lang != "en":
+        assert "Game 1" not in page and "Details" not in page and "first dealer" not in page

@@ -31,6 +31,7 @@ from render.languages import read_file as read_language
 
 from host_tools.common.paths import HOST_MP
 from host_tools.common.programs import required_tool
+from host_tools.device.report_words import REPORT_WORDS
 from host_tools.sim.flash_file import (FLASH_BLOCK_COUNT, FLASH_BLOCK_SIZE, flash_image_problem,
                                        superblocks_found)
 
@@ -398,27 +399,29 @@ def game_section(g):
     e = html.escape
     names = g["teams"]
     texts = words(g["language"])
+    say = REPORT_WORDS[g["language"]]
     tot = g["total"]
     if g["winner"]:
-        result = "%s won" % e(names[g["winner"]])
+        result = e(say["won"] % names[g["winner"]])
     elif g["current"]:
-        result = "game in progress"
+        result = e(say["in_progress"])
     else:
-        result = "not finished"
+        result = e(say["not_finished"])
     opts = ", ".join("%s=%s" % (k, json.dumps(v)) for k, v in sorted(g["rules"]["options"].items()))
     out = ['<section class="game" id="game-%d">' % g["game"],
-           "<h2>Game %d%s</h2>" % (g["game"], " (current)" if g["current"] else ""),
-           '<p class="small">%s, target %d%s; first dealer %s; %d deals</p>'
-           % (e(g["rules"]["preset"]), g["rules"]["target"], (" (" + e(opts) + ")") if opts else "",
-              g["first_dealer"], len(g["deals"])),
+           "<h2>%s</h2>" % e(say["game"] % g["game"] + (say["current"] if g["current"] else "")),
+           '<p class="small">%s</p>'
+           % e(say["summary"] % (texts.get("p_" + g["rules"]["preset"], g["rules"]["preset"]), g["rules"]["target"],
+                                 (" (" + opts + ")") if opts else "",
+                                 texts.get("seat_" + g["first_dealer"], g["first_dealer"]), len(g["deals"]))),
            '<p class="score"><span class="ns">%s %d</span> &ndash; <span class="ew">%d %s</span> &nbsp;%s</p>'
            % (e(names["NS"]), tot["NS"], tot["EW"], e(names["EW"]), result),
            '<p class="legend"><span class="ns">&#9644; %s</span><span class="ew">&#9644; %s</span>'
-           '<span style="color:#d03030">- - target</span></p>' % (e(names["NS"]), e(names["EW"])),
+           '<span style="color:#d03030">- - %s</span></p>' % (e(names["NS"]), e(names["EW"]), e(say["target_line"])),
            chart_svg(g),
-           '<table class="deals"><tr><th>#</th><th>%s</th><th>%s</th><th>Details</th><th>%s</th>'
+           '<table class="deals"><tr><th>#</th><th>%s</th><th>%s</th><th>%s</th><th>%s</th>'
            "<th>%s</th><th>%s</th><th>%s</th><th>%s %s</th><th>%s %s</th></tr>"
-           % (e(texts["dealer"]), e(texts["t_bid"]), e(texts["t_points"]), e(texts["made"]), e(names["NS"]),
+           % (e(texts["dealer"]), e(texts["t_bid"]), e(say["details"]), e(texts["t_points"]), e(texts["made"]), e(names["NS"]),
               e(names["EW"]), e(texts["total"]), e(names["NS"]), e(texts["total"]), e(names["EW"]))]
     for d in g["deals"]:
         r = d["record"]
@@ -448,19 +451,21 @@ def export_time():
 def write_html(path, games, problems, source):
     e = html.escape
     language = games[-1]["language"] if games else LANGS[0]
+    say = REPORT_WORDS[language]
     parts = ['<!DOCTYPE html><html lang="%s"><head><meta charset="utf-8">' % language,
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
-             "<title>Coinche evening</title><style>%s</style></head><body>" % CSS,
-             "<h1>Coinche evening</h1>",
-             '<p class="small">%d games from %s, exported %s</p>' % (len(games), e(source), time.strftime("%Y-%m-%d %H:%M", export_time()))]
+             "<title>%s</title><style>%s</style></head><body>" % (e(say["title"]), CSS),
+             "<h1>%s</h1>" % e(say["title"]),
+             '<p class="small">%s</p>' % e(say["source"] % (len(games), source,
+                                                             time.strftime("%Y-%m-%d %H:%M", export_time())))]
     if problems:
-        parts.append('<section class="problems"><h2>Not exported</h2><ul>%s</ul></section>'
-                     % "".join("<li>%s</li>" % e(p) for p in problems))
+        parts.append('<section class="problems"><h2>%s</h2><ul>%s</ul></section>'
+                     % (e(say["problems"]), "".join("<li>%s</li>" % e(p) for p in problems)))
     if games:
         names = games[-1]["teams"]
-        parts.append('<section class="evening"><h2>The evening</h2>%s</section>' % stats_table(evening(games), names, words(language)))
+        parts.append('<section class="evening"><h2>%s</h2>%s</section>' % (e(say["evening"]), stats_table(evening(games), names, words(language))))
     else:
-        parts.append("<section><p>No game kept on this scoreboard.</p></section>")
+        parts.append("<section><p>%s</p></section>" % e(say["none"]))
     for g in games:
         parts.append(game_section(g))
     parts.append("</body></html>\n")
