@@ -20,7 +20,7 @@ def _refused(tool, *args):
     assert p.returncode == 2, (tool, args, p.stdout, p.stderr)
     assert "Traceback" not in p.stderr and p.stdout == ""
     lines = p.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith(tool + ": --board: unknown board"), p.stderr
+    assert len(lines) == 1 and lines[0].startswith(tool + ": --board: "), p.stderr
     return lines[0]
 
 
@@ -61,11 +61,13 @@ def test_the_simulator_and_the_emulator_say_the_same():
 
 
 def test_the_emulator_refuses_the_simulators_board():
-    assert "(boards: pico_display_pack, pico_oled)" in _refused("rp2emu", "--board", "sim")
+    message = _refused("rp2emu", "--board", "sim")
+    assert "the simulator's, not a Pico's (boards: pico_display_pack, pico_oled)" in message
 
 
 def test_deploy_refuses_an_unknown_board():
-    assert "did you mean 'pico_oled'?" in _refused("deploy", "--board", "pico_oledd", "--plan")
+    message = _refused("deploy", "--board", "pico_oledd", "--plan")
+    assert "unknown board 'pico_oledd' - did you mean 'pico_oled'?" in message
 
 
 def test_uf2_build_refuses_an_unknown_board():

@@ -24,5 +24,7 @@ def board_problem(name, known):
     """None when name is one of known, else the message that says so and lists them."""
     if name in known:
         return None
+    if name == SIM_BOARD:
+        return "board %r is the simulator's, not a Pico's (boards: %s)" % (name, ", ".join(known))
     hint = suggest(name, known) if name else None
     return "unknown board %r%s (boards: %s)" % (name, " - did you mean %r?" % hint if hint else "", ", ".join(known))
