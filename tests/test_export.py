@@ -10,6 +10,7 @@ changed.
 """
 import csv
 import hashlib
+import html
 import json
 import os
 import shutil
@@ -27,6 +28,7 @@ from host_tools.sim import Sim
 from test_ui_games import _history_to, plan_edit
 from screens.table_screens import Menu
 from screens import settings as settings_screens
+from render.languages import read_file as read_language
 
 DOCS_SHOT = os.path.join(ROOT, "docs", "screenshots", "report.png")
 
@@ -204,6 +206,24 @@ def test_html_is_self_contained(exported):
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in page
 
 
+def test_report_names_the_melds_in_the_scoreboards_language(exported):
+    """The device's language (French by default) names every meld, belote and the best-melds
+    choice in the report, never the record's codes."""
+    out, _, _ = exported
+    texts = read_language("fr")
+    with open(os.path.join(out, "games.json"), encoding="utf-8") as f:
+        doc = json.load(f)
+    with open(os.path.join(out, "report.html"), encoding="utf-8") as f:
+        page = f.read()
+    codes = {m for g in doc["games"] for d in g["deals"] for ms in (d["record"].get("melds") or {}).values() for m in ms}
+    assert codes, "the evening holds no meld"
+    for code in codes:
+        assert html.escape(texts[code]) in page and ", %s" % code not in page and ": %s" % code not in page, code
+    assert all(g["language"] == "fr" for g in doc["games"])
+    if any(d["record"].get("melds_to") for g in doc["games"] for d in g["deals"]):
+        assert texts["t_melds_to"].rstrip("?").strip() + ":" in page
+
+
 def _chromium():
     for name in ("chromium", "chromium-browser", "google-chrome"):
         path = shutil.which(name)
@@ -299,23 +319,63 @@ def test_damaged_archive_is_reported_and_skipped(evening, tmp_path):
         assert "archived game 1" in f.read()
 
 
-def test_garbage_image_is_not_fatal(tmp_path):
-    bad = tmp_path / "garbage.img"
-    bad.write_bytes(bytes(range(256)) * 64)
-    out = str(tmp_path / "out")
-    proc = subprocess.run([sys.executable, "-m", "host_tools.export", "--flash", str(bad), "--out", out],
+IMAGE_SIZE = exporter.FLASH_BLOCK_SIZE * exporter.FLASH_BLOCK_COUNT
+
+
+def _refused(tmp_path, flash):
+    """Export --flash flash as a user runs it: refused with status 2, one message naming the file,
+    nothing written to --out. Returns the message."""
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "host_tools.export", "--flash", str(flash), "--out", str(out)],
                           capture_output=True, text=True, cwd=ROOT, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    assert "no filesystem" in proc.stderr
-    assert bad.read_bytes() == bytes(range(256)) * 64
-    with open(os.path.join(out, "games.json"), encoding="utf-8") as f:
-        assert json.load(f)["games"] == []
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and str(flash) in lines[0] and "Traceback" not in proc.stderr, proc.stderr
+    assert not out.exists()
+    return lines[0]
+
+
+def test_garbage_image_is_refused(tmp_path):
+    bad = tmp_path / "garbage.img"
+    bad.write_bytes(bytes(range(256)) * (IMAGE_SIZE // 256))
+    assert "no littlefs superblock" in _refused(tmp_path, bad)
+    assert bad.read_bytes() == bytes(range(256)) * (IMAGE_SIZE // 256)
+
+
+def test_text_file_is_refused(tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_text("NS 100 coeur, fait\n", encoding="utf-8")
+    assert "it is 19 bytes, a flash image is %d" % IMAGE_SIZE in _refused(tmp_path, text)
+
+
+def test_empty_file_is_refused(tmp_path):
+    empty = tmp_path / "empty.img"
+    empty.write_bytes(b"")
+    assert "it is empty" in _refused(tmp_path, empty)
+
+
+def test_truncated_image_is_refused(evening, tmp_path):
+    cut = tmp_path / "cut.img"
+    with open(evening[0], "rb") as f:
+        cut.write_bytes(f.read(IMAGE_SIZE // 2))
+    assert "it is %d bytes" % (IMAGE_SIZE // 2) in _refused(tmp_path, cut)
+
+
+def test_blank_image_is_refused(tmp_path):
+    blank = tmp_path / "blank.img"
+    blank.write_bytes(bytes(IMAGE_SIZE))
+    assert "blank" in _refused(tmp_path, blank)
+
+
+def test_directory_is_refused(tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    assert "directory" in _refused(tmp_path, folder)
 
 
 def test_missing_image_is_a_clear_error(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "host_tools.export", "--flash", str(tmp_path / "nope.img"),
-                           "--out", str(tmp_path / "out")], capture_output=True, text=True, cwd=ROOT)
-    assert proc.returncode == 2 and "no flash image" in proc.stderr
+    assert "no such file" in _refused(tmp_path, tmp_path / "nope.img")
 
 
 def _fake_mpremote(device, listing, calls):

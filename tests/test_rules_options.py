@@ -126,7 +126,7 @@ def test_spec_must_be_an_object():
 
 
 @pytest.mark.parametrize("name,text,value", [
-    ("target", "700", 700), ("rounding", "off", False), ("rounding", "true", True),
+    ("target", "700", 700), ("rounding", "false", False), ("rounding", "true", True),
     ("belote_at", "4", 4), ("fail_base", "162", 162), ("coinche", "bid", "bid"), ("tie", "extra", "extra"),
 ])
 def test_parse_value(name, text, value):
@@ -134,7 +134,7 @@ def test_parse_value(name, text, value):
     assert v == value and type(v) is type(value)
 
 
-@pytest.mark.parametrize("name,text", [("target", "x"), ("rounding", "maybe"), ("nope", "1")])
+@pytest.mark.parametrize("name,text", [("target", "x"), ("rounding", "maybe"), ("rounding", "off"), ("rounding", "1"), ("nope", "1")])
 def test_parse_value_errors(name, text):
     with pytest.raises(RulesError) as e:
         parse_value(name, text)

@@ -776,14 +776,16 @@ def test_cli_rejects_invalid_rules_and_target(tmp_path):
 
     for args, message in ((["--rules", "federaton"], "did you mean 'federation'"),
                           (["--rules", ""], "unknown preset"),
-                          (["--target", "abc"], "--target: must be a whole number, got 'abc'"),
+                          (["--target", "abc"], "--target: must be a whole number written in the digits 0-9"),
+                          (["--target", " 700"], "no spaces"),
+                          (["--target", "+700"], "no sign"),
                           (["--target", "50"], "from 100 to 99990"),
                           (["--rules", "classic2000", "--target", "1e9"], "whole number")):
         p = run(*args)
         assert p.returncode == 2 and message in p.stderr, (args, p.stderr)
         assert "Traceback" not in p.stderr
     state = tmp_path / "state.json"
-    p = run("--rules", "federation", "--target", " 700", "--state-out", str(state))
+    p = run("--rules", "federation", "--target", "700", "--state-out", str(state))
     assert p.returncode == 0, p.stderr
     assert json.loads(state.read_text())["defaults"] == {"rules": "federation", "target": 700}
 

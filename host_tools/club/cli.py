@@ -33,7 +33,7 @@ from host_tools.club.errors import ClubError
 from host_tools.club.service import Club, make_event
 
 from coinche.rules import RulesError
-from host_tools.common.rules_help import parse_value
+from host_tools.common.rules_help import UsageError, parse_setting
 
 PROG = "python -m host_tools.club"
 
@@ -141,13 +141,11 @@ def parser():
 def _options(settings):
     out = {}
     for item in settings:
-        if "=" not in item:
-            raise ClubError("--set takes OPTION=VALUE, got %r" % item)
-        key, value = item.split("=", 1)
         try:
-            out[key.strip()] = parse_value(key.strip(), value.strip())
-        except RulesError as e:
+            key, value = parse_setting(item)
+        except (UsageError, RulesError) as e:
             raise ClubError(str(e))
+        out[key] = value
     return out
 
 

@@ -21,7 +21,7 @@ from host_tools.club.service import Club, make_event
 from host_tools.club.standings import RANKINGS
 
 from coinche.rules import PRESET_NAMES, RulesError
-from host_tools.common.rules_help import parse_value
+from host_tools.common.rules_help import UsageError, parse_setting
 
 REFRESH_SECONDS = 10
 PROJECTOR_ROWS = 10
@@ -154,13 +154,11 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None):
         options = {}
         for line in request.form.get("options", "").splitlines():
             if line.strip():
-                if "=" not in line:
-                    raise ClubError("options are OPTION=VALUE lines, got %r" % line.strip())
-                key, value = line.split("=", 1)
                 try:
-                    options[key.strip()] = parse_value(key.strip(), value.strip())
-                except RulesError as e:
+                    key, value = parse_setting(line.strip(), "options")
+                except (UsageError, RulesError) as e:
                     raise ClubError(str(e))
+                options[key] = value
         length = request.form.get("length", "deals")
         amount = _int("length_value")
         seed = request.form.get("seed", "").strip()

@@ -8,6 +8,7 @@ import sys
 from coinche.record import suggest
 from coinche.rules import DEFAULT_PRESET, PRESET_NAMES, Rules, RulesError
 
+from host_tools.common.boards import board_problem
 from host_tools.common.rules_help import parse_value
 from host_tools.common.script import ScriptError, parse_script
 
@@ -34,11 +35,15 @@ def device_parser(prog, board, board_help, screenshots_help, timeout, **parser_o
     return p
 
 
-def checked_options(args, tool, script):
+def checked_options(args, tool, script, boards):
     """Checks the options of device_parser(): --rules and --target become what the device
     takes (the target an int); the key script (script: a file, '-' for stdin, None for
     none) is read. Returns its steps (None without a script), or raises OptionError.
-    tool names the program in the note about `shot` lines without --screenshot-dir."""
+    boards: the --board names the tool runs. tool names the program in the note about
+    `shot` lines without --screenshot-dir."""
+    problem = board_problem(args.board, boards)
+    if problem:
+        raise OptionError("--board: " + problem)
     try:
         args.rules, args.target = check_rules(args.rules, args.target)
     except RulesError as e:
@@ -65,7 +70,7 @@ def check_rules(preset, target):
     """(preset, target as int) for the device, or RulesError with a clear message."""
     options = {}
     if target is not None:
-        options["target"] = parse_value("target", target.strip())
+        options["target"] = parse_value("target", target)
     if preset is not None and preset not in PRESET_NAMES:
         hint = suggest(preset, PRESET_NAMES)
         raise RulesError("rules", "unknown preset %r%s (presets: %s)" % (

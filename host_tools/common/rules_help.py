@@ -27,24 +27,58 @@ HELP = {
 }
 
 
+DIGITS = "0123456789"
+
+
+def accepted_text(name):
+    """What `--set NAME=VALUE` accepts for option name, as every refusal says it."""
+    from coinche.rules import allowed_values, value_text
+    allowed = allowed_values(name)
+    if allowed is None:
+        return "a whole number written in the digits 0-9 (no sign, no spaces, no leading zero)"
+    return "one of %s, written exactly so" % ", ".join(value_text(a) for a in allowed)
+
+
 def parse_value(name, text):
-    """Turn the text of `--set NAME=VALUE` into the option's type (host tools only:
-    the device picks values from lists and never parses them)."""
-    from coinche.rules import RulesError, allowed_values
+    """Turn the text of `--set NAME=VALUE` into the option's type, strictly: a boolean is
+    `true` or `false`, a number is decimal digits without a sign, a space or a leading
+    zero, a word is one of the listed words as listed. Every tool that reads an option
+    from text (the calculator, the key planner, the simulator, the emulator, the club)
+    reads it here, so they accept the same texts; RulesError says what is accepted.
+    Host tools only: the device picks values from lists and never parses them."""
+    from coinche.rules import RulesError, allowed_values, value_text
     allowed = allowed_values(name)  # RulesError for an option that does not exist
-    if allowed is None or (allowed and isinstance(allowed[0], int) and not isinstance(allowed[0], bool)):
-        try:
-            return int(text)
-        except ValueError:
-            raise RulesError(name, "must be a whole number, got %r" % text)
-    if allowed and isinstance(allowed[0], bool):
-        low = text.lower()
-        if low in ("1", "true", "yes", "on"):
-            return True
-        if low in ("0", "false", "no", "off"):
+    if allowed is None or isinstance(allowed[0], int) and not isinstance(allowed[0], bool):
+        if not _decimal(text):
+            raise RulesError(name, "must be %s, got %r" % (accepted_text(name), text))
+        value = int(text)
+        if allowed is None or value in allowed:
+            return value  # a number's range is the rules' to check (Rules)
+    else:
+        for value in allowed:
+            if value_text(value) == text:
+                return value
+    raise RulesError(name, "must be %s, got %r" % (accepted_text(name), text))
+
+
+def _decimal(text):
+    """Only the digits 0-9, and no leading zero (but "0" itself): int() alone would take
+    "+1", " 1", "1_000" and other scripts' digits."""
+    if not text or (text[0] == "0" and len(text) > 1):
+        return False
+    for char in text:
+        if char not in DIGITS:
             return False
-        raise RulesError(name, "must be true or false, got %r" % text)
-    return text
+    return True
+
+
+def parse_setting(text, what="--set"):
+    """(option, value) from one `OPTION=VALUE` text, both as written (no spaces trimmed);
+    UsageError without "=", RulesError for an option or value that cannot be."""
+    if "=" not in text:
+        raise UsageError("%s takes OPTION=VALUE, got %r" % (what, text))
+    name, value = text.split("=", 1)
+    return name, parse_value(name, value)
 
 
 class UsageError(Exception):
@@ -79,10 +113,8 @@ def parse_rules_arguments(argv, default_preset=None):
             elif a == "--target":
                 overrides["target"] = parse_value("target", val)
             else:
-                if "=" not in val:
-                    raise UsageError("--set takes OPTION=VALUE, got %r" % val)
-                k, v = val.split("=", 1)
-                overrides[k.strip()] = parse_value(k.strip(), v.strip())
+                name, value = parse_setting(val)
+                overrides[name] = value
             continue
         if a.startswith("-") and a != "-":
             raise UsageError("unknown argument %r" % a)

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 
+from host_tools.common.boards import board_names, board_problem
 from host_tools.common.locks import folder_lock
 from host_tools.common.paths import BOARDS, FIRMWARE, ROOT
 from host_tools.common.programs import required_tool
@@ -278,6 +279,10 @@ def main(args=None):
     p.add_argument("--plan", action="store_true", help="print the commands, run nothing")
     p.add_argument("--build-only", action="store_true", help="compile, do not copy")
     o = p.parse_args(args)
+    unknown = board_problem(o.board, board_names())  # sim: its own message below
+    if unknown:
+        print("deploy: --board: %s" % unknown, file=sys.stderr)
+        return 2
     try:
         compile_cmds, argv, _ = plan(o.board, o.port or None, o.arch, o.build_dir)
         if o.plan:

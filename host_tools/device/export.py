@@ -26,8 +26,14 @@ from coinche.game import Game, GameError
 from coinche.record import RecordError
 from coinche.rules import Rules, RulesError
 
+from render.languages import LANGS
+from render.languages import read_file as read_language
+
 from host_tools.common.paths import HOST_MP
 from host_tools.common.programs import required_tool
+from host_tools.device.report_words import REPORT_WORDS
+from host_tools.sim.flash_file import (FLASH_BLOCK_COUNT, FLASH_BLOCK_SIZE, flash_image_problem,
+                                       superblocks_found)
 
 DUMP = os.path.join(HOST_MP, "export_dump.py")
 TEAMS = ("NS", "EW")
@@ -55,10 +61,37 @@ def _run_dump(args):
     return items[:-1]
 
 
+def image_problem(path):
+    """None when path is a flash image the simulator or the emulator made (the device's
+    size, a littlefs superblock in it), else what is wrong with it: the export refuses
+    anything else rather than report "0 games"."""
+    if os.path.isdir(path):
+        return "it is a directory, not a flash image"
+    if not os.path.exists(path):
+        return "no such file"
+    try:
+        size = os.path.getsize(path)
+    except OSError as e:
+        return "cannot read it (%s)" % (e.strerror or e)
+    if size == 0:
+        return "it is empty, a flash image is %d bytes" % (FLASH_BLOCK_SIZE * FLASH_BLOCK_COUNT)
+    problem = flash_image_problem(path)  # the simulator's own check: size and superblocks
+    if problem:
+        return problem
+    try:
+        found = superblocks_found(path)
+    except OSError as e:
+        return "cannot read it (%s)" % (e.strerror or e)
+    if found == "blank":
+        return "it is blank: the scoreboard never started on it, so it holds no games"
+    return None
+
+
 def read_flash(path):
     """The dump of a simulator flash image, read from a copy (the image is never opened for writing)."""
-    if not os.path.isfile(path):
-        raise ExportError("no flash image at %s" % path)
+    problem = image_problem(path)
+    if problem:
+        raise ExportError("%s is not a flash image of the scoreboard: %s" % (path, problem))
     with tempfile.TemporaryDirectory(prefix="coinche-export-") as tmp:
         copy = os.path.join(tmp, "flash.img")
         shutil.copyfile(path, copy)
@@ -102,6 +135,27 @@ def team_names(names):
     return out
 
 
+def language_of(item):
+    """The language the game is reported in: the one kept with the game, else the
+    scoreboard's setting (the dump's "lang"), else French, the device's default."""
+    spec = item.get("rules") if isinstance(item.get("rules"), dict) else {}
+    for code in (spec.get("lang"), item.get("lang")):
+        if code in LANGS:
+            return code
+    return LANGS[0]
+
+
+def words(code):
+    """The scoreboard's own text table of language code (firmware/render/lang/CODE.txt, read by
+    the firmware's reader): the report says what the screens say."""
+    if code not in _WORDS:
+        _WORDS[code] = read_language(code)
+    return _WORDS[code]
+
+
+_WORDS = {}
+
+
 def score_game(item, number):
     """One dumped game scored: the dict written to games.json. Raises ValueError when it cannot be."""
     spec = item.get("rules")
@@ -121,6 +175,7 @@ def score_game(item, number):
     tally.add_game(game)
     return {
         "game": number, "journal_game": item.get("game"), "current": bool(item.get("current")),
+        "language": language_of(item),
         "rules": {"preset": rules.preset, "options": dict(rules.overrides), "target": rules.target},
         "teams": names, "first_dealer": dealer, "deals": deals, "total": dict(game.total),
         "over": game.over, "winner": game.winner, "stats": {t: tally.as_dict(t) for t in TEAMS},
@@ -209,7 +264,7 @@ def write_csv(path, games):
             w.writerow({k: _cell(v) for k, v in row.items()})
 
 
-TRUMPS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663", "NT": "NT", "AT": "AT", "suit": "suit"}
+TRUMPS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 COINCHES = {1: " x2", 2: " x4"}
 CHART_W, CHART_H = 640, 260
 PLOT_FILL = "#fdfcf7"  # the plot area's colour: a test finds every drawn chart by it
@@ -260,37 +315,53 @@ def chart_svg(game):
     return "".join(out)
 
 
-def contract(rec):
+def contract(rec, names, texts):
+    """The contract as the table says it: "Nous 100 \u2665", "Eux 90 SA x2", "Tous passent"."""
     if rec.get("bid") == "pass":
-        return "all passed"
-    s = "%s %s %s" % (rec["taker"], rec["bid"], TRUMPS.get(rec.get("trump"), rec.get("trump") or ""))
+        return texts["pass"]
+    bid = rec["bid"]
+    bid_text = texts[bid] if bid in ("capot", "generale") else str(bid)
+    trump = rec.get("trump")
+    if trump in TRUMPS:
+        trump_text = TRUMPS[trump]
+    elif trump in ("NT", "AT"):
+        trump_text = texts["k_" + trump]
+    elif trump == "suit":
+        trump_text = texts["suit"]
+    else:
+        trump_text = trump or ""
+    s = " ".join(part for part in (names.get(rec["taker"], rec["taker"]), bid_text, trump_text) if part)
     return s + COINCHES.get(rec.get("coinche", 0), "")
 
 
-def extras(rec):
+def extras(rec, names, texts):
+    """Belotes, melds by name with their team, the best-melds choice, capot: in the table's words."""
     parts = []
     for t in TEAMS:
         b = (rec.get("belote") or {}).get(t, 0)
         if b:
-            parts.append("belote %s" % t + (" x%d" % b if b > 1 else ""))
+            parts.append("%s %s" % (texts["belote"], names[t]) + (" x%d" % b if b > 1 else ""))
         m = (rec.get("melds") or {}).get(t)
         if m:
-            parts.append("%s %s" % (t, ", ".join(m)))
+            parts.append("%s: %s" % (names[t], ", ".join(texts.get(code, code) for code in m)))
+    if rec.get("melds_to") in TEAMS:
+        parts.append("%s: %s" % (texts["t_melds_to"].rstrip("?").strip(), names[rec["melds_to"]]))
     if rec.get("solo"):
-        parts.append("solo")
+        parts.append(texts["generale"])
     elif rec.get("tricks") == 8:
-        parts.append("all tricks")
+        parts.append(texts["all_tricks"])
     elif rec.get("tricks") == 0:
-        parts.append("no trick")
+        parts.append(texts["def_all"])
     return "; ".join(parts)
 
 
-STAT_ROWS = (("Contracts taken", "taken"), ("Contracts made", None), ("Coinches won", "coinche_won"),
-             ("Surcoinches won", "surcoinche_won"), ("Capots", "capots"), ("Belotes", "belotes"),
-             ("Points per deal", "average"), ("Games won", "won"))
+# each row: its label on the scoreboard's statistics screen (ui/stats.py), the figure's key
+STAT_ROWS = (("st_taken", "taken"), ("st_made", None), ("st_coinche", "coinche_won"),
+             ("st_surcoinche", "surcoinche_won"), ("st_capots", "capots"), ("st_belotes", "belotes"),
+             ("st_average", "average"), ("st_won", "won"))
 
 
-def stats_table(st, names):
+def stats_table(st, names, texts):
     e = html.escape
     rows = ['<table class="stats"><tr><th></th>%s</tr>' % "".join(
         '<th style="color:%s">%s</th>' % (COLOURS[t], e(names[t])) for t in TEAMS)]
@@ -307,7 +378,7 @@ def stats_table(st, names):
             else:
                 v = "-" if s[key] is None else str(s[key])
             cells.append("<td>%s</td>" % v)
-        rows.append("<tr><th>%s</th>%s</tr>" % (label, "".join(cells)))
+        rows.append("<tr><th>%s</th>%s</tr>" % (e(texts[label]), "".join(cells)))
     rows.append("</table>")
     return "".join(rows)
 
@@ -327,42 +398,46 @@ text-align:right}th{text-align:left}table.deals td:nth-child(3),table.deals td:n
 def game_section(g):
     e = html.escape
     names = g["teams"]
+    texts = words(g["language"])
+    say = REPORT_WORDS[g["language"]]
     tot = g["total"]
     if g["winner"]:
-        result = "%s won" % e(names[g["winner"]])
+        result = e(say["won"] % names[g["winner"]])
     elif g["current"]:
-        result = "game in progress"
+        result = e(say["in_progress"])
     else:
-        result = "not finished"
+        result = e(say["not_finished"])
     opts = ", ".join("%s=%s" % (k, json.dumps(v)) for k, v in sorted(g["rules"]["options"].items()))
     out = ['<section class="game" id="game-%d">' % g["game"],
-           "<h2>Game %d%s</h2>" % (g["game"], " (current)" if g["current"] else ""),
-           '<p class="small">%s, target %d%s; first dealer %s; %d deals</p>'
-           % (e(g["rules"]["preset"]), g["rules"]["target"], (" (" + e(opts) + ")") if opts else "",
-              g["first_dealer"], len(g["deals"])),
+           "<h2>%s</h2>" % e(say["game"] % g["game"] + (say["current"] if g["current"] else "")),
+           '<p class="small">%s</p>'
+           % e(say["summary"] % (texts.get("p_" + g["rules"]["preset"], g["rules"]["preset"]), g["rules"]["target"],
+                                 (" (" + opts + ")") if opts else "",
+                                 texts.get("seat_" + g["first_dealer"], g["first_dealer"]), len(g["deals"]))),
            '<p class="score"><span class="ns">%s %d</span> &ndash; <span class="ew">%d %s</span> &nbsp;%s</p>'
            % (e(names["NS"]), tot["NS"], tot["EW"], e(names["EW"]), result),
            '<p class="legend"><span class="ns">&#9644; %s</span><span class="ew">&#9644; %s</span>'
-           '<span style="color:#d03030">- - target</span></p>' % (e(names["NS"]), e(names["EW"])),
+           '<span style="color:#d03030">- - %s</span></p>' % (e(names["NS"]), e(names["EW"]), e(say["target_line"])),
            chart_svg(g),
-           '<table class="deals"><tr><th>#</th><th>Dealer</th><th>Contract</th><th>Details</th><th>Taker pts</th>'
-           "<th>Made</th><th>%s</th><th>%s</th><th>Total %s</th><th>Total %s</th></tr>"
-           % (e(names["NS"]), e(names["EW"]), e(names["NS"]), e(names["EW"]))]
+           '<table class="deals"><tr><th>#</th><th>%s</th><th>%s</th><th>%s</th><th>%s</th>'
+           "<th>%s</th><th>%s</th><th>%s</th><th>%s %s</th><th>%s %s</th></tr>"
+           % (e(texts["dealer"]), e(texts["t_bid"]), e(say["details"]), e(texts["t_points"]), e(texts["made"]), e(names["NS"]),
+              e(names["EW"]), e(texts["total"]), e(names["NS"]), e(texts["total"]), e(names["EW"]))]
     for d in g["deals"]:
         r = d["record"]
         if d["made"] is None or r.get("bid") == "pass":
             mark = ""
         elif d["made"]:
-            mark = '<span class="made" title="made">&#10004; made</span>'
+            mark = '<span class="made" title="made">&#10004; %s</span>' % e(texts["made"])
         else:
-            mark = '<span class="failed" title="failed">&#10008; failed</span>'
+            mark = '<span class="failed" title="failed">&#10008; %s</span>' % e(texts["failed"])
         pts = "" if r.get("bid") == "pass" else str(r.get("points", ""))
         out.append("<tr><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
                    "<td>%d</td><td>%d</td><td>%d</td><td>%d</td></tr>"
-                   % (d["deal"], d["dealer"], e(contract(r)), e(extras(r)), pts, mark, d["score"]["NS"],
+                   % (d["deal"], e(texts.get("seat_" + d["dealer"], d["dealer"])), e(contract(r, names, texts)), e(extras(r, names, texts)), pts, mark, d["score"]["NS"],
                       d["score"]["EW"], d["total"]["NS"], d["total"]["EW"]))
     out.append("</table>")
-    out.append("<h3>Statistics</h3>" + stats_table(g["stats"], names))
+    out.append("<h3>%s</h3>" % e(texts["m_stats"]) + stats_table(g["stats"], names, texts))
     out.append("</section>")
     return "\n".join(out)
 
@@ -375,19 +450,22 @@ def export_time():
 
 def write_html(path, games, problems, source):
     e = html.escape
-    parts = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+    language = games[-1]["language"] if games else LANGS[0]
+    say = REPORT_WORDS[language]
+    parts = ['<!DOCTYPE html><html lang="%s"><head><meta charset="utf-8">' % language,
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
-             "<title>Coinche evening</title><style>%s</style></head><body>" % CSS,
-             "<h1>Coinche evening</h1>",
-             '<p class="small">%d games from %s, exported %s</p>' % (len(games), e(source), time.strftime("%Y-%m-%d %H:%M", export_time()))]
+             "<title>%s</title><style>%s</style></head><body>" % (e(say["title"]), CSS),
+             "<h1>%s</h1>" % e(say["title"]),
+             '<p class="small">%s</p>' % e(say["source"] % (len(games), source,
+                                                             time.strftime("%Y-%m-%d %H:%M", export_time())))]
     if problems:
-        parts.append('<section class="problems"><h2>Not exported</h2><ul>%s</ul></section>'
-                     % "".join("<li>%s</li>" % e(p) for p in problems))
+        parts.append('<section class="problems"><h2>%s</h2><ul>%s</ul></section>'
+                     % (e(say["problems"]), "".join("<li>%s</li>" % e(p) for p in problems)))
     if games:
         names = games[-1]["teams"]
-        parts.append('<section class="evening"><h2>The evening</h2>%s</section>' % stats_table(evening(games), names))
+        parts.append('<section class="evening"><h2>%s</h2>%s</section>' % (e(say["evening"]), stats_table(evening(games), names, words(language))))
     else:
-        parts.append("<section><p>No game kept on this scoreboard.</p></section>")
+        parts.append("<section><p>%s</p></section>" % e(say["none"]))
     for g in games:
         parts.append(game_section(g))
     parts.append("</body></html>\n")

@@ -36,6 +36,7 @@ import subprocess
 import sys
 import time
 
+from host_tools.common.boards import board_names, board_problem
 from host_tools.common.locks import folder_lock
 from host_tools.device.deploy import (FIRMWARE, ROOT, UF2_BOOT_FIRMWARE, UF2_LANGUAGE_FIRMWARE, DeployError, board_settings,
                                       firmware_files)
@@ -373,6 +374,10 @@ def main(args=None):
     p.add_argument("--label", default="", help="a text kept in the image as firmware_build.LABEL")
     p.add_argument("--check", action="store_true", help="only say whether a build can start")
     o = p.parse_args(args)
+    unknown = board_problem(o.board, board_names())  # sim: its own message below
+    if unknown:
+        print("uf2: --board: %s" % unknown, file=sys.stderr)
+        return 2
     try:
         board_settings(o.board)
         if o.check:

@@ -39,6 +39,7 @@ def dump(root):
     from store.journal import Journal
 
     state = Journal(root).load()
+    lang = (state.get("settings") or {}).get("lang")  # the scoreboard's language: the report's
     if state.get("notice"):
         _line({"notice": state["notice"]})
     written = 0
@@ -55,14 +56,14 @@ def dump(root):
                 _line({"error": "archived game %d: nothing readable" % numbers[i]})
                 continue
             _line({"game": numbers[i], "current": False, "rules": game["rules"],
-                   "deals": game["deals"], "result": game.get("result")})
+                   "deals": game["deals"], "result": game.get("result"), "lang": lang})
             written += 1
             game = None
     current = state.get("game")
     if current and current.get("deals"):
         names = (state.get("settings") or {}).get("names")  # the current game's team names
         _line({"game": None, "current": True, "rules": current.get("rules"), "deals": current["deals"],
-               "names": names})
+               "names": names, "lang": lang})
         written += 1
     return written
 

@@ -22,13 +22,14 @@ import tempfile
 import time
 
 from host_tools.rp2emu import GAP_MS, PRESS_MS, EmulatorError, Pico, missing, uf2_path
+from host_tools.common.boards import pico_board_names
 from host_tools.common.device_options import OptionError, checked_options, device_parser, write_state
 from host_tools.common.frames import SHOT_SCALE, frame_image
 
 
 def _parser():
     p = device_parser("python -m host_tools.rp2emu", "pico_oled",
-                      "a board file in boards/ (pico_oled, pico_display_pack)",
+                      "a board file in boards/ (%s)" % ", ".join(pico_board_names()),
                       "PNG per `shot NAME` line, and final.png", 120.0, description=__doc__.split("\n")[0])
     p.add_argument("--flash", help="flash image file, kept between runs (default: a throw-away one)")
     p.add_argument("--uf2", help="MicroPython UF2 to boot (default $MICROPYTHON_UF2)")
@@ -41,7 +42,7 @@ def _parser():
 def main(argv=None):
     args = _parser().parse_args(argv)
     try:
-        steps = checked_options(args, "rp2emu", args.script or None)
+        steps = checked_options(args, "rp2emu", args.script or None, pico_board_names())
     except OptionError as e:
         print("rp2emu: %s" % e, file=sys.stderr)
         return 2

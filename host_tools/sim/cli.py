@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 
+from host_tools.common.boards import board_names
 from host_tools.common.device_options import OptionError, checked_options, device_parser, write_state
 from host_tools.common.script import GAP_MS, PRESS_MS, SCRIPT_LANGUAGE_HELP
 from host_tools.sim.client import Sim, SimError
@@ -65,7 +66,7 @@ def main(argv=None):
     if script is None and not sys.stdin.isatty():
         script = "-"
     try:
-        steps = checked_options(args, "sim", script)
+        steps = checked_options(args, "sim", script, board_names())
     except OptionError as e:
         print("sim: %s" % e, file=sys.stderr)
         return 2

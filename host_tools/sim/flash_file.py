@@ -34,21 +34,32 @@ def flash_image_problem(path):
         return "it is %d bytes, a flash image is %d (%d blocks of %d)" % (
             size, expected, FLASH_BLOCK_COUNT, FLASH_BLOCK_SIZE)
     try:
-        with open(path, "rb") as f:
-            blank = True
-            for first in PARTITION_FIRST_BLOCKS:
-                for block in (first, first + 1):
-                    f.seek(block * FLASH_BLOCK_SIZE)
-                    data = f.read(FLASH_BLOCK_SIZE)
-                    if data[_MAGIC_OFFSET:_MAGIC_OFFSET + len(LITTLEFS_MAGIC)] == LITTLEFS_MAGIC:
-                        return None
-                    if first == 0 and data.strip(b"\x00") and data.strip(b"\xff"):
-                        blank = False
+        found = superblocks_found(path)
     except OSError as e:
         return "cannot read it (%s)" % (e.strerror or e)
-    if blank:
+    if found != "none":
         return None
-    return "it holds no littlefs superblock at block %s" % ", ".join(str(b) for b in PARTITION_FIRST_BLOCKS)
+    return NO_SUPERBLOCK
+
+
+NO_SUPERBLOCK = "it holds no littlefs superblock at block %s" % ", ".join(str(b) for b in PARTITION_FIRST_BLOCKS)
+
+
+def superblocks_found(path):
+    """What the first two blocks of each partition of an image of the device's size hold:
+    "littlefs" (a superblock somewhere), "blank" (nothing yet: all 0x00 or 0xFF, as the
+    simulator creates it) or "none" (something else). OSError when it cannot be read."""
+    with open(path, "rb") as f:
+        blank = True
+        for first in PARTITION_FIRST_BLOCKS:
+            for block in (first, first + 1):
+                f.seek(block * FLASH_BLOCK_SIZE)
+                data = f.read(FLASH_BLOCK_SIZE)
+                if data[_MAGIC_OFFSET:_MAGIC_OFFSET + len(LITTLEFS_MAGIC)] == LITTLEFS_MAGIC:
+                    return "littlefs"
+                if first == 0 and data.strip(b"\x00") and data.strip(b"\xff"):
+                    blank = False
+    return "blank" if blank else "none"
 
 
 def start_blank_image(path):
