@@ -317,7 +317,10 @@ def forget_other_boards_frozen_code(port_build, board):
 def build_firmware(board, source, out=None, build=BUILD, log=None, label=""):
     """Build build/coinche-<board>.uf2 (or `out`); returns (path, seconds).
     `label` is kept in the image as firmware_build.LABEL. One build at a time in `build`
-    (the boards share one port build)."""
+    (the boards share one port build); what is missing is said without waiting for it."""
+    why = problem(source)
+    if why:
+        raise BuildError(why)
     with folder_lock(build):
         return _build_firmware(board, source, out, build, log, label)
 
