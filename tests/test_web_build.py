@@ -8,6 +8,9 @@ from host_tools.web import build as web_build
 
 def test_without_the_rp2_source_make_web_says_so_and_exits_2(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(web_build, "uf2_path", lambda board: str(tmp_path / ("coinche-%s.uf2" % board)))
+    bootrom = tmp_path / "rp2040-bootrom-b1.bin"  # the boot ROM found, so the missing source is what is said
+    bootrom.write_bytes(bytes(16384))
+    monkeypatch.setenv("RP2040_BOOTROM", str(bootrom))
     out = tmp_path / "web"
     status = web_main.main(["--source", str(tmp_path / "no-such-source.tar.xz"), "--out", str(out)])
     err = capsys.readouterr().err

@@ -3,7 +3,7 @@ results (result codes, paper sheets, device exports), corrections and standings;
 a command line (host_tools/club/cli.py) and pages on the club's network
 (host_tools/club/web.py). docs/club.md explains it all.
 
-Imports go one way: errors, paths <- limits, pairing, standings, storage
-(<- storage_postgres) <- service <- link_broker, link_ingest <- link_provision,
+Imports go one way: errors <- limits, pairing, standings, storage
+(<- storage_postgres) <- databases <- service <- link_broker, link_ingest <- link_provision,
 link_service <- cli, web <- link_run <- load; light_table needs only the firmware's
 link protocol and scoring core. docs/link.md explains the live link."""

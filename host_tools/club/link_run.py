@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from host_tools.club import paths
+from host_tools.common import paths
 from host_tools.club.cli import main
 
 ADMIN_PASSWORD = "organiser-secret"

@@ -12,7 +12,7 @@ import secrets
 from host_tools.club import pairing, standings
 from host_tools.club.errors import ClubError
 from host_tools.club.limits import deal_limits
-from host_tools.club.storage import open_storage
+from host_tools.club.databases import open_storage
 
 from coinche import result_code
 from coinche.rules import MAX_ROUND_DEALS, PRESET_NAMES, Rules, RulesError

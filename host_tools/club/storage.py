@@ -344,15 +344,3 @@ class SQLiteStorage(SQLStorage):
 
     def close(self):
         self.db.close()
-
-
-def open_storage(path, create=False):
-    """The storage for an event: a PostgreSQL database for a postgresql:// address
-    (host_tools/club/storage_postgres.py), else an SQLite file."""
-    if path.startswith(("postgresql://", "postgres://")):
-        from host_tools.club.storage_postgres import PostgresStorage
-        return PostgresStorage(path, create)
-    try:
-        return SQLiteStorage(path, create)
-    except sqlite3.DatabaseError as e:
-        raise ClubError("%s is not an event file of this app (%s)" % (path, e))
