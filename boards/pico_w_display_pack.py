@@ -19,6 +19,8 @@ SPI_BAUD = 62_500_000  # the ST7789 is specified to 62.5 MHz write clock
 BACKLIGHT_HZ = 1000
 LED_LEVEL = 0  # RGB LED brightness for the click blink, 0 (off) .. 65535
 STORAGE = ("/data_a", "/data_b")  # the journal's two copies (docs/storage.md)
+PORT_BOARD = "RPI_PICO_W"  # MicroPython's port board of `make uf2`: "RPI_PICO_W", or "RPI_PICO2_W" on a Pico 2 W
+# The WiFi chip (CYW43) holds GPIO 23, 24, 25 and 29 (and the board's LED): keep every pin off them.
 # ---------------------------------------------------------------------------
 
 # Fixed by the pack (Pimoroni's pinout).
@@ -31,9 +33,6 @@ BUTTON_PINS = (12, 13, 14, 15)  # UP=A, DOWN=B, OK=X, BACK=Y; each pulls to GND
 LED_PINS = (6, 7, 8)  # R, G, B; common anode, so low = lit
 
 NAME = "pico_w_display_pack"
-# The WiFi chip (CYW43) holds GPIO 23, 24, 25 and 29 and the Pico W's LED: the pins
-# above stay clear of them.  RPI_PICO2_W: the same board on a Pico 2 W (RP2350).
-PORT_BOARD = "RPI_PICO_W"  # MicroPython's port board the UF2 is built for
 WIFI = True  # the home screen shows the link's state (link/state.py)
 LAYOUT = "240x135"
 DRIVERS = ("st7789",)

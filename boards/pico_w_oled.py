@@ -1,7 +1,7 @@
 """Board: Raspberry Pi Pico W (or Pico 2 W) with a 128x64 I2C OLED.
 
 The only file a builder edits: set the pins and options below to match the
-wiring (docs/hardware.md has the drawing), then `make deploy BOARD=pico_oled`.
+wiring (docs/hardware.md has the drawing), then `make uf2 BOARD=pico_w_oled`.
 Deploy installs this file on the Pico as /board.py.
 """
 import time
@@ -20,12 +20,11 @@ BUZZER = None  # a GPIO with a passive piezo to GND (e.g. 15), or None
 CLICK_HZ = 4000
 CLICK_US = 2000
 STORAGE = ("/data_a", "/data_b")  # the journal's two copies (docs/storage.md)
+PORT_BOARD = "RPI_PICO_W"  # MicroPython's port board of `make uf2`: "RPI_PICO_W", or "RPI_PICO2_W" on a Pico 2 W
+# The WiFi chip (CYW43) holds GPIO 23, 24, 25 and 29 (and the board's LED): keep every pin off them.
 # ---------------------------------------------------------------------------
 
 NAME = "pico_w_oled"
-# The WiFi chip (CYW43) holds GPIO 23, 24, 25 and 29 and the Pico W's LED: the pins
-# above stay clear of them.  RPI_PICO2_W: the same board on a Pico 2 W (RP2350).
-PORT_BOARD = "RPI_PICO_W"  # MicroPython's port board the UF2 is built for
 WIFI = True  # the home screen shows the link's state (link/state.py)
 LAYOUT = "128x64"
 DRIVERS = ("ssd1306",)  # firmware/drivers/ modules deploy copies for this board

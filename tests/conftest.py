@@ -69,6 +69,24 @@ def uf2_images():
     return images
 
 
+@pytest.fixture(scope="session")
+def uf2_wifi_image():
+    """build/coinche-pico_w_oled.uf2 (MicroPython's RPI_PICO_W port board, with the
+    wireless libraries beside the source tarball), built like uf2_images; skipped with
+    the reason when the source, the wireless libraries or the toolchain is missing."""
+    from host_tools.device import uf2
+
+    source = os.environ.get("MICROPYTHON_SRC", "")
+    why = uf2.problem(source, uf2.wireless_source(source, os.environ.get("MICROPYTHON_WIRELESS", "")))
+    if why:
+        pytest.skip("Pico W UF2 not built: " + why)
+    try:
+        path, _seconds = uf2.build_firmware("pico_w_oled", source, wireless=os.environ.get("MICROPYTHON_WIRELESS", ""))
+    except uf2.BuildError as e:
+        pytest.fail(str(e))
+    return path
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """make test runs the suite on two workers (pytest-xdist, --dist loadgroup); tests that
@@ -76,7 +94,7 @@ def pytest_collection_modifyitems(config, items):
     two at a time: every test of the UF2 images (uf2_images builds them into build/) here,
     and the tests that run `make deploy` (into build/BOARD) by their module's mark."""
     for item in items:
-        if "uf2_images" in getattr(item, "fixturenames", ()):
+        if {"uf2_images", "uf2_wifi_image"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.xdist_group("uf2_build"))
 
 

@@ -49,7 +49,11 @@ from host_tools.device.deploy import (FIRMWARE, ROOT, UF2_BOOT_FIRMWARE, UF2_LAN
 BUILD = os.path.join(ROOT, "build", "uf2")
 BOOT_DIR = os.path.join(ROOT, "uf2")
 BOOT_FILES = ("_boot.py",)  # our boot (it mounts by store/partitions.py, deploy.UF2_BOOT_FIRMWARE)
-BOARDS = ("pico_oled", "pico_display_pack", "pico_w_oled", "pico_w_display_pack")  # the boards with a UF2
+BOARDS = ("pico_oled", "pico_display_pack")  # the Pico's boards with a UF2 (port board RPI_PICO)
+WIFI_BOARDS = ("pico_w_oled", "pico_w_display_pack")  # the Pico W's (RPI_PICO_W: a port build of its own)
+# where each port board's storage region starts (MICROPY_HW_FLASH_STORAGE_BYTES from the
+# end of its flash): the firmware must end below it
+STORAGE_START = {"RPI_PICO": 0x100A0000, "RPI_PICO_W": 0x1012C000, "RPI_PICO2": 0x10100000, "RPI_PICO2_W": 0x10180000}
 PORT_BOARD = "RPI_PICO"  # the default: RP2040 with 2 MB flash (a board file's PORT_BOARD says otherwise)
 # MicroPython's port boards with a CYW43 WiFi chip: they need the wireless libraries
 # (cyw43-driver, lwIP, BTstack) unpacked over the source
