@@ -328,8 +328,9 @@ def firmware_build_source(board, label=""):
     ])
 
 
-def stage(board, build, label=""):
-    """The files frozen for `board`, and the manifest naming them."""
+def stage(board, build, label="", manifest_name="manifest.py"):
+    """The files frozen for `board`, and the manifest naming them (`manifest_name`: one per
+    port board, so two port boards can build at the same time)."""
     drivers, layout, _storage, board_path = board_settings(board)
     files = uf2_firmware_files(drivers, layout)
     staged = os.path.join(build, "stage", board)
@@ -356,8 +357,8 @@ def stage(board, build, label=""):
     ]
     for rel in files:
         lines.append("module(%r, base_path=%r)" % (rel, FIRMWARE))
-    _write_if_changed(os.path.join(build, "manifest.py"), "\n".join(lines) + "\n")
-    return os.path.join(build, "manifest.py")
+    _write_if_changed(os.path.join(build, manifest_name), "\n".join(lines) + "\n")
+    return os.path.join(build, manifest_name)
 
 
 def forget_other_boards_frozen_code(port_build, board):
@@ -387,18 +388,22 @@ def port_build_directory(build, port):
     return os.path.join(build, "port" if port == PORT_BOARD else "port-" + port)
 
 
-def build_firmware(board, source, out=None, build=BUILD, log=None, label="", wireless=""):
+def build_firmware(board, source, out=None, build=BUILD, log=None, label="", wireless="", port=None):
     """Build build/coinche-<board>.uf2 (or `out`); returns (path, seconds).
     `label` is kept in the image as firmware_build.LABEL; `wireless`, the wireless
-    libraries tarball (default: beside the source) for a port board with WiFi."""
-    port = port_board(board)
+    libraries tarball (default: beside the source) for a port board with WiFi; `port`,
+    MicroPython's port board instead of the board file's PORT_BOARD (RPI_PICO2_W for
+    the same board on a Pico 2 W)."""
+    port = port or port_board(board)
+    if port not in PORT_BOARDS:
+        raise BuildError("port board %r is not one of %s" % (port, ", ".join(PORT_BOARDS)))
     wireless = wireless_source(source, wireless) if port in WIRELESS_PORT_BOARDS else None
     why = problem(source, wireless)
     if why:
         raise BuildError(why)
     started = time.monotonic()
     os.makedirs(build, exist_ok=True)
-    log = log or os.path.join(build, "build.log")
+    log = log or os.path.join(build, "build.log" if port == PORT_BOARD else "build-%s.log" % port)
     with open(log, "w") as f:
         f.write("make uf2 BOARD=%s from %s\n" % (board, source))
     src = unpack(source, build, log)
@@ -408,7 +413,7 @@ def build_firmware(board, source, out=None, build=BUILD, log=None, label="", wir
     picotool = build_picotool(src, build, log)
     env = _environment(build)
     _run(["make", "-j%d" % _jobs(), "-C", os.path.join(mpy, "mpy-cross")], log, env=env)
-    manifest = stage(board, build, label)
+    manifest = stage(board, build, label, "manifest.py" if port == PORT_BOARD else "manifest-%s.py" % port)
     port_build = port_build_directory(build, port)
     forget_other_boards_frozen_code(port_build, board)
     # In the environment, not on the command line: a CMAKE_ARGS= there would
@@ -418,6 +423,8 @@ def build_firmware(board, source, out=None, build=BUILD, log=None, label="", wir
         "make", "-j%d" % _jobs(), "-C", os.path.join(mpy, "ports", "rp2"),
         "BOARD=" + port, "BUILD=" + port_build, "FROZEN_MANIFEST=" + manifest,
     ], log, env=env)
+    if out is None and port != port_board(board):
+        out = os.path.join(ROOT, "build", "coinche-%s-%s.uf2" % (board, port))
     out = out or os.path.join(ROOT, "build", "coinche-%s.uf2" % board)
     shutil.copyfile(os.path.join(port_build, "firmware.uf2"), out + ".part")
     os.replace(out + ".part", out)
@@ -444,6 +451,9 @@ def main(args=None):
                    help="the rp2 source tarball or tree (default: $MICROPYTHON_SRC)")
     p.add_argument("--wireless", default=os.environ.get("MICROPYTHON_WIRELESS", ""),
                    help="the wireless libraries tarball for a WiFi board (default: beside the source)")
+    p.add_argument("--port-board", default=None, choices=PORT_BOARDS,
+                   help="MicroPython's port board instead of the board file's PORT_BOARD "
+                        "(e.g. RPI_PICO2_W: the board on a Pico 2 W; the UF2 is then build/coinche-BOARD-PORT.uf2)")
     p.add_argument("--out", default=None, help="default build/coinche-BOARD.uf2")
     p.add_argument("--label", default="", help="a text kept in the image as firmware_build.LABEL")
     p.add_argument("--check", action="store_true", help="only say whether a build can start")
@@ -451,13 +461,14 @@ def main(args=None):
     try:
         board_settings(o.board)
         if o.check:
-            port = port_board(o.board)
+            port = o.port_board or port_board(o.board)
             why = problem(o.source, wireless_source(o.source, o.wireless) if port in WIRELESS_PORT_BOARDS else None)
             if why:
                 raise BuildError(why)
             print("uf2: ready to build")
             return 0
-        out, seconds = build_firmware(o.board, o.source, o.out, label=o.label, wireless=o.wireless)
+        out, seconds = build_firmware(o.board, o.source, o.out, label=o.label, wireless=o.wireless,
+                                      port=o.port_board)
     except (BuildError, DeployError, ValueError) as e:
         print("uf2: %s" % e, file=sys.stderr)
         return 2
