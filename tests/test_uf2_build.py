@@ -117,7 +117,9 @@ def test_pico_w_uf2_is_built_for_the_rp2_port_board_with_wifi(uf2_wifi_image):
     below the Pico W's smaller storage region."""
     info = _picotool_info(uf2_wifi_image)
     assert re.search(r"version:\s+v1\.28\.0\b", info)
-    assert "Pico W" in info
+    assert re.search(r"pico_board:\s+pico_w\b", info)
+    drive = re.search(r"embedded drive:\s+0x([0-9a-f]+)-0x([0-9a-f]+) \((\d+)K\)", info)
+    assert int(drive.group(1), 16) == uf2.STORAGE_START["RPI_PICO_W"] and drive.group(3) == "848"
     frozen = re.search(r"frozen modules:(.*?)\n\s*binary start", info, re.S).group(1)
     frozen = {name.strip() for name in frozen.replace("\n", " ").split(",")}
     for name in ("_boot", "store/partitions", "board", "main", "app", "link/state", "drivers/ssd1306"):

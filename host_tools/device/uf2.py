@@ -388,6 +388,27 @@ def port_build_directory(build, port):
     return os.path.join(build, "port" if port == PORT_BOARD else "port-" + port)
 
 
+def point_cache_at_manifest(port_build, manifest):
+    """The port's CMake keeps the manifest it was configured with (FROZEN_MANIFEST on
+    make's command line only counts for a new build directory): when the cache names
+    another file, it is made to name this one, so that CMake reconfigures with it."""
+    cache = os.path.join(port_build, "CMakeCache.txt")
+    if not os.path.exists(cache):
+        return
+    with open(cache, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    changed = False
+    for index, line in enumerate(lines):
+        if line.startswith("MICROPY_FROZEN_MANIFEST:"):
+            kind, _, value = line.partition("=")
+            if value != manifest:
+                lines[index] = kind + "=" + manifest
+                changed = True
+    if changed:
+        with open(cache, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+
+
 def build_firmware(board, source, out=None, build=BUILD, log=None, label="", wireless="", port=None):
     """Build build/coinche-<board>.uf2 (or `out`); returns (path, seconds).
     `label` is kept in the image as firmware_build.LABEL; `wireless`, the wireless
@@ -416,6 +437,7 @@ def build_firmware(board, source, out=None, build=BUILD, log=None, label="", wir
     manifest = stage(board, build, label, "manifest.py" if port == PORT_BOARD else "manifest-%s.py" % port)
     port_build = port_build_directory(build, port)
     forget_other_boards_frozen_code(port_build, board)
+    point_cache_at_manifest(port_build, manifest)
     # In the environment, not on the command line: a CMAKE_ARGS= there would
     # replace the board's own arguments (shared/rp2/README.md).
     env["CMAKE_ARGS"] = "-Dpicotool_DIR=" + picotool
