@@ -81,14 +81,18 @@ export: $(STAMP)
 #   make uf2 BOARD=pico_oled MICROPYTHON_SRC=../shared/rp2/micropython-v1.28.0-rp2-src.tar.xz
 #   (the rp2 source tarball or an unpacked tree; needs the Debian packages gcc-arm-none-eabi
 #   libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake; downloads nothing)
+#   make uf2 BOARD=pico_w_oled            the Pico W (RPI_PICO_W; the wireless libraries tarball beside
+#                                         the source, or MICROPYTHON_WIRELESS=...)
+#   make uf2 BOARD=pico_w_oled PORT_BOARD=RPI_PICO2_W   the same board on a Pico 2 W (RPI_PICO2 likewise)
 .PHONY: uf2 uf2-all
 MICROPYTHON_SRC ?=
-UF2_BOARDS := pico_oled pico_display_pack
+# the Pico's two boards share one port build; pico_w_oled (which the tests boot) is a port build of its own
+UF2_BOARDS := pico_oled pico_display_pack pico_w_oled
 
 uf2: $(STAMP)
-	$(PY) -m host_tools.uf2 --board $(BOARD) --source "$(MICROPYTHON_SRC)"
+	$(PY) -m host_tools.uf2 --board $(BOARD) --source "$(MICROPYTHON_SRC)" $(if $(PORT_BOARD),--port-board $(PORT_BOARD))
 
-# both boards, one after the other: the second only re-freezes and re-links
+# the boards one after the other: a second board of one port board only re-freezes and re-links
 uf2-all: $(STAMP)
 	for board in $(UF2_BOARDS); do $(PY) -m host_tools.uf2 --board $$board --source "$(MICROPYTHON_SRC)" || exit 1; done
 

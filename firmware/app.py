@@ -60,6 +60,13 @@ class App:
         self.dimmed = False
         self.dirty = True
         self.language = None
+        # the link's state for home's mark, on a board with WiFi (None: no mark)
+        self.link = None
+        self.link_drawn = -1
+        if getattr(board, "WIFI", False):
+            from link import state as link_state
+
+            self.link = link_state
         # the start runs once: its module (and the language reader's) is released afterwards
         start = on_demand.load("table.start")
         languages = on_demand.load("render.languages").LANGS
@@ -262,6 +269,10 @@ class App:
                 self.fb.contrast(self.dim_level())
             except AttributeError:
                 pass
+        link = self.link
+        if link is not None and link.state() != self.link_drawn:
+            self.link_drawn = link.state()
+            self.dirty = True
         if self.dirty:
             self.render()
 

@@ -69,6 +69,24 @@ def uf2_images():
     return images
 
 
+@pytest.fixture(scope="session")
+def uf2_wifi_image():
+    """build/coinche-pico_w_oled.uf2 (MicroPython's RPI_PICO_W port board, with the
+    wireless libraries beside the source tarball), built like uf2_images; skipped with
+    the reason when the source, the wireless libraries or the toolchain is missing."""
+    from host_tools.device import uf2
+
+    source = os.environ.get("MICROPYTHON_SRC", "")
+    why = uf2.problem(source, uf2.wireless_source(source, os.environ.get("MICROPYTHON_WIRELESS", "")))
+    if why:
+        pytest.skip("Pico W UF2 not built: " + why)
+    try:
+        path, _seconds = uf2.build_firmware("pico_w_oled", source, wireless=os.environ.get("MICROPYTHON_WIRELESS", ""))
+    except uf2.BuildError as e:
+        pytest.fail(str(e))
+    return path
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: takes minutes (the 40-deal game on the emulated Pico); "
                                        "`make test` runs it, `pytest -m 'not slow'` leaves it out")

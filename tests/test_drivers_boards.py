@@ -6,7 +6,9 @@ import pytest
 
 from conftest import BOARDS
 
-BOARD_NAMES = ("pico_oled", "pico_display_pack")
+BOARD_NAMES = ("pico_oled", "pico_display_pack", "pico_w_oled", "pico_w_display_pack")
+WIFI_BOARD_NAMES = ("pico_w_oled", "pico_w_display_pack")
+CYW43_PINS = {23, 24, 25, 29}  # the Pico W's WiFi chip: power, data, chip select, clock
 PRELUDE = """
 import json
 import hwsim, fake_machine
@@ -70,6 +72,42 @@ print(json.dumps(out))
     assert res["problems"] == []
     for drv in res["DRIVERS"]:
         assert os.path.exists(os.path.join(BOARDS, "..", "firmware", "drivers", drv + ".py"))
+
+
+def _board_pins(name):
+    """Every GPIO number the board file's constants name."""
+    import ast
+
+    with open(os.path.join(BOARDS, name + ".py")) as f:
+        tree = ast.parse(f.read())
+    pins = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            key = node.targets[0].id
+            if key in ("SDA", "SCL", "BUZZER", "SCK", "MOSI", "CS", "DC", "BACKLIGHT", "BUTTON_PINS", "LED_PINS"):
+                value = ast.literal_eval(node.value)
+                pins |= set(value) if isinstance(value, tuple) else ({value} if value is not None else set())
+    return pins
+
+
+@pytest.mark.parametrize("name", WIFI_BOARD_NAMES)
+def test_pico_w_boards_have_wifi_and_keep_off_its_pins(mp, name):
+    res = run(mp, """
+b = hwsim.load(%r, Clock())
+print(json.dumps({"WIFI": b.WIFI, "PORT_BOARD": b.PORT_BOARD}))
+""" % name)
+    assert res == {"WIFI": True, "PORT_BOARD": "RPI_PICO_W"}
+    pins = _board_pins(name)
+    assert len(pins) >= 6 and not (pins & CYW43_PINS)
+
+
+@pytest.mark.parametrize("name", ("pico_oled", "pico_display_pack"))
+def test_pico_boards_have_no_wifi(mp, name):
+    res = run(mp, """
+b = hwsim.load(%r, Clock())
+print(json.dumps({"WIFI": getattr(b, "WIFI", False)}))
+""" % name)
+    assert res == {"WIFI": False}
 
 
 def _board_copy(tmp_path, name, **options):

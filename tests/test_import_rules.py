@@ -22,12 +22,13 @@ FIRMWARE_LAYERS = {
     "drivers": set(),
     "on_demand": set(),
     "flash_report": set(),
+    "link": set(),
     "events": {"coinche"},
     "store": {"on_demand"},
     "render": {"coinche"},
     "table": {"coinche", "store", "flash_report"},
     "screens": {"table", "render", "events", "coinche", "on_demand"},
-    "app": {"screens", "table", "render", "events", "store", "coinche", "drivers", "on_demand"},
+    "app": {"screens", "table", "render", "events", "store", "coinche", "drivers", "on_demand", "link"},
 }
 
 

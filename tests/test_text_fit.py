@@ -23,8 +23,10 @@ SCRIPT = os.path.join(ROOT, "tests", "mp", "text_fit.py")
 LAYOUTS = ("128x64", "240x135")
 
 
-def run_fit(layout, *options):
+def run_fit(layout, *options, lines=None):
     out = run_mp(script=SCRIPT, args=(layout,) + options).stdout.splitlines()
+    if lines is not None:
+        lines.extend(out)
     problems = [json.loads(line[8:]) for line in out if line.startswith("problem ")]
     done = [line for line in out if line.startswith("fit done ")]
     assert done, out[-20:]
@@ -46,6 +48,24 @@ def test_every_text_fits_its_region(layout, names):
     langs = {p["lang"] for p in problems}
     assert not problems, "%d texts do not fit on %s (%s):\n  %s" % (len(problems), layout, sorted(langs),
                                                                   _show(problems))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_the_link_mark_fits_on_a_wifi_board(layout):
+    """A board with WiFi: home's link mark is drawn, in its own region, beside the longest
+    team names, in every language."""
+    out = []
+    states, problems, _ = run_fit(layout, "--long-names", "--wifi", lines=out)
+    marks = [int(line.split()[-1]) for line in out if line.startswith("link marks ")]
+    assert marks and marks[0] > 0
+    assert not problems, _show(problems)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_no_link_mark_without_wifi(layout):
+    out = []
+    run_fit(layout, lines=out)
+    assert [line for line in out if line.startswith("link marks ")] == ["link marks 0"]
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

@@ -13,9 +13,42 @@ from tests.conftest import ROOT, run_mp
 CASES = os.path.join(ROOT, "tests", "mp", "flash_mount_cases.py")
 
 
-def boot_case(name):
-    proc = run_mp(script=CASES, args=(name,), heapsize="8M")
+def boot_case(name, blocks=None):
+    args = (name,) if blocks is None else (name, str(blocks))
+    proc = run_mp(script=CASES, args=args, heapsize="16M")
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+# storage regions the rp2 port boards report (rp2.Flash().ioctl(4, 0)): Pico W (848 KB),
+# Pico 2 W (2.5 MB of its 4 MB flash), Pico 2 (3 MB of its 4 MB flash)
+OTHER_FLASH = {"pico_w": 212, "pico2_w": 640, "pico2": 768}
+
+
+@pytest.mark.parametrize("board", sorted(OTHER_FLASH))
+def test_partitions_are_cut_from_the_size_the_flash_reports(board):
+    r = boot_case("layout", OTHER_FLASH[board])
+    user, data_a, data_b = r["partitions"]
+    assert user[1] == 0 and data_a[1] == user[2] and data_b[1] == data_a[1] + data_a[2]
+    assert data_b[1] + data_b[2] == OTHER_FLASH[board]  # the region tiled exactly
+    assert data_a[2] == data_b[2] and user[2] > data_a[2]  # room to set a damaged copy aside
+    assert r["sizes"] == [user[2], data_a[2], data_b[2]]  # mounted at their size
+
+
+@pytest.mark.parametrize("board", sorted(OTHER_FLASH))
+def test_other_flash_sizes_keep_the_mount_policy(board):
+    blocks = OTHER_FLASH[board]
+    r = boot_case("blank", blocks)
+    assert r["first"] == ["partitions", []] and r["second"] == ["partitions", []]
+    assert r["files"] == ["user file", "copy A", "copy B"]
+    r = boot_case("damaged_data_a", blocks)
+    assert r["boot"] == ["partitions", ["kept"]] and r["aside_equal"] is True
+    assert r["files"] == ["user file", None, "copy B"] and r["recorded"] == "recorded"
+    r = boot_case("damaged_data_b_full", blocks)
+    assert r["boot"] == ["partitions", ["kept"]] and r["b_kept"] is True and r["b_kept_after_write"] is True
+    r = boot_case("damaged_stock_whole", blocks)
+    assert r["boot"] == ["ram", ["kept", "unsaved"]] and r["flash_kept"] is True
+    r = boot_case("stock_whole", blocks)
+    assert r["boot"] == ["whole", []] and r["files_again"] == ["old games", "new game"]
 
 
 def test_empty_flash_gets_the_three_partitions_and_keeps_them():

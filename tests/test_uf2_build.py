@@ -111,6 +111,38 @@ def test_uf2_is_micropython_1_28_with_the_scoreboard_frozen_in(uf2_images, board
     assert end <= 0x100A0000
 
 
+def test_pico_w_uf2_is_built_for_the_rp2_port_board_with_wifi(uf2_wifi_image):
+    """pico_w_oled: MicroPython's RPI_PICO_W (the CYW43 driver and lwIP linked in, from the
+    wireless libraries unpacked over the source), the scoreboard frozen in, the firmware
+    below the Pico W's smaller storage region."""
+    info = _picotool_info(uf2_wifi_image)
+    assert re.search(r"version:\s+v1\.28\.0\b", info)
+    assert re.search(r"pico_board:\s+pico_w\b", info)
+    drive = re.search(r"embedded drive:\s+0x([0-9a-f]+)-0x([0-9a-f]+) \((\d+)K\)", info)
+    assert int(drive.group(1), 16) == uf2.STORAGE_START["RPI_PICO_W"] and drive.group(3) == "848"
+    frozen = re.search(r"frozen modules:(.*?)\n\s*binary start", info, re.S).group(1)
+    frozen = {name.strip() for name in frozen.replace("\n", " ").split(",")}
+    for name in ("_boot", "store/partitions", "board", "main", "app", "link/state", "drivers/ssd1306"):
+        assert name in frozen
+    end = int(re.search(r"binary end:\s+0x([0-9a-f]+)", info).group(1), 16)
+    assert end <= uf2.STORAGE_START["RPI_PICO_W"]
+
+
+def test_port_board_comes_from_the_board_file():
+    assert uf2.port_board("pico_oled") == "RPI_PICO"
+    assert uf2.port_board("pico_w_oled") == "RPI_PICO_W"
+    assert uf2.port_board("pico_w_display_pack") == "RPI_PICO_W"
+
+
+def test_wifi_board_without_the_wireless_libraries_is_one_message(tmp_path):
+    source = tmp_path / "micropython-v1.28.0-rp2-src.tar.xz"
+    source.write_bytes(b"")
+    proc = subprocess.run([sys.executable, "-m", "host_tools.uf2", "--board", "pico_w_oled", "--source", str(source),
+                           "--check"], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2
+    assert "wireless libraries" in proc.stderr and uf2.WIRELESS_NAME in proc.stderr
+
+
 def test_frozen_language_tables_look_up_on_micropython_without_allocating(tmp_path):
     """On MicroPython (the unix port), with render/language_tables.py in render/ as in the
     frozen image: languages.load() and render.text read the tables from it, every text is found,

@@ -23,7 +23,7 @@ UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 
 def _shot_names():
     out = []
-    for _, _, words in gallery.SCENES:
+    for _, _, words in gallery.SCENES + gallery.WIFI_SCENES:
         out += [w[5:] for w in words if w.startswith("shot:")]
     return out
 

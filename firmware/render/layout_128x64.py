@@ -118,6 +118,22 @@ class Layout(Regions):
                 fb.fill_rect(x + i, y + i, 2, 1, colour)
                 fb.fill_rect(x + 5 - i, y + i, 2, 1, colour)
 
+    def link_mark(self, state, x, y, colour=1):
+        """The link's state, 7x7 in the 8x8 cell at (x, y): signal bars, all three when
+        online (2), the first when connecting (1), a cross over the base when offline (0)."""
+        fb = self.fb
+        self.place("~", x, y, 8, 8, 8, 8)
+        fb.hline(x, y + 7, 7, colour)
+        if state == 0:
+            for i in range(5):
+                fb.pixel(x + 1 + i, y + i, colour)
+                fb.pixel(x + 5 - i, y + i, colour)
+            return
+        fb.fill_rect(x, y + 5, 2, 2, colour)
+        if state == 2:
+            fb.fill_rect(x + 2, y + 3, 2, 4, colour)
+            fb.fill_rect(x + 5, y, 2, 7, colour)
+
     # -- primitives ------------------------------------------------------
     def clear(self):
         self.fb.fill(0)
@@ -167,6 +183,9 @@ class Layout(Regions):
         self.label(app.team_name("NS"), 0, 0, HALF - 1)
         self.label(app.team_name("EW"), HALF + 1, 0, HALF - 1, 2)
         fb.vline(HALF, 9, 29, 1)
+        link = getattr(app, "link", None)  # a board with WiFi: the link's state under the up arrow
+        if link is not None:
+            self.link_mark(link.state(), 0, 20)
         self.arrow_up(1, 13)
         self.arrow_down(HALF + 2, 13)
         self.figures(g.total["NS"], 10, 9, HALF - 12, 20, 11, 3, 2)

@@ -199,6 +199,22 @@ class Layout(Regions):
                 fill(x + i, y + 1 + i, 3, 2, colour)
                 fill(x + 11 - i, y + 1 + i, 3, 2, colour)
 
+    def link_mark(self, state, x, y, colour):
+        """The link's state, 14x14 in the 16x16 cell at (x, y): signal bars, all three when
+        online (2), the first when connecting (1), a cross over the base when offline (0)."""
+        fill = self.fill_rect
+        self.place("~", x, y, 16, 16, 16, 16)
+        fill(x, y + 13, 14, 2, colour)
+        if state == 0:
+            for i in range(10):
+                fill(x + 2 + i, y + i, 2, 2, colour)
+                fill(x + 11 - i, y + i, 2, 2, colour)
+            return
+        fill(x, y + 9, 4, 4, colour)
+        if state == 2:
+            fill(x + 5, y + 5, 4, 8, colour)
+            fill(x + 10, y, 4, 13, colour)
+
     def key_cap(self, key, x, y, colour=GREY, background=BAR):
         """The name of a key as printed on the pack (0 UP = A, 1 DOWN = B, 2 OK = X, 3 BACK = Y),
         framed, 18 px wide, on the 16 px line at y; returns the x after it."""
@@ -312,6 +328,7 @@ class Layout(Regions):
         texts = app.texts
         g = app.game
         target = g.rules["target"]
+        link = getattr(app, "link", None)  # a board with WiFi: the link's state on the right of EW's name
         for i in (0, 1):
             team = TEAMS[i]
             colour = NS_COLOUR + 3 * i
@@ -319,7 +336,11 @@ class Layout(Regions):
             n = g.total[team]
             fill(x, 0, 119, 20, colour)
             self.key_cap(i, x + 2, 2, FOREGROUND, colour)
-            self.label(app.team_name(team), x + 24, 2, 93, 16, 1)
+            if link is not None and i:
+                self.label(app.team_name(team), x + 24, 2, 78, 16, 1)
+                self.link_mark(link.state(), x + 102, 2, FOREGROUND)
+            else:
+                self.label(app.team_name(team), x + 24, 2, 93, 16, 1)
             fill(x, 20, 119, 73, colour + 1)
             self.figures(n, x + 4, 24, 111, 50, 24, 6, 5)
             fill(x + 6, 77, 107, 3, FRAME)

@@ -2,13 +2,19 @@
 the UF2's boot on the Pico (uf2/_boot.py) and for the simulator's launcher, so both
 see the same.
 
-The rp2 storage region is 352 blocks of 4096 bytes, cut into three littlefs
-partitions:
+The rp2 storage region is cut into three littlefs partitions; on the Pico (2 MB
+flash, 352 blocks of 4096 bytes):
 
   blocks   0-159  the user filesystem, mounted at "/" (mpremote's filesystem;
                   raw copies of damaged data partitions go to /aside/ on it)
   blocks 160-255  data partition A, mounted at "/data_a"
   blocks 256-351  data partition B, mounted at "/data_b"
+
+The region's size depends on the board (the Pico W keeps less for its WiFi
+firmware, a Pico 2 has 4 MB of flash), so the boot reads it from the flash
+itself (rp2.Flash().ioctl(4, 0), its block count) and layout() cuts it in the
+same proportions: each data partition 3/11 of it, the user filesystem the rest
+(always more than a data partition, so a damaged one can be set aside).
 
 The journal (store/journal.py) writes every action to both data partitions;
 each holds a complete copy, so any one damaged block costs nothing.
@@ -55,9 +61,21 @@ RAM_BLOCK_SIZE = const(512)
 RAM_BLOCKS = const(64)  # 32 KB of RAM: this session's files when the flash cannot be used
 ASIDE_SPARE_BLOCKS = const(8)  # room left on the user filesystem after a copy set aside
 
-# (name, first block, block count, mount point on the device)
-USER_PARTITION = ("user", 0, 160, "/")
-DATA_PARTITIONS = (("data_a", 160, 96, "/data_a"), ("data_b", 256, 96, "/data_b"))
+MIN_STORAGE_BLOCKS = const(44)  # below this the partitions would be too small to hold a game
+
+
+def layout(total_blocks):
+    """The three partitions of a storage region of `total_blocks` blocks:
+    (user, (data_a, data_b)), each (name, first block, block count, mount point on the device)."""
+    if total_blocks < MIN_STORAGE_BLOCKS:
+        raise ValueError("storage region too small")
+    data = total_blocks * 3 // 11
+    user = total_blocks - 2 * data
+    return ("user", 0, user, "/"), (("data_a", user, data, "/data_a"), ("data_b", user + data, data, "/data_b"))
+
+
+# the Pico's (2 MB flash, 352 blocks): 160, 96, 96
+USER_PARTITION, DATA_PARTITIONS = layout(STORAGE_BLOCKS)
 ASIDE_DIRECTORY = "aside"
 
 _EEXIST = const(17)
@@ -251,14 +269,14 @@ def copy_aside(device, block_count, user_root, name):
     return path
 
 
-def _mount_whole_region(make_block_device, vfs_module, user_mount):
+def _mount_whole_region(make_block_device, vfs_module, user_mount, total_blocks):
     """The user partition did not mount: is the region one stock filesystem?
 
     Returns "whole" (mounted whole, holding files), "empty" (an empty one, now
     unmounted: nothing to keep) or None (it does not mount whole)."""
     import os
 
-    if not _try_mount(vfs_module, make_block_device(0, STORAGE_BLOCKS), user_mount):
+    if not _try_mount(vfs_module, make_block_device(0, total_blocks), user_mount):
         return None
     for _ in os.ilistdir(user_mount):
         return "whole"
@@ -266,13 +284,14 @@ def _mount_whole_region(make_block_device, vfs_module, user_mount):
     return "empty"
 
 
-def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=None):
+def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=None, total_blocks=STORAGE_BLOCKS):
     """Mount the user filesystem and both data partitions by the policy above.
 
     make_block_device(first_block, block_count): a block device for that part of the
     storage region (rp2.Flash(start=..., len=...) on the Pico). vfs_module: MicroPython's
     `vfs`. user_mount / data_mounts: where to mount them (the device's "/", "/data_a",
     "/data_b" by default; the simulator mounts the user filesystem at "/flash").
+    total_blocks: the storage region's size in blocks (the partitions are layout(total_blocks)).
 
     Returns (roots, notices): roots, the two journal directories (a data partition's
     mount point, or the directory of that name on the user filesystem when the
@@ -282,12 +301,13 @@ def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=No
     global _found
     notices = []
     formatted[:] = []
-    user_name, user_first, user_count, user_default = USER_PARTITION
+    user_partition, data_partitions = layout(total_blocks)
+    user_name, user_first, user_count, user_default = user_partition
     user_mount = user_mount or user_default
     user_device = make_block_device(user_first, user_count)
     user_on_flash = _try_mount(vfs_module, user_device, user_mount)
     if not user_on_flash:
-        whole = _mount_whole_region(make_block_device, vfs_module, user_mount)
+        whole = _mount_whole_region(make_block_device, vfs_module, user_mount, total_blocks)
         if whole == "whole":
             roots = user_filesystem_roots(user_mount)
             _found = ("whole", roots, notices, False)
@@ -308,7 +328,7 @@ def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=No
     user_present = user_on_flash or _ram_filesystem(vfs_module, user_mount)
     roots = []
     on_flash = 0
-    for index, (name, first, count, default_mount) in enumerate(DATA_PARTITIONS):
+    for index, (name, first, count, default_mount) in enumerate(data_partitions):
         mount_point = data_mounts[index] if data_mounts else default_mount
         device = make_block_device(first, count)
         fallback = _join(user_mount, name) if user_present else None
@@ -361,8 +381,14 @@ def fill_report(report):
         report.NOTES.append("unsaved")
 
 
+def storage_blocks(flash):
+    """The storage region's size in blocks of BLOCK_SIZE, as the firmware reports it
+    (`flash`: rp2.Flash() over the whole region)."""
+    return flash.ioctl(4, 0) * flash.ioctl(5, 0) // BLOCK_SIZE
+
+
 def mount_device():
-    """The UF2's boot: mount the Pico's storage region by the policy above."""
+    """The UF2's boot: mount the board's storage region (its size read from the flash) by the policy above."""
     try:
         from _rp2 import Flash  # pyright: ignore[reportMissingImports]  (the C half of rp2: the rp2 package would keep its PIO assembler on the heap)
     except ImportError:  # a port (or a test) with only the rp2 module
@@ -370,4 +396,5 @@ def mount_device():
     import vfs
 
     return mount_storage(
-        lambda first_block, block_count: Flash(start=first_block * BLOCK_SIZE, len=block_count * BLOCK_SIZE), vfs)
+        lambda first_block, block_count: Flash(start=first_block * BLOCK_SIZE, len=block_count * BLOCK_SIZE), vfs,
+        total_blocks=storage_blocks(Flash()))

@@ -4,6 +4,12 @@ scoreboard frozen in, as build/coinche-<board>.uf2.
     python -m host_tools.uf2 --board pico_oled --source MICROPYTHON_SRC
     python -m host_tools.uf2 --board pico_oled --check   # only say what is missing
 
+The board file's PORT_BOARD names MicroPython's port board (RPI_PICO by
+default; RPI_PICO_W, RPI_PICO2, RPI_PICO2_W).  A port board with WiFi needs the
+wireless libraries tarball (micropython-v1.28.0-rp2-wireless-libs.tar.xz), found
+beside the source tarball or given with --wireless / MICROPYTHON_WIRELESS; it is
+unpacked once over the unpacked source.
+
 MICROPYTHON_SRC is the rp2 source tarball (micropython-v1.28.0-rp2-src.tar.xz:
 MicroPython with pico-sdk, TinyUSB, micropython-lib, mbedtls, and picotool's
 source beside it) or that tarball unpacked.  Everything happens under
@@ -12,8 +18,9 @@ build/uf2/ (gitignored):
   src/                  the source, unpacked (or copied) once per source
   picotool-install/     picotool built from the bundled source, so that
                         pico-sdk never tries to download one
-  port/                 the rp2 port's build directory, shared by all boards:
-                        a second board only re-freezes and re-links
+  port/                 the rp2 port's build directory for RPI_PICO, shared by its
+                        boards: a second board only re-freezes and re-links
+  port-<PORT_BOARD>/    the same for each other port board (a full port build once)
   stage/<board>/        what is frozen: board.py (boards/<board>.py),
                         render/language_tables.py (generated from render/lang/*.txt)
   manifest.py           the frozen manifest (rewritten for each board)
@@ -44,8 +51,17 @@ from host_tools.device.deploy import (FIRMWARE, ROOT, UF2_BOOT_FIRMWARE, UF2_LAN
 BUILD = os.path.join(ROOT, "build", "uf2")
 BOOT_DIR = os.path.join(ROOT, "uf2")
 BOOT_FILES = ("_boot.py",)  # our boot (it mounts by store/partitions.py, deploy.UF2_BOOT_FIRMWARE)
-BOARDS = ("pico_oled", "pico_display_pack")  # the boards with a UF2
-PORT_BOARD = "RPI_PICO"  # RP2040 with 2 MB flash: the Pico, Pico W's chip without Wi-Fi
+BOARDS = ("pico_oled", "pico_display_pack")  # the Pico's boards with a UF2 (port board RPI_PICO)
+WIFI_BOARDS = ("pico_w_oled", "pico_w_display_pack")  # the Pico W's (RPI_PICO_W: a port build of its own)
+# where each port board's storage region starts (MICROPY_HW_FLASH_STORAGE_BYTES from the
+# end of its flash): the firmware must end below it
+STORAGE_START = {"RPI_PICO": 0x100A0000, "RPI_PICO_W": 0x1012C000, "RPI_PICO2": 0x10100000, "RPI_PICO2_W": 0x10180000}
+PORT_BOARD = "RPI_PICO"  # the default: RP2040 with 2 MB flash (a board file's PORT_BOARD says otherwise)
+# MicroPython's port boards with a CYW43 WiFi chip: they need the wireless libraries
+# (cyw43-driver, lwIP, BTstack) unpacked over the source
+WIRELESS_PORT_BOARDS = ("RPI_PICO_W", "RPI_PICO2_W")
+PORT_BOARDS = ("RPI_PICO", "RPI_PICO_W", "RPI_PICO2", "RPI_PICO2_W")
+WIRELESS_NAME = "micropython-v1.28.0-rp2-wireless-libs.tar.xz"
 
 DEBIAN_PACKAGES = "gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake"
 SOURCE_HINT = (
@@ -63,6 +79,42 @@ def uf2_firmware_files(drivers, layout):
 
 class BuildError(Exception):
     pass
+
+
+def port_board(board):
+    """MicroPython's port board for `board`: its board file's PORT_BOARD (read
+    from the syntax tree, as deploy reads DRIVERS), RPI_PICO when it names none."""
+    import ast
+
+    path = board_settings(board)[3]
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == "PORT_BOARD"):
+            name = ast.literal_eval(node.value)
+            if name not in PORT_BOARDS:
+                raise BuildError("%s: PORT_BOARD %r is not one of %s" % (board, name, ", ".join(PORT_BOARDS)))
+            return name
+    return PORT_BOARD
+
+
+def wireless_source(source, given=""):
+    """The wireless libraries tarball: `given`, else the one beside the source tarball."""
+    if given:
+        return given
+    if source and not os.path.isdir(source):
+        return os.path.join(os.path.dirname(os.path.abspath(source)), WIRELESS_NAME)
+    if source:
+        return os.path.join(os.path.dirname(os.path.abspath(source.rstrip("/"))), WIRELESS_NAME)
+    return ""
+
+
+def wireless_problem(wireless):
+    if not wireless or not os.path.isfile(wireless):
+        return ("the wireless libraries %s are missing: give MICROPYTHON_WIRELESS=path/to/%s "
+                "(../shared/rp2/ has it)" % (wireless or WIRELESS_NAME, WIRELESS_NAME))
+    return None
 
 
 # -- what is missing -----------------------------------------------------------
@@ -112,11 +164,16 @@ def source_problem(source):
     return None
 
 
-def problem(source):
-    """One message saying what to install or give, or None when a build can start."""
+def problem(source, wireless=None):
+    """One message saying what to install or give, or None when a build can start
+    (`wireless`: the wireless tarball a WiFi port board needs, None when not needed)."""
     why = source_problem(source)
     if why:
         return why
+    if wireless is not None:
+        why = wireless_problem(wireless)
+        if why:
+            return why
     missing = missing_tools()
     if missing:
         return tools_message(missing)
@@ -161,7 +218,8 @@ def unpack(source, build, log):
             if f.read() == want:
                 return src
     # another source: start over, together with everything built from it
-    for d in ("src", "picotool-build", "picotool-install", "port"):
+    for d in ("src", "picotool-build", "picotool-install") + tuple(
+            os.path.basename(port_build_directory(build, port)) for port in PORT_BOARDS):
         shutil.rmtree(os.path.join(build, d), ignore_errors=True)
     os.makedirs(src)
     if os.path.isdir(source):
@@ -172,6 +230,19 @@ def unpack(source, build, log):
     with open(stamp, "w") as f:
         f.write(want)
     return src
+
+
+def unpack_wireless(wireless, src, log):
+    """The wireless libraries unpacked over build/src, once per tarball."""
+    stamp = os.path.join(src, ".wireless")
+    want = _identity(wireless)
+    if os.path.exists(stamp):
+        with open(stamp) as f:
+            if f.read() == want:
+                return
+    _run(["tar", "-xf", os.path.abspath(wireless), "-C", src], log)
+    with open(stamp, "w") as f:
+        f.write(want)
 
 
 def build_picotool(src, build, log):
@@ -259,8 +330,9 @@ def firmware_build_source(board, label=""):
     ])
 
 
-def stage(board, build, label=""):
-    """The files frozen for `board`, and the manifest naming them."""
+def stage(board, build, label="", manifest_name="manifest.py"):
+    """The files frozen for `board`, and the manifest naming them (`manifest_name`: one per
+    port board, so two port boards can build at the same time)."""
     drivers, layout, _storage, board_path = board_settings(board)
     files = uf2_firmware_files(drivers, layout)
     staged = os.path.join(build, "stage", board)
@@ -287,8 +359,8 @@ def stage(board, build, label=""):
     ]
     for rel in files:
         lines.append("module(%r, base_path=%r)" % (rel, FIRMWARE))
-    _write_if_changed(os.path.join(build, "manifest.py"), "\n".join(lines) + "\n")
-    return os.path.join(build, "manifest.py")
+    _write_if_changed(os.path.join(build, manifest_name), "\n".join(lines) + "\n")
+    return os.path.join(build, manifest_name)
 
 
 def forget_other_boards_frozen_code(port_build, board):
@@ -314,41 +386,78 @@ def forget_other_boards_frozen_code(port_build, board):
         f.write(board)
 
 
-def build_firmware(board, source, out=None, build=BUILD, log=None, label=""):
+def port_build_directory(build, port):
+    return os.path.join(build, "port" if port == PORT_BOARD else "port-" + port)
+
+
+def point_cache_at_manifest(port_build, manifest):
+    """The port's CMake keeps the manifest it was configured with (FROZEN_MANIFEST on
+    make's command line only counts for a new build directory): when the cache names
+    another file, it is made to name this one, so that CMake reconfigures with it."""
+    cache = os.path.join(port_build, "CMakeCache.txt")
+    if not os.path.exists(cache):
+        return
+    with open(cache, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    changed = False
+    for index, line in enumerate(lines):
+        if line.startswith("MICROPY_FROZEN_MANIFEST:"):
+            kind, _, value = line.partition("=")
+            if value != manifest:
+                lines[index] = kind + "=" + manifest
+                changed = True
+    if changed:
+        with open(cache, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+
+
+def build_firmware(board, source, out=None, build=BUILD, log=None, label="", wireless="", port=None):
     """Build build/coinche-<board>.uf2 (or `out`); returns (path, seconds).
-    `label` is kept in the image as firmware_build.LABEL. One build at a time in `build`
-    (the boards share one port build); what is missing is said without waiting for it."""
-    why = problem(source)
+    `label` is kept in the image as firmware_build.LABEL; `wireless`, the wireless
+    libraries tarball (default: beside the source) for a port board with WiFi; `port`,
+    MicroPython's port board instead of the board file's PORT_BOARD (RPI_PICO2_W for
+    the same board on a Pico 2 W). One build at a time in `build` (the boards share its
+    unpacked source); what is missing is said without waiting for it."""
+    port = port or port_board(board)
+    if port not in PORT_BOARDS:
+        raise BuildError("port board %r is not one of %s" % (port, ", ".join(PORT_BOARDS)))
+    wireless = wireless_source(source, wireless) if port in WIRELESS_PORT_BOARDS else None
+    why = problem(source, wireless)
     if why:
         raise BuildError(why)
     with folder_lock(build):
-        return _build_firmware(board, source, out, build, log, label)
+        return _build_firmware(board, source, out, build, log, label, wireless, port)
 
 
-def _build_firmware(board, source, out, build, log, label):
-    why = problem(source)
+def _build_firmware(board, source, out, build, log, label, wireless, port):
+    why = problem(source, wireless)
     if why:
         raise BuildError(why)
     started = time.monotonic()
     os.makedirs(build, exist_ok=True)
-    log = log or os.path.join(build, "build.log")
+    log = log or os.path.join(build, "build.log" if port == PORT_BOARD else "build-%s.log" % port)
     with open(log, "w") as f:
         f.write("make uf2 BOARD=%s from %s\n" % (board, source))
     src = unpack(source, build, log)
+    if wireless is not None:
+        unpack_wireless(wireless, src, log)
     mpy = os.path.join(src, "micropython")
     picotool = build_picotool(src, build, log)
     env = _environment(build)
     _run(["make", "-j%d" % _jobs(), "-C", os.path.join(mpy, "mpy-cross")], log, env=env)
-    manifest = stage(board, build, label)
-    port_build = os.path.join(build, "port")
+    manifest = stage(board, build, label, "manifest.py" if port == PORT_BOARD else "manifest-%s.py" % port)
+    port_build = port_build_directory(build, port)
     forget_other_boards_frozen_code(port_build, board)
+    point_cache_at_manifest(port_build, manifest)
     # In the environment, not on the command line: a CMAKE_ARGS= there would
     # replace the board's own arguments (shared/rp2/README.md).
     env["CMAKE_ARGS"] = "-Dpicotool_DIR=" + picotool
     _run([
         "make", "-j%d" % _jobs(), "-C", os.path.join(mpy, "ports", "rp2"),
-        "BOARD=" + PORT_BOARD, "BUILD=" + port_build, "FROZEN_MANIFEST=" + manifest,
+        "BOARD=" + port, "BUILD=" + port_build, "FROZEN_MANIFEST=" + manifest,
     ], log, env=env)
+    if out is None and port != port_board(board):
+        out = os.path.join(ROOT, "build", "coinche-%s-%s.uf2" % (board, port))
     out = out or os.path.join(ROOT, "build", "coinche-%s.uf2" % board)
     shutil.copyfile(os.path.join(port_build, "firmware.uf2"), out + ".part")
     os.replace(out + ".part", out)
@@ -373,6 +482,11 @@ def main(args=None):
     p.add_argument("--board", required=True)
     p.add_argument("--source", default=os.environ.get("MICROPYTHON_SRC", ""),
                    help="the rp2 source tarball or tree (default: $MICROPYTHON_SRC)")
+    p.add_argument("--wireless", default=os.environ.get("MICROPYTHON_WIRELESS", ""),
+                   help="the wireless libraries tarball for a WiFi board (default: beside the source)")
+    p.add_argument("--port-board", default=None, choices=PORT_BOARDS,
+                   help="MicroPython's port board instead of the board file's PORT_BOARD "
+                        "(e.g. RPI_PICO2_W: the board on a Pico 2 W; the UF2 is then build/coinche-BOARD-PORT.uf2)")
     p.add_argument("--out", default=None, help="default build/coinche-BOARD.uf2")
     p.add_argument("--label", default="", help="a text kept in the image as firmware_build.LABEL")
     p.add_argument("--check", action="store_true", help="only say whether a build can start")
@@ -384,13 +498,15 @@ def main(args=None):
     try:
         board_settings(o.board)
         if o.check:
-            why = problem(o.source)
+            port = o.port_board or port_board(o.board)
+            why = problem(o.source, wireless_source(o.source, o.wireless) if port in WIRELESS_PORT_BOARDS else None)
             if why:
                 raise BuildError(why)
             print("uf2: ready to build")
             return 0
-        out, seconds = build_firmware(o.board, o.source, o.out, label=o.label)
-    except (BuildError, DeployError) as e:
+        out, seconds = build_firmware(o.board, o.source, o.out, label=o.label, wireless=o.wireless,
+                                      port=o.port_board)
+    except (BuildError, DeployError, ValueError) as e:
         print("uf2: %s" % e, file=sys.stderr)
         return 2
     print("uf2: %s (%d bytes) in %.0f s" % (os.path.relpath(out, ROOT), os.path.getsize(out), seconds))

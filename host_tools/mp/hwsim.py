@@ -77,7 +77,7 @@ def _bench_display_pack():
 
 
 # Boards whose panel is soldered to fixed pins: the model goes on before import.
-BENCHES = {"pico_display_pack": _bench_display_pack}
+BENCHES = {"pico_display_pack": _bench_display_pack, "pico_w_display_pack": _bench_display_pack}
 
 
 def load(name, clock=None, boards=None):

@@ -156,6 +156,17 @@ SCENES = [
 ]
 
 
+# On a board with WiFi (pico_w_oled, its board file on the fake machine): home with the
+# link's mark, offline (the simulator has no network), before and after a deal.
+WIFI_BOARD = "pico_w_oled"
+WIFI_SCENES = [
+    ("wifi", "classic2000", [
+        "shot:home_wifi_offline",
+        *_s(_NS_100_COINCHED), "wait:1600", "shot:home_wifi_after_a_deal",
+    ]),
+]
+
+
 # The Display Pack's pictures for the docs (board pico_display_pack, the colour layout).
 PACK_SCENES = [
     ("pack", "classic2000", [
@@ -220,6 +231,10 @@ def all_shots():
     out = {}
     for _scene, preset, words in SCENES:
         for name, fr in run_scene(preset, words).items():
+            assert name not in out, "shot name used twice: %s" % name
+            out[name] = fr
+    for _scene, preset, words in WIFI_SCENES:
+        for name, fr in run_scene(preset, words, WIFI_BOARD).items():
             assert name not in out, "shot name used twice: %s" % name
             out[name] = fr
     return out
@@ -349,5 +364,5 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ("SCENES", "PACK_SCENES", "all_shots", "pack_shots", "run_scene", "check", "write", "frame_bits",
+__all__ = ("SCENES", "WIFI_SCENES", "PACK_SCENES", "all_shots", "pack_shots", "run_scene", "check", "write", "frame_bits",
            "golden_bits", "Frame")

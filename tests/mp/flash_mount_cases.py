@@ -1,7 +1,8 @@
 # The UF2's boot (uf2/_boot.py, mounting by firmware/store/partitions.py) on the MicroPython unix port,
-# with rp2.Flash(start=..., len=...) modelled as windows onto one 352-block
-# flash in RAM.  Usage: micropython flash_mount_cases.py CASE; prints one JSON
-# line with what the boot did and what the flash holds afterwards.
+# with rp2.Flash(start=..., len=...) modelled as windows onto one storage region
+# in RAM (352 blocks, the Pico's, or BLOCKS).  Usage: micropython flash_mount_cases.py
+# CASE [BLOCKS]; prints one JSON line with what the boot did and what the flash holds
+# afterwards.
 import sys
 
 sys.path.insert(0, "host_tools/mp")
@@ -15,13 +16,14 @@ import vfs  # noqa: E402
 from blockdev import RAMBlockDev  # noqa: E402
 
 BLOCK = 4096
-FLASH = RAMBlockDev(BLOCK, 352)
+TOTAL = int(sys.argv[2]) if len(sys.argv) > 2 else 352
+FLASH = RAMBlockDev(BLOCK, TOTAL)
 
 
 class Window:
     """rp2.Flash(start, len): blocks of the storage region seen from `start`."""
 
-    def __init__(self, start=0, len=352 * BLOCK):  # noqa: A002 - rp2.Flash's own keyword
+    def __init__(self, start=0, len=TOTAL * BLOCK):  # noqa: A002 - rp2.Flash's own keyword
         self.first = start // BLOCK
         self.count = len // BLOCK
 
@@ -59,6 +61,8 @@ with open("uf2/_boot.py") as boot_file:
 import flash_report  # noqa: E402
 import store.partitions  # noqa: E402, F401  (kept in MODULES below)
 
+USER, (DATA_A, DATA_B) = store.partitions.layout(TOTAL)
+USER_COUNT = USER[2]
 MODULES = {name: sys.modules[name] for name in ("flash_report", "store", "store.partitions")}
 
 vfs.umount("/")  # the unix port's host filesystem: from here on only the flash
@@ -159,17 +163,17 @@ elif case == "damaged_user":
     d1_with_games()
     unmount_all()
     damage(0)
-    before = blocks(0, 160)
+    before = blocks(0, USER_COUNT)
     result["boot"] = boot()
-    result["user_kept"] = blocks(0, 160) == before
+    result["user_kept"] = blocks(0, USER_COUNT) == before
     result["files"] = [read("/data_a/game"), read("/data_b/game")]
     write("/data_a/game2", "recorded")
     result["recorded"] = read("/data_a/game2")
 elif case == "damaged_data_a":
     d1_with_games()
     unmount_all()
-    damage(160)
-    before = b"".join(blocks(160, 96))
+    damage(DATA_A[1])
+    before = b"".join(blocks(DATA_A[1], DATA_A[2]))
     result["boot"] = boot()
     with open("/aside/data_a-1.bin", "rb") as f:
         result["aside_equal"] = f.read() == before
@@ -181,17 +185,21 @@ elif case == "damaged_data_b_full":
     d1_with_games()
     chunk = b"x" * BLOCK
     with open("/filler", "wb") as f:  # leave less room than a partition's copy
-        for _ in range(100):
+        for _ in range(USER_COUNT - DATA_B[2] // 2):
             f.write(chunk)
     unmount_all()
-    damage(256)
-    before = blocks(256, 96)
+    damage(DATA_B[1])
+    before = blocks(DATA_B[1], DATA_B[2])
     result["boot"] = boot()
-    result["b_kept"] = blocks(256, 96) == before
+    result["b_kept"] = blocks(DATA_B[1], DATA_B[2]) == before
     result["files"] = [read("/data_a/game"), read("/data_b/game")]
     write("/data_b/game", "this session")
     result["recorded"] = read("/data_b/game")
-    result["b_kept_after_write"] = blocks(256, 96) == before
+    result["b_kept_after_write"] = blocks(DATA_B[1], DATA_B[2]) == before
+elif case == "layout":
+    result["partitions"] = [USER, DATA_A, DATA_B]
+    boot()
+    result["sizes"] = [os.statvfs(point)[2] for point in ("/", "/data_a", "/data_b")]
 elif case == "damaged_stock_whole":
     vfs.VfsLfs2.mkfs(Window(), progsize=256)
     vfs.mount(vfs.VfsLfs2(Window(), progsize=256), "/")
@@ -200,10 +208,10 @@ elif case == "damaged_stock_whole":
         write("/data/seg%d" % i, "deal %d " % i * 40)
     unmount_all()
     damage(0)
-    before = blocks(0, 352)
+    before = blocks(0, TOTAL)
     result["boot"] = boot()
     write("/data_a/game", "this session")
     write("/data_b/game", "this session")
     result["recorded"] = [read("/data_a/game"), read("/data_b/game")]
-    result["flash_kept"] = blocks(0, 352) == before
+    result["flash_kept"] = blocks(0, TOTAL) == before
 print(json.dumps(result))

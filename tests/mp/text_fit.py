@@ -1,8 +1,10 @@
 """Every screen state, every language, one layout: does every drawn text fit its region?
 
-argv: LAYOUT [--long-names] [--overlong KEY]
+argv: LAYOUT [--long-names] [--wifi] [--overlong KEY]
   LAYOUT        128x64 or 240x135
   --long-names  teams named with 8 characters (the longest a name may be)
+  --wifi        a board with WiFi: home shows the link's state mark (counted in
+                the `link marks N` line)
   --overlong K  the string K of every language table made far too long (the test
                 proves the check fails then)
 
@@ -36,6 +38,8 @@ from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP  # noqa: E402
 
 LAYOUT = sys.argv[1]
 LONG_NAMES = "--long-names" in sys.argv
+WIFI = "--wifi" in sys.argv
+link_marks = [0]
 OVERLONG = sys.argv[sys.argv.index("--overlong") + 1] if "--overlong" in sys.argv else None
 
 
@@ -51,6 +55,8 @@ def probe(s, x, y, w, h, rx, ry, rw, rh):
     if s is None:  # covered: what lay under the rectangle is hidden
         records[:] = [r for r in records if not _overlap(r[1:5], (x, y, w, h))]
         return
+    if s == "~":
+        link_marks[0] += 1
     records.append((s, x, y, w, h, rx, ry, rw, rh))
 
 
@@ -112,6 +118,8 @@ def fresh_app(preset):
         pass
     mount(RAMBlockDev(4096, 352), "/flash")
     board = ColourBoard() if LAYOUT == "240x135" else Board()
+    if WIFI:
+        board.WIFI = True
     app = App(board, {"rules": preset})
     app.layout.probe = probe
     if LONG_NAMES:
@@ -451,6 +459,7 @@ def main():
     for p in problems:
         print("problem", json.dumps(p))
     print("screens", json.dumps(sorted(screens_seen)))
+    print("link marks", link_marks[0])
     print("fit done", count[0], len(problems))
 
 

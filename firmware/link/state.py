@@ -1,0 +1,27 @@
+"""The state of the table's link to the organiser, as the home screen shows it.
+
+Kept apart from the link itself (which needs `network` and sockets): the screens
+read it through the App on every board that has WiFi (board.WIFI), and this
+module imports nothing, so a board without a WiFi chip (or the emulator) shows
+OFFLINE and plays as before. The link sets the state with set_state(); the App
+redraws home when state() changes. Plain ints: reading it allocates nothing.
+"""
+OFFLINE = 0  # no network, or not yet tried (the start of every boot)
+CONNECTING = 1  # joining the WiFi or the broker
+ONLINE = 2  # connected to the broker
+STATES = (OFFLINE, CONNECTING, ONLINE)
+
+_current = OFFLINE
+
+
+def state():
+    """The link's state now: OFFLINE, CONNECTING or ONLINE."""
+    return _current
+
+
+def set_state(value):
+    """Called by the link when its state changes."""
+    global _current
+    if value not in STATES:
+        raise ValueError("link state")
+    _current = value
