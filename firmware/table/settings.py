@@ -7,6 +7,7 @@ and the bench) load it for one call. Each function takes the GameTable and retur
 (done, message) as its methods do (table/game_table.py); the App then applies
 what the settings now say to the screen (language, contrast).
 """
+from coinche.result_code import MAX_ROUND
 from coinche.rules import Rules, RulesError
 from table.game_table import MAX_NAME
 
@@ -83,3 +84,35 @@ def change_setting(table, key, value, option=None):
         # a game with no deal takes them at once: one write, the setting (GameTable.empty_game)
         return True, "applied" if table.follow_settings() else "next_game"
     return True, "saved"
+
+
+ROUND_DEALS = 12  # a concours round's deals when the rules play to the target (deals 0)
+
+
+def next_round(table):
+    """The round the concours screen offers: the one remembered (settings "concours")
+    with round + 1 once that round was started, the same table and teams; round 1,
+    table 1, teams 1 and 2 on a fresh device."""
+    held = table.settings.get("concours")
+    if not held:
+        return {"round": 1, "table": 1, "teams": {"NS": 1, "EW": 2}}
+    number = held["round"] + 1
+    return {"round": number if number <= MAX_ROUND else MAX_ROUND, "table": held["table"],
+            "teams": dict(held["teams"])}
+
+
+def start_round(table, info, shown_names=None):
+    """Start concours round `info` ({"round", "table", "teams": {"NS", "EW"}}): remembered
+    in the settings (one journaled setting), then a new game of the rules' `deals`
+    deals (ROUND_DEALS when they play to the target) carrying `info` in its "new"."""
+    info = {"round": info["round"], "table": info["table"], "teams": dict(info["teams"])}
+    if table.settings.get("concours") != info:
+        refused = table.record({"op": "set", "k": "concours", "v": info})
+        if refused:
+            return False, refused
+        table.settings["concours"] = info
+    try:
+        deals = Rules.from_spec(table.next_rules()).round_deals
+    except RulesError:
+        deals = 0
+    return table.new_game(shown_names, info, deals or ROUND_DEALS)
