@@ -10,10 +10,21 @@ from coinche.result_code import MAX_ROUND, MAX_TABLE, MAX_TEAM, grouped
 from events.inputs import BACK, OK, is_key, up_down
 from screens.base import ListScreen, Screen
 from screens.table_screens import ask_undo
-from table.settings import next_round
 
 FIELDS = ("c_round", "c_table", "c_ns", "c_ew")
 HIGHEST = {"c_round": MAX_ROUND, "c_table": MAX_TABLE, "c_ns": MAX_TEAM, "c_ew": MAX_TEAM}
+
+
+def next_round(table):
+    """The round the concours screen offers: the one remembered (settings "concours")
+    with round + 1 once that round was started, the same table and teams; round 1,
+    table 1, teams 1 and 2 on a fresh device."""
+    held = table.settings.get("concours")
+    if not held:
+        return {"round": 1, "table": 1, "teams": {"NS": 1, "EW": 2}}
+    number = held["round"] + 1
+    return {"round": number if number <= MAX_ROUND else MAX_ROUND, "table": held["table"],
+            "teams": dict(held["teams"])}
 
 
 def round_title(info):

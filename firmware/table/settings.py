@@ -7,7 +7,6 @@ and the bench) load it for one call. Each function takes the GameTable and retur
 (done, message) as its methods do (table/game_table.py); the App then applies
 what the settings now say to the screen (language, contrast).
 """
-from coinche.result_code import MAX_ROUND
 from coinche.rules import Rules, RulesError
 from table.game_table import MAX_NAME
 
@@ -87,18 +86,6 @@ def change_setting(table, key, value, option=None):
 
 
 ROUND_DEALS = 12  # a concours round's deals when the rules play to the target (deals 0)
-
-
-def next_round(table):
-    """The round the concours screen offers: the one remembered (settings "concours")
-    with round + 1 once that round was started, the same table and teams; round 1,
-    table 1, teams 1 and 2 on a fresh device."""
-    held = table.settings.get("concours")
-    if not held:
-        return {"round": 1, "table": 1, "teams": {"NS": 1, "EW": 2}}
-    number = held["round"] + 1
-    return {"round": number if number <= MAX_ROUND else MAX_ROUND, "table": held["table"],
-            "teams": dict(held["teams"])}
 
 
 def start_round(table, info, shown_names=None):

@@ -1,9 +1,8 @@
 """`--concours ROUND,TABLE,NS_TEAM,EW_TEAM`: the simulated device put in a concours round
 the way a player does it, by pressing through Menu > Concours (the firmware's own
 menu rows and first values tell how many presses each step takes)."""
-from screens.concours import FIELDS, HIGHEST
+from screens.concours import FIELDS, HIGHEST, next_round
 from screens.table_screens import Menu
-from table.settings import next_round
 
 
 class ConcoursError(ValueError):
