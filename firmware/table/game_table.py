@@ -79,8 +79,15 @@ class GameTable:
         self.version += 1
 
     def next_rules(self):
-        """The rules spec of the next game: the setting, else the current game's."""
-        return self.settings.get("rules") or self.game.rules.spec()
+        """The rules spec of the next game: the setting, else the current game's (a
+        concours round's without its deals: they were the round's, not the table's)."""
+        spec = self.settings.get("rules")
+        if spec:
+            return spec
+        spec = self.game.rules.spec()
+        if self.concours():
+            spec["options"].pop("deals", None)
+        return spec
 
     def concours(self):
         """The concours round ({"round", "table", "teams": {"NS", "EW"}}) the current

@@ -24,6 +24,7 @@ import time
 from coinche.stats import Tally
 from coinche.game import Game, GameError
 from coinche.record import RecordError
+from coinche.result_code import grouped, round_result
 from coinche.rules import Rules, RulesError
 
 from host_tools.common.paths import HOST_MP
@@ -124,6 +125,9 @@ def score_game(item, number):
         "rules": {"preset": rules.preset, "options": dict(rules.overrides), "target": rules.target},
         "teams": names, "first_dealer": dealer, "deals": deals, "total": dict(game.total),
         "over": game.over, "winner": game.winner, "stats": {t: tally.as_dict(t) for t in TEAMS},
+        # a concours round: the round, table, teams, totals, deals and result code (as the
+        # device's state gives them, and the organiser's app imports them); None otherwise
+        "concours": round_result(spec["concours"], game.total, rules.round_deals) if spec.get("concours") else None,
         "_game": game,
     }
 
@@ -335,13 +339,18 @@ def game_section(g):
     else:
         result = "not finished"
     opts = ", ".join("%s=%s" % (k, json.dumps(v)) for k, v in sorted(g["rules"]["options"].items()))
+    concours = g.get("concours")
+    heading = " &ndash; concours round %d, table %d" % (concours["round"], concours["table"]) if concours else ""
     out = ['<section class="game" id="game-%d">' % g["game"],
-           "<h2>Game %d%s</h2>" % (g["game"], " (current)" if g["current"] else ""),
+           "<h2>Game %d%s%s</h2>" % (g["game"], heading, " (current)" if g["current"] else ""),
            '<p class="small">%s, target %d%s; first dealer %s; %d deals</p>'
            % (e(g["rules"]["preset"]), g["rules"]["target"], (" (" + e(opts) + ")") if opts else "",
               g["first_dealer"], len(g["deals"])),
            '<p class="score"><span class="ns">%s %d</span> &ndash; <span class="ew">%d %s</span> &nbsp;%s</p>'
            % (e(names["NS"]), tot["NS"], tot["EW"], e(names["EW"]), result),
+           ('<p class="small">teams %d (NS) and %d (EW); result code %s</p>'
+            % (concours["teams"]["NS"], concours["teams"]["EW"], e(grouped(concours["code"]) if concours["code"] else "-"))
+            if concours else ""),
            '<p class="legend"><span class="ns">&#9644; %s</span><span class="ew">&#9644; %s</span>'
            '<span style="color:#d03030">- - target</span></p>' % (e(names["NS"]), e(names["EW"])),
            chart_svg(g),
