@@ -127,7 +127,8 @@ class RoundOver(Screen):
             result = app.round_result()
             texts = app.texts
             game = app.game
-            line = app.team_name(game.winner) + " " + texts["wins"] if game.winner in ("NS", "EW") else texts["tie"]
+            # the winner as NS/EW: the team labels below give the names and numbers
+            line = texts[game.winner] + " " + texts["wins"] if game.winner in ("NS", "EW") else texts["tie"]
             self._title = round_title(result) + " " + line
             teams = result["teams"]
             names = app.settings.get("names") or {}

@@ -451,17 +451,18 @@ def tour_concours(app, code):
         app.go(picker)
         for _ in range(2):
             press(app, DOWN, PRESS, field)  # 1 -> the highest and the one before
-    games = {"NS": {"taker": "NS", "bid": "capot", "trump": "H", "coinche": 2, "tricks": 8},
-             "EW": {"taker": "EW", "bid": "capot", "trump": "H", "coinche": 2, "tricks": 8},
+    games = {"NS": {"taker": "NS", "bid": 160, "trump": "H", "coinche": 1, "points": 162, "tricks": 8},
+             "EW": {"taker": "EW", "bid": 160, "trump": "H", "coinche": 1, "points": 162, "tricks": 8},
              "draw": {"bid": "pass"}}
     for outcome in ("NS", "EW", "draw"):
         app.start_round({"round": 9, "table": 49, "teams": {"NS": 98, "EW": 99}})
         app.toast_msg = None
         render(app, "concours home " + outcome)
-        while not app.game.over:
+        for _ in range(app.game.rules.round_deals):
             play(app, [games[outcome]])
             app.home()
             render(app, "concours %s deal %d" % (outcome, len(app.game.deals)))
+        assert app.game.over, (outcome, app.game.deals)
         app.home()
         render(app, "round over " + outcome)
         press(app, OK, PRESS, "next round " + outcome)
