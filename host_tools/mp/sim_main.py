@@ -199,8 +199,9 @@ def main(argv):
     defaults = None
     if opts["rules"] is not None or opts["target"] is not None or opts["options"] is not None:
         target = opts["target"]
-        defaults = {"rules": opts["rules"], "target": int(target) if target is not None else None,
-                    "options": json.loads(opts["options"]) if opts["options"] else None}
+        defaults = {"rules": opts["rules"], "target": int(target) if target is not None else None}
+        if opts["options"]:  # the other rule options (--set)
+            defaults["options"] = json.loads(opts["options"])
     app_module = _import(opts["app"])
     app_module.run(board, defaults)
     while True:  # the app returned: keep answering the host
