@@ -138,11 +138,17 @@ class App:
         if info:  # a concours round: the team numbers, built once per round and language
             numbered = self._numbered
             if numbered is None or numbered[0] is not info or numbered[1] != self.language:
-                teams = info["teams"]
-                numbered = (info, self.language, {t: self.texts[t] + " " + str(teams[t]) for t in ("NS", "EW")})
-                self._numbered = numbered
+                numbered = self.number_teams(info)
             return numbered[2][team]
         return self.texts[team]
+
+    def number_teams(self, info):
+        """team_name()'s labels of a concours round ("NS 5"), kept until the round or the
+        language changes (a function of its own: a comprehension in team_name() would
+        make its `self` a closure cell, allocated at every call of every redraw)."""
+        teams = info["teams"]
+        self._numbered = (info, self.language, {t: self.texts[t] + " " + str(teams[t]) for t in ("NS", "EW")})
+        return self._numbered
 
     def round_result(self):
         """The concours object of the current game (round, table, teams, totals, deals, code:

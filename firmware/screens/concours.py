@@ -133,7 +133,9 @@ class RoundOver(Screen):
             teams = result["teams"]
             names = app.settings.get("names") or {}
             # a named team gets its number after its name (unnamed, team_name() has it)
-            self._labels = tuple(app.team_name(t) + (" " + str(teams[t]) if names.get(t) else "") for t in ("NS", "EW"))
+            ns, ew = app.team_name("NS"), app.team_name("EW")
+            self._labels = (ns + " " + str(teams["NS"]) if names.get("NS") else ns,
+                            ew + " " + str(teams["EW"]) if names.get("EW") else ew)
             self._code = grouped(result["code"]) if result["code"] else "-"
             self._version = app.version
         return self._title, self._labels, self._code
