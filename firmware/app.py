@@ -77,7 +77,8 @@ class App:
         on_demand.release("table.start")
         self.set_language(self.table.settings.get("lang", "fr"))
         self.apply_contrast()
-        self.view = GameOver(self) if self.table.game.over else Home(self)
+        self._numbered = None  # (round info, language, {"NS": "NS 5", "EW": "EO 3"}): team_name()
+        self.view = self.end_screen() if self.table.game.over else Home(self)
         if message is not None:
             self.tell(message, START_TOAST_MS)
         try:
@@ -111,7 +112,13 @@ class App:
         on_demand.release_unused(screen)
 
     def home(self):
-        self.go(GameOver(self) if self.table.game.over else Home(self))
+        self.go(self.end_screen() if self.table.game.over else Home(self))
+
+    def end_screen(self):
+        """What an ended game shows: game over, or a concours round's end (on demand)."""
+        if self.table.concours():
+            return on_demand.screen("RoundOver")(self)
+        return GameOver(self)
 
     def flash(self, msg, ms=TOAST_MS):
         self.toast_msg = msg
@@ -137,7 +144,30 @@ class App:
             name = names.get(team)
             if name:
                 return name
+        info = self.table.concours()
+        if info:  # a concours round: the team numbers, built once per round and language
+            numbered = self._numbered
+            if numbered is None or numbered[0] is not info or numbered[1] != self.language:
+                numbered = self.number_teams(info)
+            return numbered[2][team]
         return self.texts[team]
+
+    def number_teams(self, info):
+        """team_name()'s labels of a concours round ("NS 5"), kept until the round or the
+        language changes (a function of its own: a comprehension in team_name() would
+        make its `self` a closure cell, allocated at every call of every redraw)."""
+        teams = info["teams"]
+        self._numbered = (info, self.language, {t: self.texts[t] + " " + str(teams[t]) for t in ("NS", "EW")})
+        return self._numbered
+
+    def round_result(self):
+        """The concours object of the current game (round, table, teams, totals, deals, code:
+        coinche/result_code.py round_result), None for a game to the target."""
+        info = self.table.concours()
+        if not info:
+            return None
+        game = self.table.game
+        return on_demand.load("coinche.result_code").round_result(info, game.total, game.rules.round_deals)
 
     def seat_label(self):
         """Who deals next, as the language in use names the seat."""
@@ -174,6 +204,15 @@ class App:
 
     def new_game(self):
         done, message = self.table.new_game({team: self.team_name(team) for team in ("NS", "EW")})
+        if done:
+            self.home()
+        self.tell(message)
+
+    def start_round(self, info):
+        """Start concours round `info` ({"round", "table", "teams"}): table/settings.py."""
+        shown = {team: self.team_name(team) for team in ("NS", "EW")}
+        done, message = on_demand.load("table.settings").start_round(self.table, info, shown)
+        on_demand.release("table.settings")
         if done:
             self.home()
         self.tell(message)
@@ -220,7 +259,8 @@ class App:
         return {"rules": game.rules.spec(), "dealer": game.first_dealer, "next_dealer": game.dealer(),
                 "order": game.order, "fixes": game.fixes, "deals": list(game.deals),
                 "total": dict(game.total), "over": game.over, "winner": game.winner,
-                "screen": self.screen_name(), "settings": self.table.settings}
+                "screen": self.screen_name(), "settings": self.table.settings,
+                "concours": self.round_result()}
 
     def state_json(self):
         return json.dumps(self.state())

@@ -31,6 +31,8 @@ MODULES = {
     "screens.chart": ("Chart",),
     "screens.stats": ("Stats",),
     "coinche.stats": (),
+    "screens.concours": ("Concours", "NumberPicker", "RoundOver"),
+    "coinche.result_code": (),
 }
 
 

@@ -1,21 +1,26 @@
 """A whole concours through the organiser's command line: 16 teams, 4 rounds of 12
 deals. Each table's round is scored by the calculator (host_tools.score) from
-generated deal records, its result code made as the device makes it
-(coinche.result_code.encode) and typed into the app; the final standings must be
-the calculator's totals.
-
-The code's source is one function, code_of_round(): it becomes the simulator's
-round-over screen once the device plays concours rounds."""
+generated deal records; its result code comes from one function, code_of_round():
+either played on the simulator (started as `--concours` starts it, through Menu >
+Concours, the deals entered from the key planner's script, the code read from the
+device's state: what its round-over screen shows), or made from the calculator's
+totals as the device makes it (coinche.result_code.encode). The code is typed into
+the app; the final standings must be the calculator's totals."""
 import io
 import json
 import random
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
 from coinche.result_code import encode, grouped
 from coinche.rules import Rules
+from host_tools.calculator.keys import plan
 from host_tools.club.cli import main
+from host_tools.sim import Sim
+from host_tools.sim.concours import start_round
 from vectors import gen_valid
 
 TEAMS = 16
@@ -39,20 +44,37 @@ def round_records(rnd):
     return [gen_valid(rules, rnd) for _ in range(DEALS)]
 
 
-def code_of_round(round_number, table, ns_team, ew_team, records):
-    """(the result code a table ends its round with, its totals): the calculator scores
-    the records as one round, the code is made as the device makes it."""
+def calculator_totals(records):
+    """The totals the calculator gives the records played as one round."""
     stdin = "".join(json.dumps(rec) + "\n" for rec in records)
     proc = subprocess.run([sys.executable, "-m", "host_tools.score"] + RULE_ARGS, input=stdin, capture_output=True,
                           text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr
     last = json.loads(proc.stdout.splitlines()[-1])
     assert last["over"] is True, "the round did not end after its %d deals" % DEALS
-    totals = last["total"]
-    return grouped(encode(round_number, table, totals["NS"], totals["EW"], ns_team, ew_team)), totals
+    return last["total"]
 
 
-def test_sixteen_teams_four_rounds_of_twelve_deals(tmp_path):
+def code_of_round(round_number, table, ns_team, ew_team, records, sim=None):
+    """(the result code a table ends its round with, the calculator's totals). With a
+    simulator: the round started through its menu, the records entered from the key
+    planner's script, the code the device's state holds at the round's end; without:
+    the code made from the calculator's totals as the device makes it."""
+    totals = calculator_totals(records)
+    if sim is None:
+        return grouped(encode(round_number, table, totals["NS"], totals["EW"], ns_team, ew_team)), totals
+    start_round(sim, (round_number, table, ns_team, ew_team))
+    sim.run_script(plan(Rules(PRESET, {"deals": DEALS}), records)[0])
+    state = sim.state()
+    assert state["screen"] == "roundover" and state["over"], state["screen"]
+    result = state["concours"]
+    assert (result["round"], result["table"], result["teams"], result["deals"]) == \
+        (round_number, table, {"NS": ns_team, "EW": ew_team}, DEALS)
+    return grouped(result["code"]), totals
+
+
+@pytest.mark.parametrize("played_on", ["simulator", "calculator"])
+def test_sixteen_teams_four_rounds_of_twelve_deals(tmp_path, played_on):
     db = tmp_path / "concours.db"
     rnd = random.Random(2026)
     club(db, "new", "--name", "Concours de Noël", "--rounds", ROUNDS, "--deals", DEALS, "--rules", PRESET,
@@ -68,11 +90,13 @@ def test_sixteen_teams_four_rounds_of_twelve_deals(tmp_path):
         seated = sorted([t["NS"] for t in drawn["tables"]] + [t["EW"] for t in drawn["tables"]])
         assert seated == list(range(1, TEAMS + 1))
         line = []
+        # one simulator per round, its eight tables one after the other (as --set deals=12 starts it)
+        sim = Sim(rules=PRESET, options={"deals": DEALS}, timeout=60) if played_on == "simulator" else None
         for t in drawn["tables"]:
             pair = frozenset((t["NS"], t["EW"]))
             assert pair not in met
             met.add(pair)
-            code, totals = code_of_round(round_number, t["table"], t["NS"], t["EW"], round_records(rnd))
+            code, totals = code_of_round(round_number, t["table"], t["NS"], t["EW"], round_records(rnd), sim)
             stored = club(db, "result", "--code", code)
             assert stored["totals"] == totals
             for team, own, other in ((t["NS"], totals["NS"], totals["EW"]), (t["EW"], totals["EW"], totals["NS"])):
@@ -80,6 +104,8 @@ def test_sixteen_teams_four_rounds_of_twelve_deals(tmp_path):
                 expected[team]["against"] += other
                 expected[team]["won" if own > other else "drawn" if own == other else "lost"] += 1
             line.append("T%d %d-%d %d-%d [%s]" % (t["table"], t["NS"], t["EW"], totals["NS"], totals["EW"], code))
+        if sim is not None:
+            sim.close()
         report.append("round %d: %s" % (round_number, "; ".join(line)))
 
     table = club(db, "standings", "--json")

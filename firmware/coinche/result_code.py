@@ -119,3 +119,17 @@ def decode(text):
     if WIDE + 1 <= field <= WIDE + MAX_TABLE:
         return round_number, field - WIDE, None, None, int(code[3:9]), int(code[9:15])
     raise CodeError("table field %02d is no table (01-%02d, or %02d-%02d)" % (field, MAX_TABLE, WIDE + 1, WIDE + MAX_TABLE))
+
+
+def round_result(info, totals, deals):
+    """The concours object of a round game, as the device's state and the export give
+    it (the organiser's app imports it): info is the round's {"round", "table",
+    "teams": {"NS", "EW"}} kept with the game, totals the game's {"NS", "EW"}, deals the
+    round's length. The code is None while it cannot be made (totals too high)."""
+    teams = info["teams"]
+    try:
+        code = encode(info["round"], info["table"], totals["NS"], totals["EW"], teams["NS"], teams["EW"])
+    except CodeError:
+        code = None
+    return {"round": info["round"], "table": info["table"], "teams": {"NS": teams["NS"], "EW": teams["EW"]},
+            "totals": {"NS": totals["NS"], "EW": totals["EW"]}, "deals": deals, "code": code}

@@ -412,6 +412,23 @@ class Layout(Regions):
         self.label(hint_lines[0], 0, 48, W)
         self.label(hint_lines[1], 0, 56, W)
 
+    def round_over(self, title, ns_label, ns, ew_label, ew, code, hint):
+        """A concours round's end: the round, table and result on top, the totals under
+        each team, the result code in two lines of two groups (it is wider than the
+        screen on one), what the keys do."""
+        fb = self.fb
+        self.label(title, 0, 0, W, 1, 1)
+        fb.hline(0, 9, W, 1)
+        self.label(ns_label, 0, 11, HALF - 1)
+        self.label(ew_label, HALF + 1, 11, HALF - 1, 2)
+        fb.vline(HALF, 11, 27, 1)
+        self.figures(ns, 2, 20, HALF - 4, 17, 10, 2, 2, 1)
+        self.figures(ew, HALF + 2, 20, HALF - 4, 17, 10, 2, 2, 1)
+        fb.hline(0, 38, W, 1)
+        self.label(code[:9], 0, 40, W, 1)
+        self.label(code[10:], 0, 48, W, 1)
+        self.label(hint, 0, 56, W)
+
     def toast(self, string):
         fb = self.fb
         tw = width(string)

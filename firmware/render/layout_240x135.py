@@ -586,6 +586,22 @@ class Layout(Regions):
         self.keys_line(hint_lines[0], 4, 99, W - 8)
         self.keys_line(hint_lines[1], 4, 117, W - 8)
 
+    def round_over(self, title, ns_label, ns, ew_label, ew, code, hint):
+        """A concours round's end: the round, table and result on top, the totals under
+        each team, the result code on one line, what the keys do."""
+        fill = self.fill_rect
+        fill(0, 0, W, 24, TITLE)
+        self.label(title, 2, 0, W - 4, 24, 1, FOREGROUND, SIZE_TRIPLE)
+        for i, label, n in ((0, ns_label, ns), (1, ew_label, ew)):
+            x0 = 121 * i
+            fill(x0, 25, 119, 18, NS_COLOUR + 3 * i)
+            self.label(label, x0 + 2, 26, 115, 16, 1)
+            fill(x0, 43, 119, 40, NS_DARK + 3 * i)
+            self.figures(n, x0 + 4, 45, 111, 36, 18, 5, 4)
+        self.label(code, 0, 85, W, 28, 1, FOREGROUND, SIZE_DOUBLE, SIZE_SMALL)
+        fill(0, 117, W, H - 117, BAR)
+        self.keys_line(hint, 4, 118, W - 8)
+
     def toast(self, string):
         """A short message over the bottom of the screen (on home: not over the totals)."""
         size = self.fit(string, W - 20)

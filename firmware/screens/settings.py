@@ -9,7 +9,7 @@ table goes through deal entry, not through these. The app releases it once no
 open screen comes from it (App.go).
 """
 from coinche.game import ORDERS
-from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, Rules
+from coinche.rules import ORDER, PRESET_NAMES, ROUND_ORDER, Rules, allowed_values
 from events.inputs import BACK, OK, is_key, up_down
 from screens.base import ListScreen, Screen
 from table.settings import SETTINGS
@@ -21,6 +21,12 @@ DIMS = (0, 60, 120, 300, 600)  # seconds; 0: never (the default)
 CONTRASTS = (64, 128, 192, 255)
 TARGETS = (500, 700, 1000, 1001, 1500, 2000, 2500, 3000)
 SEATS = ("N", "W", "S", "E")
+# a round's deals (option `deals`); 0: the game goes to the target. 12 and 15 are the
+# concours's usual counts, the small ones for a short round
+ROUND_DEALS = (0, 4, 6, 8, 10, 12, 15, 16, 20, 24)
+# the options screen's rows: the scoring options (the target has its own setting), then
+# how long a game lasts (a round of a fixed number of deals)
+LISTED_OPTIONS = tuple(k for k in ORDER if k != "target") + ROUND_ORDER
 
 
 class Settings(ListScreen):
@@ -66,6 +72,14 @@ def value_label(texts, value):
     if isinstance(value, int):
         return str(value)
     return texts.get("v_" + value, value)
+
+
+def option_label(texts, option, value):
+    """An option's value on the options screen: value_label(), and a round of 0 deals
+    is a game to the target."""
+    if option == "deals" and not value:
+        return texts["v_to_target"]
+    return value_label(texts, value)
 
 
 def _cycle(choices, current, direction):
@@ -118,7 +132,9 @@ class ValuePicker(Screen):
             return CONTRASTS
         if k == "s_dim":
             return DIMS
-        return OPTIONS[self.option]
+        if self.option == "deals":
+            return ROUND_DEALS if self.value in ROUND_DEALS else tuple(sorted(ROUND_DEALS + (self.value,)))
+        return allowed_values(self.option)
 
     def key(self, ev):
         s = up_down(ev)
@@ -162,7 +178,7 @@ class ValuePicker(Screen):
         if k == "s_dim":
             return (str(v) + texts["sec"]) if v else texts["never"]
         if k == "s_option":
-            return value_label(texts, v)
+            return option_label(texts, self.option, v)
         return str(v)
 
     def draw(self, layout):
@@ -172,7 +188,7 @@ class ValuePicker(Screen):
         else:
             title = texts[self.key_] if self.option is None else texts["o_" + self.option]
         v = self.value
-        if isinstance(v, int) and not isinstance(v, bool) and self.key_ != "s_dim":
+        if isinstance(v, int) and not isinstance(v, bool) and self.key_ != "s_dim" and v:
             layout.picker(title, None, v, None, None, "^v  OK  <")
         else:
             context = texts["d_" + v] if self.key_ == "s_preset" else None
@@ -222,13 +238,7 @@ class OptionsScreen(ListScreen):
     def rows(self):
         texts = self.app.texts
         r = Rules.from_spec(self.app.table.next_rules())
-        out = []
-        for k in ORDER:
-            if k == "target":
-                continue
-            out.append((texts["o_" + k], value_label(texts, r[k])))
-        return out
+        return [(texts["o_" + k], option_label(texts, k, r[k])) for k in LISTED_OPTIONS]
 
     def pick(self, i):
-        keys = [k for k in ORDER if k != "target"]
-        self.app.go(ValuePicker(self.app, "s_option", self, keys[i]))
+        self.app.go(ValuePicker(self.app, "s_option", self, LISTED_OPTIONS[i]))

@@ -63,7 +63,10 @@ class Home(Screen):
         app = self.app
         if self._line is None or self._version != app.version:
             game = app.game
-            if game.deals:
+            info = app.table.concours()
+            if info:  # a concours round: 'R2 T7 5/12', the round, the table, the deal
+                self._line = "R%d T%d %d/%d" % (info["round"], info["table"], game.round_deal(), game.rules.round_deals)
+            elif game.deals:
                 self._line = contract_text(app, game.deals[-1])
             else:
                 self._line = app.texts["game_to"] + " " + str(game.rules["target"])
@@ -76,7 +79,8 @@ class Home(Screen):
 
 class Menu(ListScreen):
     name = "menu"
-    ITEMS = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_dealer", "m_new", "m_games")
+    ITEMS = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_dealer", "m_new", "m_concours",
+             "m_games")
 
     def title(self):
         return "Menu"
@@ -98,6 +102,8 @@ class Menu(ListScreen):
             app.go(on_demand.screen("Settings")(app))
         elif item == "m_new":
             app.go(Ask(app, app.texts["m_new"], None, app.new_game, self))
+        elif item == "m_concours":
+            app.go(on_demand.screen("Concours")(app, self))
         elif item == "m_games":
             app.go(on_demand.screen("Archive")(app))
         elif item == "m_dealer":

@@ -19,6 +19,8 @@ GameTable and tell the player what it answers. Its public API:
   new_game(shown_names)             the game archived, a new one started
   trial(record, index, checked)     what the game would be with that deal (nothing saved)
   at_deal_limit(), next_rules(), record(action), dealer_fixed(fixes)
+  concours()                        the concours round the game is ({"round", "table",
+                                    "teams"}), None: a game to the target
 
 A change returns (done, message): done True when it was recorded, message the
 key in the language table of what to tell the player (None: nothing). The
@@ -41,16 +43,19 @@ MAX_DEALS = const(150)
 LONG_MESSAGES = ("e_full", "e_store", "e_limit")
 
 
-def new_game_action(rules, dealer, result=None, order="acw", names=None):
-    """The journal's "new" action; the first dealer, a clockwise dealing order and
-    the team names travel inside the rules spec (the exporter reads them there),
-    the final totals of the game it closes (if any) in "result"."""
+def new_game_action(rules, dealer, result=None, order="acw", names=None, concours=None):
+    """The journal's "new" action; the first dealer, a clockwise dealing order, the
+    team names and a concours round's {"round", "table", "teams"} travel inside the
+    rules spec (the exporter reads them there), the final totals of the game it
+    closes (if any) in "result"."""
     spec = rules.spec()
     spec["dealer"] = dealer
     if order != "acw":
         spec["dir"] = order
     if names:
         spec["names"] = names
+    if concours:
+        spec["concours"] = concours
     action = {"op": "new", "rules": spec}
     if result is not None:
         action["result"] = result
@@ -74,8 +79,21 @@ class GameTable:
         self.version += 1
 
     def next_rules(self):
-        """The rules spec of the next game: the setting, else the current game's."""
-        return self.settings.get("rules") or self.game.rules.spec()
+        """The rules spec of the next game: the setting, else the current game's (a
+        concours round's without its deals: they were the round's, not the table's)."""
+        spec = self.settings.get("rules")
+        if spec:
+            return spec
+        spec = self.game.rules.spec()
+        if self.concours():
+            spec["options"].pop("deals", None)
+        return spec
+
+    def concours(self):
+        """The concours round ({"round", "table", "teams": {"NS", "EW"}}) the current
+        game plays, kept in its journaled "new"; None for a game to the target."""
+        held = self.journal_rules
+        return held.get("concours") if held else None
 
     def at_deal_limit(self):
         """Does the game hold MAX_DEALS deals?"""
@@ -97,7 +115,8 @@ class GameTable:
         So a rules change before the first deal is one write (the setting), the
         same after a reboot; the journal gets its "new" with the first deal."""
         held = self.journal_rules or {}
-        spec = self.settings.get("rules") or held
+        # a concours round keeps its rules (its deals) when its last deal is undone
+        spec = held if held.get("concours") else (self.settings.get("rules") or held)
         try:
             rules = Rules.from_spec(spec)
         except RulesError:
@@ -177,13 +196,19 @@ class GameTable:
             self.game = self.empty_game()  # as after a reboot
         return True, "deleted"
 
-    def new_game(self, shown_names=None):
+    def new_game(self, shown_names=None, concours=None, deals=0):
         """Archive the game and start the next one with the settings: (done, message).
 
         shown_names: the teams' names as the screens show them, kept with the
-        finished game's result when the table named its teams."""
+        finished game's result when the table named its teams. concours: the
+        {"round", "table", "teams"} of a concours round the new game plays, of
+        `deals` deals (table/settings.py start_round)."""
         try:
-            rules = Rules.from_spec(self.next_rules())
+            spec = self.next_rules()
+            if concours:
+                spec = {"preset": spec["preset"], "options": dict(spec.get("options") or {})}
+                spec["options"]["deals"] = deals
+            rules = Rules.from_spec(spec)
         except RulesError:
             rules = self.game.rules
         dealer = self.settings.get("dealer", "N")
@@ -192,7 +217,7 @@ class GameTable:
         result = {"NS": old.total["NS"], "EW": old.total["EW"], "winner": old.winner} if old.deals else None
         if result is not None and self.settings.get("names") and shown_names:
             result["names"] = shown_names  # as the past games list had them
-        refused = self.record(new_game_action(rules, dealer, result, order, self.settings.get("names")))
+        refused = self.record(new_game_action(rules, dealer, result, order, self.settings.get("names"), concours))
         if refused:
             return False, refused
         self.game = Game(rules, (), dealer, order)

@@ -83,3 +83,23 @@ def change_setting(table, key, value, option=None):
         # a game with no deal takes them at once: one write, the setting (GameTable.empty_game)
         return True, "applied" if table.follow_settings() else "next_game"
     return True, "saved"
+
+
+ROUND_DEALS = 12  # a concours round's deals when the rules play to the target (deals 0)
+
+
+def start_round(table, info, shown_names=None):
+    """Start concours round `info` ({"round", "table", "teams": {"NS", "EW"}}): remembered
+    in the settings (one journaled setting), then a new game of the rules' `deals`
+    deals (ROUND_DEALS when they play to the target) carrying `info` in its "new"."""
+    info = {"round": info["round"], "table": info["table"], "teams": dict(info["teams"])}
+    if table.settings.get("concours") != info:
+        refused = table.record({"op": "set", "k": "concours", "v": info})
+        if refused:
+            return False, refused
+        table.settings["concours"] = info
+    try:
+        deals = Rules.from_spec(table.next_rules()).round_deals
+    except RulesError:
+        deals = 0
+    return table.new_game(shown_names, info, deals or ROUND_DEALS)

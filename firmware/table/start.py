@@ -30,6 +30,13 @@ def _setting_ok(key, value, languages):
             if team not in ("NS", "EW") or not isinstance(value[team], str) or len(value[team]) > MAX_NAME:
                 return False
         return True
+    if key == "concours":  # the last concours round started: {"round", "table", "teams"}
+        try:
+            teams = value["teams"]
+            return 1 <= value["round"] <= 9 and 1 <= value["table"] <= 49 and \
+                1 <= teams["NS"] <= 99 and 1 <= teams["EW"] <= 99
+        except (TypeError, KeyError):
+            return False
     if key == "rules":
         try:
             Rules.from_spec(value)
@@ -106,7 +113,7 @@ def start(journal, defaults, languages):
     if game is None:
         spec = settings.get("rules")
         if spec is None:
-            options = {}
+            options = dict(defaults.get("options") or {})  # the host's --set OPTION=VALUE
             if defaults.get("target"):
                 options["target"] = int(defaults["target"])
             spec = {"preset": defaults.get("rules") or DEFAULT_PRESET, "options": options}

@@ -21,7 +21,7 @@ class OptionError(ValueError):
 def device_parser(prog, board, board_help, screenshots_help, timeout, **parser_options):
     """An argparse parser with the options every way of running the scoreboard on the host
     takes (the simulator, the emulated Pico): --board, --script, --state-out, --rules,
-    --target, --screenshot-dir, --timeout, -v. The tool adds its own; checked_options()
+    --target, --set, --screenshot-dir, --timeout, -v. The tool adds its own; checked_options()
     checks them."""
     p = argparse.ArgumentParser(prog=prog, **parser_options)
     p.add_argument("--board", default=board, help=board_help)
@@ -29,6 +29,9 @@ def device_parser(prog, board, board_help, screenshots_help, timeout, **parser_o
     p.add_argument("--state-out", help="write the app's state JSON here when the run ends")
     p.add_argument("--rules", help="rules preset for a fresh device (%s)" % ", ".join(PRESET_NAMES))
     p.add_argument("--target", help="target score for a fresh device (100..99990)")
+    p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                   help="a rule option for a fresh device, as the calculator takes it (repeated), "
+                   "e.g. --set deals=12")
     p.add_argument("--screenshot-dir", help=screenshots_help)
     p.add_argument("--timeout", type=float, default=timeout, help="seconds to wait for the device")
     p.add_argument("-v", "--verbose", action="store_true", help="show device log lines")
@@ -36,8 +39,8 @@ def device_parser(prog, board, board_help, screenshots_help, timeout, **parser_o
 
 
 def checked_options(args, tool, script, boards):
-    """Checks the options of device_parser(): --rules and --target become what the device
-    takes (the target an int); the key script (script: a file, '-' for stdin, None for
+    """Checks the options of device_parser(): --rules, --target and --set become what the
+    device takes (the target an int, args.options a dict of option: value); the key script (script: a file, '-' for stdin, None for
     none) is read. Returns its steps (None without a script), or raises OptionError.
     boards: the --board names the tool runs. tool names the program in the note about
     `shot` lines without --screenshot-dir."""
@@ -45,7 +48,7 @@ def checked_options(args, tool, script, boards):
     if problem:
         raise OptionError("--board: " + problem)
     try:
-        args.rules, args.target = check_rules(args.rules, args.target)
+        args.rules, args.target, args.options = check_rules(args.rules, args.target, args.set)
     except RulesError as e:
         raise OptionError("--%s" % e) from None
     if script is None:
@@ -66,17 +69,28 @@ def checked_options(args, tool, script, boards):
     return steps
 
 
-def check_rules(preset, target):
-    """(preset, target as int) for the device, or RulesError with a clear message."""
+def check_rules(preset, target, settings=()):
+    """(preset, target as int, the other options as a dict) for the device, or RulesError
+    with a clear message; settings: the --set OPTION=VALUE texts."""
     options = {}
+    for text in settings:
+        if "=" not in text:
+            raise RulesError("set", "takes OPTION=VALUE, got %r" % text)
+        name, value = text.split("=", 1)
+        name = name.strip()
+        if name == "target":
+            target = value
+            continue
+        options[name] = parse_value(name, value.strip())
     if target is not None:
         options["target"] = parse_value("target", target)
     if preset is not None and preset not in PRESET_NAMES:
         hint = suggest(preset, PRESET_NAMES)
         raise RulesError("rules", "unknown preset %r%s (presets: %s)" % (
             preset, " - did you mean %r?" % hint if hint else "", ", ".join(PRESET_NAMES)))
-    Rules(preset or DEFAULT_PRESET, options)  # the target's range
-    return preset, options.get("target")
+    Rules(preset or DEFAULT_PRESET, options)  # the target's range, each option's values
+    target = options.pop("target", None)
+    return preset, target, options
 
 
 def write_state(path, doc):

@@ -24,6 +24,7 @@ import time
 from coinche.stats import Tally
 from coinche.game import Game, GameError
 from coinche.record import RecordError
+from coinche.result_code import grouped, round_result
 from coinche.rules import Rules, RulesError
 
 from render.languages import LANGS
@@ -179,6 +180,9 @@ def score_game(item, number):
         "rules": {"preset": rules.preset, "options": dict(rules.overrides), "target": rules.target},
         "teams": names, "first_dealer": dealer, "deals": deals, "total": dict(game.total),
         "over": game.over, "winner": game.winner, "stats": {t: tally.as_dict(t) for t in TEAMS},
+        # a concours round: the round, table, teams, totals, deals and result code (as the
+        # device's state gives them, and the organiser's app imports them); None otherwise
+        "concours": round_result(spec["concours"], game.total, rules.round_deals) if spec.get("concours") else None,
         "_game": game,
     }
 
@@ -408,14 +412,19 @@ def game_section(g):
     else:
         result = e(say["not_finished"])
     opts = ", ".join("%s=%s" % (k, json.dumps(v)) for k, v in sorted(g["rules"]["options"].items()))
+    concours = g.get("concours")
+    heading = say["round_table"] % (concours["round"], concours["table"]) if concours else ""
     out = ['<section class="game" id="game-%d">' % g["game"],
-           "<h2>%s</h2>" % e(say["game"] % g["game"] + (say["current"] if g["current"] else "")),
+           "<h2>%s</h2>" % e(say["game"] % g["game"] + heading + (say["current"] if g["current"] else "")),
            '<p class="small">%s</p>'
            % e(say["summary"] % (texts.get("p_" + g["rules"]["preset"], g["rules"]["preset"]), g["rules"]["target"],
                                  (" (" + opts + ")") if opts else "",
                                  texts.get("seat_" + g["first_dealer"], g["first_dealer"]), len(g["deals"]))),
            '<p class="score"><span class="ns">%s %d</span> &ndash; <span class="ew">%d %s</span> &nbsp;%s</p>'
            % (e(names["NS"]), tot["NS"], tot["EW"], e(names["EW"]), result),
+           ('<p class="small">%s</p>' % e(say["round_teams"] % (
+                concours["teams"]["NS"], concours["teams"]["EW"], grouped(concours["code"]) if concours["code"] else "-"))
+            if concours else ""),
            '<p class="legend"><span class="ns">&#9644; %s</span><span class="ew">&#9644; %s</span>'
            '<span style="color:#d03030">- - %s</span></p>' % (e(names["NS"]), e(names["EW"]), e(say["target_line"])),
            chart_svg(g),

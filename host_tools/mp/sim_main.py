@@ -1,7 +1,7 @@
 """Simulator launcher: the firmware on the unix port, driven over stdin/stdout.
 
     micropython host_tools/mp/sim_main.py [--board NAME] [--app MODULE]
-        [--rules P] [--target N] [--flash PATH] [--wrap-in MS]
+        [--rules P] [--target N] [--options JSON] [--flash PATH] [--wrap-in MS]
 
 Time is virtual and only moves when the host grants it (`t N`), so a
 script yields the same frames on every run and on any machine. The
@@ -9,6 +9,7 @@ protocol loop lives in the board's sleep_ms(): the app sleeps, the
 launcher spends granted time, and when none is left it reads commands.
 The protocol is documented in docs/architecture.md.
 """
+import json
 import sys
 import time
 
@@ -142,12 +143,13 @@ class Runtime:
 
 
 def _args(argv):
-    opts = {"board": "sim", "app": "app", "rules": None, "target": None, "flash": None, "wrap-in": None}
+    opts = {"board": "sim", "app": "app", "rules": None, "target": None, "options": None, "flash": None,
+            "wrap-in": None}
     i = 1
     while i < len(argv):
         key = argv[i][2:] if argv[i].startswith("--") else None
         if key not in opts or i + 1 >= len(argv):
-            _fail("usage: sim_main.py [--board NAME] [--app MODULE] [--rules P] [--target N] [--flash PATH] [--wrap-in MS]")
+            _fail("usage: sim_main.py [--board NAME] [--app MODULE] [--rules P] [--target N] [--options JSON] [--flash PATH] [--wrap-in MS]")
         opts[key] = argv[i + 1]
         i += 2
     return opts
@@ -195,9 +197,11 @@ def main(argv):
     rt.board = board
     sys.modules["board"] = board  # firmware code may `import board`, as on the Pico
     defaults = None
-    if opts["rules"] is not None or opts["target"] is not None:
+    if opts["rules"] is not None or opts["target"] is not None or opts["options"] is not None:
         target = opts["target"]
         defaults = {"rules": opts["rules"], "target": int(target) if target is not None else None}
+        if opts["options"]:  # the other rule options (--set)
+            defaults["options"] = json.loads(opts["options"])
     app_module = _import(opts["app"])
     app_module.run(board, defaults)
     while True:  # the app returned: keep answering the host

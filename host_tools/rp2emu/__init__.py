@@ -497,9 +497,10 @@ class Pico:
             if not self._rebooted.wait_for(lambda: self.reboots != before, self.timeout):
                 raise EmulatorError("machine.reset() did not reboot the emulated Pico")
 
-    def deploy(self, rules=None, target=None, arch="armv6m"):
-        """host_tools/device/deploy.py into this Pico; with rules/target, the fresh game's
-        settings are recorded before the reset (as the simulator's defaults are)."""
+    def deploy(self, rules=None, target=None, arch="armv6m", options=None):
+        """host_tools/device/deploy.py into this Pico; with rules/target/options (the other
+        rule options, --set), the fresh game's settings are recorded before the reset
+        (as the simulator's defaults are)."""
         from host_tools.device import deploy
 
         # a build folder of its own: emulated Picos deployed side by side (tests run in
@@ -515,8 +516,9 @@ class Pico:
             shutil.rmtree(build, ignore_errors=True)
         if proc.returncode != 0:
             raise EmulatorError("deploy failed:\n%s%s" % (proc.stdout, proc.stderr))
-        if rules is not None or target is not None:
-            defaults = {"rules": rules, "target": int(target) if target is not None else None}
+        if rules is not None or target is not None or options:
+            defaults = {"rules": rules, "target": int(target) if target is not None else None,
+                        "options": options or None}
             self.exec("import sys\nsys.path.append('/')\nimport board\nfrom app import App\nApp(board, %r)\n"
                       % (defaults,))
         self.reset()

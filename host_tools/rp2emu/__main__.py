@@ -63,7 +63,7 @@ def main(argv=None):
         pico = Pico(args.board, flash, uf2=uf2, timeout=args.timeout, verbose=args.verbose)
         if not pico.holds_firmware():
             print("rp2emu: deploying the scoreboard for %s into the emulated Pico" % args.board, file=sys.stderr)
-            pico.deploy(rules=args.rules, target=args.target)
+            pico.deploy(rules=args.rules, target=args.target, options=args.options)
         else:
             pico.reset()  # the REPL check stopped main.py: boot it again
         if args.serve:

@@ -16,6 +16,7 @@ from host_tools.common.boards import board_names
 from host_tools.common.device_options import OptionError, checked_options, device_parser, write_state
 from host_tools.common.script import GAP_MS, PRESS_MS, SCRIPT_LANGUAGE_HELP
 from host_tools.sim.client import Sim, SimError
+from host_tools.sim.concours import ConcoursError, parse_concours, start_round
 from host_tools.sim.flash_file import flash_image_problem, start_blank_image
 from host_tools.sim.interactive import interactive
 from host_tools.sim.keyboard import KeyTracker
@@ -56,6 +57,8 @@ def parser():
                    help="start the --flash file over as a blank image, whatever it holds (all of it is lost)")
     p.add_argument("--heapsize", help="MicroPython heap, e.g. 200000 or 192k")
     p.add_argument("--app", help="app module or .py file (default app)")
+    p.add_argument("--concours", metavar="ROUND,TABLE,NS_TEAM,EW_TEAM",
+                   help="start that concours round first, through Menu > Concours as a player would")
     return p
 
 
@@ -67,7 +70,8 @@ def main(argv=None):
         script = "-"
     try:
         steps = checked_options(args, "sim", script, board_names())
-    except OptionError as e:
+        wanted = parse_concours(args.concours) if args.concours else None
+    except (OptionError, ConcoursError) as e:
         print("sim: %s" % e, file=sys.stderr)
         return 2
     if args.flash and args.format:
@@ -90,7 +94,9 @@ def main(argv=None):
     try:
         sim = Sim(board=args.board, rules=args.rules, target=args.target, flash=args.flash,
                   heapsize=args.heapsize, app=args.app, screenshot_dir=args.screenshot_dir,
-                  timeout=args.timeout, verbose=args.verbose)
+                  timeout=args.timeout, verbose=args.verbose, options=args.options)
+        if wanted is not None:
+            start_round(sim, wanted)
         if steps is None:
             interactive(sim)
         else:
@@ -98,7 +104,7 @@ def main(argv=None):
         if args.state_out:
             write_state(args.state_out, sim.state())
         sim.close()
-    except SimError as e:
+    except (SimError, ConcoursError) as e:
         if sim is not None:
             sim.kill()
         print("sim: %s" % e, file=sys.stderr)

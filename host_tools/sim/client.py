@@ -43,7 +43,7 @@ class Sim:
 
     def __init__(self, board="sim", rules=None, target=None, flash=None, heapsize=None,
                  app=None, screenshot_dir=None, wrap_in=None, timeout=60.0, verbose=False,
-                 main_script=SIM_MAIN):
+                 main_script=SIM_MAIN, options=None):
         self.timeout = timeout
         self.verbose = verbose
         self.screenshot_dir = screenshot_dir
@@ -76,6 +76,8 @@ class Sim:
             cmd += ["--rules", str(rules)]
         if target is not None:
             cmd += ["--target", str(int(target))]
+        if options:  # the other rule options of a fresh device (--set)
+            cmd += ["--options", json.dumps(options, separators=(",", ":"))]
         if wrap_in is not None:
             cmd += ["--wrap-in", str(int(wrap_in))]
         self._stderr = tempfile.TemporaryFile()

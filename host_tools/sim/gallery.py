@@ -74,7 +74,7 @@ SCENES = [
         "back", "down", "ok", "shot:options",
         "ok", "shot:setting_option",
         "back", "back", "back",
-        *_s("ok up up ok"), "shot:ask_new_game", "ok", "wait:1600",  # the game goes to the archive
+        *_s("ok up up up ok"), "shot:ask_new_game", "ok", "wait:1600",  # the game goes to the archive
         *_s("ok up ok"), "shot:archive",
         "back",
         *_s(_CAPOT_FIRST), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), *_s(_CAPOT_AGAIN), "wait:1600",
@@ -82,6 +82,12 @@ SCENES = [
         "hold:ok:800", "shot:chart_over",  # held OK on game over: the chart (one past game in the archive)
         "ok", *_s("ok ok"), "shot:stats_all",
         "back", "back",
+    ]),
+    ("concours", "classic2000", [
+        *_s("ok" + " down" * 8 + " ok"), "shot:concours",  # home > menu > Concours
+        *_s("ok up"), "shot:concours_round", "ok",  # round 2
+        *_s("down down down down ok"), "wait:1600", "shot:concours_home",  # start the round
+        *(_s(_CAPOT_FIRST) * 12), "wait:1600", "shot:concours_round_over",
     ]),
     ("chart", "classic2000", [
         *_s(_NS_100_COINCHED), "wait:1600", *_s(_EW_100_BELOTE), "wait:1600",

@@ -318,7 +318,7 @@ def tour_settings(app):
         if key == "s_options":
             opts = settings_screens.OptionsScreen(app, settings)
             tour_lists(app, opts, "options")
-            for option in [k for k in settings_screens.ORDER if k != "target"]:
+            for option in settings_screens.LISTED_OPTIONS:
                 picker = settings_screens.ValuePicker(app, "s_option", opts, option)
                 app.go(picker)
                 render(app, option)
@@ -446,6 +446,38 @@ def tour_game_over(app, code):
         tour_lists(app, app.view, "past game deals")
 
 
+def tour_concours(app, code):
+    """Menu > Concours with its pickers at their highest numbers, a round at the
+    highest table with four-digit totals (each winner) and a drawn round, home during
+    it and the round's end."""
+    from screens import concours
+
+    screen = concours.Concours(app, Menu(app))
+    tour_lists(app, screen, "concours")
+    for field in concours.FIELDS:
+        picker = concours.NumberPicker(app, field, screen)
+        app.go(picker)
+        for _ in range(2):
+            press(app, DOWN, PRESS, field)  # 1 -> the highest and the one before
+    games = {"NS": {"taker": "NS", "bid": 160, "trump": "H", "coinche": 1, "points": 162, "tricks": 8},
+             "EW": {"taker": "EW", "bid": 160, "trump": "H", "coinche": 1, "points": 162, "tricks": 8},
+             "draw": {"bid": "pass"}}
+    for outcome in ("NS", "EW", "draw"):
+        app.start_round({"round": 9, "table": 49, "teams": {"NS": 98, "EW": 99}})
+        app.toast_msg = None
+        render(app, "concours home " + outcome)
+        for _ in range(app.game.rules.round_deals):
+            play(app, [games[outcome]])
+            app.home()
+            render(app, "concours %s deal %d" % (outcome, len(app.game.deals)))
+        assert app.game.over, (outcome, app.game.deals)
+        app.home()
+        render(app, "round over " + outcome)
+        press(app, OK, PRESS, "next round " + outcome)
+    app.new_game()
+    app.toast_msg = None
+
+
 def main():
     for preset in ("classic2000", "federation", "coinche1000", "coinche1001"):
         app = fresh_app(preset)
@@ -456,6 +488,7 @@ def main():
             tour_language(app, code)
             tour_entries(app)
             tour_game_over(app, code)
+            tour_concours(app, code)
     for p in problems:
         print("problem", json.dumps(p))
     print("screens", json.dumps(sorted(screens_seen)))

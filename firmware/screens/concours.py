@@ -1,0 +1,146 @@
+"""The concours screens: Menu > Concours (the round, the table and the two team
+numbers, then the start of the round) and the end of a round (its result and
+the result code the organiser types in).
+
+Loaded on demand (on_demand.py): a round is played on home and deal entry like
+any game; these open before and after it. What they start is recorded by
+table/settings.py (start_round), through the App.
+"""
+from coinche.result_code import MAX_ROUND, MAX_TABLE, MAX_TEAM, grouped
+from events.inputs import BACK, OK, is_key, up_down
+from screens.base import ListScreen, Screen
+from screens.table_screens import ask_undo
+
+FIELDS = ("c_round", "c_table", "c_ns", "c_ew")
+HIGHEST = {"c_round": MAX_ROUND, "c_table": MAX_TABLE, "c_ns": MAX_TEAM, "c_ew": MAX_TEAM}
+
+
+def next_round(table):
+    """The round the concours screen offers: the one remembered (settings "concours")
+    with round + 1 once that round was started, the same table and teams; round 1,
+    table 1, teams 1 and 2 on a fresh device."""
+    held = table.settings.get("concours")
+    if not held:
+        return {"round": 1, "table": 1, "teams": {"NS": 1, "EW": 2}}
+    number = held["round"] + 1
+    return {"round": number if number <= MAX_ROUND else MAX_ROUND, "table": held["table"],
+            "teams": dict(held["teams"])}
+
+
+def round_title(info):
+    """'R2 T7': the round and the table, as home and the round's end show them."""
+    return "R%d T%d" % (info["round"], info["table"])
+
+
+class Concours(ListScreen):
+    """The round to start: four numbers (OK on one opens its picker), then the start."""
+
+    name = "concours"
+    wrap = False
+
+    def __init__(self, app, back_to=None):
+        ListScreen.__init__(self, app, back_to)
+        self.info = next_round(app.table)
+
+    def title(self):
+        return self.app.texts["m_concours"]
+
+    def value(self, field):
+        info = self.info
+        if field == "c_round":
+            return info["round"]
+        if field == "c_table":
+            return info["table"]
+        return info["teams"]["NS" if field == "c_ns" else "EW"]
+
+    def set_value(self, field, number):
+        info = self.info
+        if field == "c_round" or field == "c_table":
+            info[field[2:]] = number
+        else:
+            info["teams"]["NS" if field == "c_ns" else "EW"] = number
+        self._rows = None  # shown again with the new number
+
+    def rows(self):
+        texts = self.app.texts
+        out = [(texts[field], str(self.value(field))) for field in FIELDS]
+        out.append((texts["c_start"], ">"))
+        return out
+
+    def pick(self, i):
+        if i < len(FIELDS):
+            self.app.go(NumberPicker(self.app, FIELDS[i], self))
+        else:
+            self.app.start_round(self.info)
+
+
+class NumberPicker(Screen):
+    """One number of the round with UP/DOWN (wrapping from 1 to its highest); OK keeps
+    it on the Concours screen (nothing is written until the round starts), BACK cancels."""
+
+    name = "number"
+
+    def __init__(self, app, field, back_to):
+        Screen.__init__(self, app, back_to)
+        self.field = field
+        self.number = back_to.value(field)
+
+    def key(self, ev):
+        step = up_down(ev)
+        if step:
+            highest = HIGHEST[self.field]
+            self.number = (self.number - 1 + step) % highest + 1
+        elif is_key(ev, OK):
+            self.back_to.set_value(self.field, self.number)
+            self.back()
+        elif is_key(ev, BACK):
+            self.back()
+
+    def draw(self, layout):
+        layout.picker(self.app.texts[self.field], None, self.number, None, None, "^v  OK  <")
+
+
+class RoundOver(Screen):
+    """The end of a concours round: OK opens the next round's Concours screen (round + 1,
+    the same table), BACK undoes the last deal as on game over."""
+
+    name = "roundover"
+
+    def __init__(self, app):
+        Screen.__init__(self, app)
+        self._code = None
+        self._title = None
+        self._labels = None
+        self._version = -1
+
+    def key(self, ev):
+        app = self.app
+        if is_key(ev, OK):
+            app.go(Concours(app, self))
+        elif is_key(ev, BACK):
+            ask_undo(app, self)
+
+    def texts_of_round(self):
+        """The title, the team labels and the grouped code, built once per confirmed change."""
+        app = self.app
+        if self._code is None or self._version != app.version:
+            result = app.round_result()
+            texts = app.texts
+            game = app.game
+            # the winner as NS/EW: the team labels below give the names and numbers
+            line = texts[game.winner] + " " + texts["wins"] if game.winner in ("NS", "EW") else texts["tie"]
+            self._title = round_title(result) + " " + line
+            teams = result["teams"]
+            names = app.settings.get("names") or {}
+            # a named team gets its number after its name (unnamed, team_name() has it)
+            ns, ew = app.team_name("NS"), app.team_name("EW")
+            self._labels = (ns + " " + str(teams["NS"]) if names.get("NS") else ns,
+                            ew + " " + str(teams["EW"]) if names.get("EW") else ew)
+            self._code = grouped(result["code"]) if result["code"] else "-"
+            self._version = app.version
+        return self._title, self._labels, self._code
+
+    def draw(self, layout):
+        title, labels, code = self.texts_of_round()
+        total = self.app.game.total
+        layout.round_over(title, labels[0], total["NS"], labels[1], total["EW"], code, self.app.texts["ro_keys"])

@@ -1,0 +1,73 @@
+"""`--concours ROUND,TABLE,NS_TEAM,EW_TEAM`: the simulated device put in a concours round
+the way a player does it, by pressing through Menu > Concours (the firmware's own
+menu rows and first values tell how many presses each step takes)."""
+from screens.concours import FIELDS, HIGHEST, next_round
+from screens.table_screens import Menu
+
+
+class ConcoursError(ValueError):
+    """A --concours value the device cannot take; the message says which."""
+
+
+def parse_concours(text):
+    """(round, table, ns_team, ew_team) from 'R,T,A,B', each in the range the device's
+    pickers offer, or ConcoursError."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 4:
+        raise ConcoursError("--concours takes ROUND,TABLE,NS_TEAM,EW_TEAM, got %r" % text)
+    numbers = []
+    for field, part in zip(FIELDS, parts):
+        if not part.isdigit() or not 1 <= int(part) <= HIGHEST[field]:
+            raise ConcoursError("--concours: %s must be a whole number from 1 to %d, got %r"
+                                % (field[2:].replace("ns", "NS team").replace("ew", "EW team"), HIGHEST[field], part))
+        numbers.append(int(part))
+    if numbers[2] == numbers[3]:
+        raise ConcoursError("--concours: a team cannot play itself (NS and EW are both %d)" % numbers[2])
+    return tuple(numbers)
+
+
+class _Settings:
+    """The part of a GameTable next_round() reads: the settings."""
+
+    def __init__(self, settings):
+        self.settings = settings
+
+
+def round_presses(screen, settings, wanted):
+    """The buttons that start round `wanted` (round, table, ns, ew) from `screen` (home,
+    game over or a round's end), the device's settings being `settings`."""
+    presses = []
+    if screen == "gameover":
+        presses.append("OK")  # a new game: home
+        screen = "home"
+    if screen == "home":
+        presses.append("OK")
+        presses += ["DOWN"] * Menu.ITEMS.index("m_concours")
+    elif screen != "roundover":
+        raise ConcoursError("--concours: the device shows %r, not home or the end of a game" % screen)
+    presses.append("OK")  # the Concours screen, on its first row
+    offered = next_round(_Settings(settings))
+    first = (offered["round"], offered["table"], offered["teams"]["NS"], offered["teams"]["EW"])
+    for index in range(len(FIELDS)):
+        if index:
+            presses.append("DOWN")
+        step = wanted[index] - first[index]
+        if step:
+            presses.append("OK")
+            presses += ["UP" if step > 0 else "DOWN"] * abs(step)
+            presses.append("OK")
+    presses += ["DOWN", "OK"]  # start the round
+    return presses
+
+
+def start_round(sim, wanted):
+    """Press the simulated device into round `wanted`; its state's "concours" then holds
+    it (ConcoursError when it does not: the device refused, a message says why)."""
+    state = sim.state()
+    for button in round_presses(state["screen"], state["settings"], wanted):
+        sim.press(button)
+    sim.sync()
+    held = sim.state().get("concours")
+    if not held or (held["round"], held["table"], held["teams"]["NS"], held["teams"]["EW"]) != tuple(wanted):
+        raise ConcoursError("--concours: the device did not start round %d at table %d (it holds %r)"
+                            % (wanted[0], wanted[1], held))
