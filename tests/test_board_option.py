@@ -25,8 +25,8 @@ def _refused(tool, *args):
 
 
 def test_the_boards_are_the_files_in_boards():
-    assert board_names() == ["pico_display_pack", "pico_oled", "sim"]
-    assert pico_board_names() == ["pico_display_pack", "pico_oled"]
+    assert board_names() == ["pico_display_pack", "pico_oled", "pico_w_display_pack", "pico_w_oled", "sim"]
+    assert pico_board_names() == ["pico_display_pack", "pico_oled", "pico_w_display_pack", "pico_w_oled"]
 
 
 def test_a_known_board_has_no_problem():
@@ -39,7 +39,7 @@ def test_a_typo_is_answered_with_the_close_name():
 
 def test_an_empty_name_lists_the_boards_without_a_guess():
     message = board_problem("", board_names())
-    assert "did you mean" not in message and "pico_display_pack, pico_oled, sim" in message
+    assert "did you mean" not in message and "pico_display_pack, pico_oled, pico_w_display_pack, pico_w_oled, sim" in message
 
 
 @pytest.mark.parametrize("tool", ["sim", "rp2emu"])
@@ -62,7 +62,7 @@ def test_the_simulator_and_the_emulator_say_the_same():
 
 def test_the_emulator_refuses_the_simulators_board():
     message = _refused("rp2emu", "--board", "sim")
-    assert "the simulator's, not a Pico's (boards: pico_display_pack, pico_oled)" in message
+    assert "the simulator's, not a Pico's (boards: pico_display_pack, pico_oled, pico_w_display_pack, pico_w_oled)" in message
 
 
 def test_deploy_refuses_an_unknown_board():

@@ -10,6 +10,7 @@ from coinche.rules import Rules
 from host_tools.calculator.keys import plan
 from host_tools.club.cli import main as club_main
 from host_tools.device.export import main as export_main
+from host_tools.device.report_words import REPORT_WORDS
 from host_tools.sim import Sim
 from host_tools.sim.concours import start_round
 from vectors import gen_valid
@@ -52,6 +53,6 @@ def test_a_round_exported_from_the_device_imports_into_the_club_app(tmp_path):
         "round": 1, "table": seat["table"], "teams": {"NS": seat["NS"], "EW": seat["EW"]}, "totals": totals,
         "deals": DEALS, "code": encode(1, seat["table"], totals["NS"], totals["EW"], seat["NS"], seat["EW"])}
     with open(tmp_path / "export" / "report.html", encoding="utf-8") as f:
-        assert "concours round 1, table %d" % seat["table"] in f.read()
+        assert REPORT_WORDS["fr"]["round_table"] % (1, seat["table"]) in f.read()  # the report in the game's language
     imported = club(db, "import", tmp_path / "export" / "games.json")
     assert imported["imported"] == [{"round": 1, "table": seat["table"], "totals": totals}]

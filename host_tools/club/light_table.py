@@ -15,7 +15,6 @@ import time
 
 import paho.mqtt.client as mqtt
 
-from host_tools.club import paths  # noqa: F401  (firmware/ on sys.path)
 
 from coinche.record import RecordError, validate
 from coinche.rules import Rules

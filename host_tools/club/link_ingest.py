@@ -19,7 +19,6 @@ a correction, refused here and logged for the organiser).
 import json
 import time
 
-from host_tools.club import paths  # noqa: F401  (firmware/ on sys.path)
 from host_tools.club.errors import ClubError
 from host_tools.club.service import now
 
