@@ -175,12 +175,38 @@ class SQLStorage(Storage):
     A subclass opens `self.db` and says how a placeholder is written."""
 
     PLACEHOLDER = "?"
+    BEGIN = "BEGIN"  # how a write transaction starts (SQLite takes its write lock at once)
 
     def _sql(self, text):
         return text if self.PLACEHOLDER == "?" else text.replace("?", self.PLACEHOLDER)
 
     def execute(self, text, values=()):
         return self.db.execute(self._sql(text), values)
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """One write transaction; nested ones join the outer one."""
+        if self.depth:
+            self.depth += 1
+            try:
+                yield
+            finally:
+                self.depth -= 1
+            return
+        self.db.execute(self.BEGIN)
+        self.depth = 1
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        else:
+            self.db.execute("COMMIT")
+        finally:
+            self.depth = 0
+
+    def close(self):
+        self.db.close()
 
     def create(self, event):
         with self.transaction():
@@ -274,6 +300,8 @@ class SQLStorage(Storage):
 
 
 class SQLiteStorage(SQLStorage):
+    BEGIN = "BEGIN IMMEDIATE"
+
     def __init__(self, path, create=False):
         """Opens the event file at path; create: make it (empty, marked as ours) when it
         does not exist. ClubError for a file that is missing, not SQLite, or not ours."""
@@ -320,27 +348,3 @@ class SQLiteStorage(SQLStorage):
         self.db.execute("PRAGMA application_id = %d" % APPLICATION_ID)
         self.db.executescript(SCHEMA)
         self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-
-    @contextlib.contextmanager
-    def transaction(self):
-        if self.depth:
-            self.depth += 1
-            try:
-                yield
-            finally:
-                self.depth -= 1
-            return
-        self.db.execute("BEGIN IMMEDIATE")
-        self.depth = 1
-        try:
-            yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        else:
-            self.db.execute("COMMIT")
-        finally:
-            self.depth = 0
-
-    def close(self):
-        self.db.close()

@@ -3,7 +3,6 @@ whose clubs share one server: the same Storage methods as SQLite (storage.SQLSto
 the same schema but for the types only one of them knows. psycopg (PyPI) talks to
 the server; one database holds one event, marked as ours in `meta`.
 """
-import contextlib
 
 from host_tools.club.errors import ClubError
 from host_tools.club.storage import LINK_SCHEMA, SCHEMA, SCHEMA_VERSION, SQLStorage
@@ -49,27 +48,3 @@ class PostgresStorage(SQLStorage):
         with self.transaction():
             for statement in _statements(LINK_SCHEMA):
                 self.db.execute(statement)
-
-    @contextlib.contextmanager
-    def transaction(self):
-        if self.depth:
-            self.depth += 1
-            try:
-                yield
-            finally:
-                self.depth -= 1
-            return
-        self.db.execute("BEGIN")
-        self.depth = 1
-        try:
-            yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        else:
-            self.db.execute("COMMIT")
-        finally:
-            self.depth = 0
-
-    def close(self):
-        self.db.close()
