@@ -12,8 +12,10 @@ DIG = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 
 # accented character -> its ASCII base and its mark, read side by side from three
 # constants (frozen into the UF2 they stay in flash; a dict would be built in RAM at
-# import); marks are drawn in the two blank rows above a lowercase letter (above the
-# cell for capitals) or in the row below (cedilla).
+# import); marks are drawn in the two blank rows above a lowercase letter or in the
+# row below (cedilla). A capital fills the cell's top rows, so an accented capital is
+# drawn six rows high under its mark, inside its own cell: the mark stays visible on
+# a selected row, under a title bar or in a big label (nothing is drawn above the cell).
 _ACCENTED = "éèêëàâäçùûüôöîïìòÉÈÀÜÖÄß"
 _ACCENT_BASES = "eeeeaaacuuuooiiioEEAUOAB"
 # 1 acute, 2 grave, 3 circumflex, 4 diaeresis, 5 cedilla, 0 none (see _MARKS)
@@ -99,9 +101,10 @@ def _split(string):
         accent = _ACCENTED.find(ch)
         b = _ACCENT_BASES[accent] if accent >= 0 else "?"
         m = _ACCENT_MARKS[accent] if accent >= 0 else 0
-        base.append(b)
+        upper = m and m != 5 and "A" <= b <= "Z"
+        base.append(" " if upper else b)  # the capital itself is drawn with its mark
         if m:
-            marks.append((i, m, "A" <= b <= "Z"))
+            marks.append((i, m, b if upper else ""))
     return string if plain else ("".join(base), tuple(marks))
 
 
@@ -134,13 +137,29 @@ def narrow_text(fb, string, x, y, colour=1):
     return x + 7 * len(base)
 
 
+_CAPITAL_ROWS = b"\x00\x01\x02\x03\x04\x06"  # the glyph rows an accented capital keeps (rows 4 and 5 are alike)
+_glyph = [None]  # an 8x8 framebuffer for one capital's glyph, made at the first accented capital
+
+
 def _draw_marks(fb, marks, x, pitch, y, colour):
-    """The accent marks of a prepared string whose character i is drawn at x + pitch * i."""
-    for i, m, upper in marks:
+    """The accent marks of a prepared string whose character i is drawn at x + pitch * i,
+    and each accented capital (its base letter in the mark): its glyph's rows
+    _CAPITAL_ROWS drawn in the cell's rows 2 to 7, under the mark."""
+    for i, m, capital in marks:
         cx = x + pitch * i
+        if capital:
+            glyph = _glyph[0]
+            if glyph is None:
+                import framebuf
+                glyph = _glyph[0] = framebuf.FrameBuffer(bytearray(8), 8, 8, framebuf.MONO_VLSB)
+            glyph.fill(0)
+            glyph.text(capital, 0, 0, 1)
+            for row in range(6):
+                source = _CAPITAL_ROWS[row]
+                for px in range(8):
+                    if glyph.pixel(px, source):
+                        fb.pixel(cx + px, y + 2 + row, colour)
         for dx, dy in _MARKS[m]:
-            if upper and m != 5:
-                dy -= 2
             fb.pixel(cx + dx, y + dy, colour)
 
 

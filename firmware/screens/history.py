@@ -7,9 +7,64 @@ on demand (on_demand.py) when home, the menu, the game-over screen or the past
 games open the list; the app releases it once no open screen comes from it
 (App.go).
 """
+from coinche.melds import credited
 from screens.base import Ask, ListScreen, RecordList, contract_text
 from screens.deal_entry import Entry
 from table.draft import Draft
+
+_KINDS = {"NT": "NT", "AT": "AT"}  # a trump code -> its text key; any suit is "suit"
+
+
+def detail_rows(app, rules, rec, result):
+    """What was recorded for one deal, one short row each (a list row of the 128x64
+    screen): the contract and its type, the coinche, made or failed with capot or
+    generale named, why it failed, both sides' card points, the belotes by team, each
+    team's melds by name and whose melds scored. Every fact has its own row, so a
+    failure reason never takes the place of a belote or a meld."""
+    texts = app.texts
+    rows = [contract_text(app, rec)]
+    if rec["bid"] == "pass":
+        return rows
+    rows.append(texts[_KINDS.get(rec.get("trump"), "suit")])
+    coinche = rec.get("coinche", 0)
+    if coinche:
+        rows.append((texts["f_coinche"], "x" + str(2 * coinche)))
+    points = rec.get("points", 0)
+    special = None
+    if rec.get("solo"):
+        special = texts["generale"]
+    elif rec.get("tricks") == 8:
+        special = texts["capot"]
+    elif rec.get("tricks") == 0 or (points == 0 and rec["bid"] != "generale"):
+        special = texts["def_all"]
+    verdict = texts["made"] if result.made else texts["failed"]
+    rows.append(verdict + ": " + special if special else verdict)
+    if not result.made and result.failure is not None:
+        why, _, need = result.failure
+        rows.append(texts["r_" + why] + (" " + str(need) if why == "beat" else ""))
+    taker = rec["taker"]
+    defence = "EW" if taker == "NS" else "NS"
+    card = {taker: points, defence: 162 - points}
+    rows.append((texts["d_points"], str(card["NS"]) + " " + str(card["EW"])))
+    belote = rec.get("belote") or {}
+    for team in ("NS", "EW"):
+        count = belote.get(team, 0)
+        if count:
+            rows.append((texts["belote"], app.team_name(team) + (" x" + str(count) if count > 1 else "")))
+    melds = rec.get("melds") or {}
+    for team in ("NS", "EW"):
+        codes = melds.get(team) or ()
+        if codes:
+            rows.append((texts["d_melds"], app.team_name(team)))
+            for code in codes:
+                rows.append("  " + texts[code])
+    if melds.get("NS") or melds.get("EW"):
+        team, scored = credited(rules, rec)
+        if scored:
+            rows.append(texts["melds_short"] + " " + app.team_name(team) + " " + str(scored))
+        else:
+            rows.append(texts["melds_short"] + " " + texts["nobody"])
+    return rows
 
 
 def record_row(app, number, rec, result, totals):
@@ -63,30 +118,48 @@ class History(RecordList):
     def pick(self, i):
         if self.game is None and self.app.game.deals:
             self.app.go(DealMenu(self.app, i))
+        elif self.game is not None and self.game.deals:  # a finished game's deal: what was recorded
+            self.app.go(DealMenu(self.app, i, self.game, self))
 
 
 class DealMenu(ListScreen):
+    """One deal: edit and delete (a deal of the current game), then everything that
+    was recorded for it (detail_rows), its score and the totals after it. The rows go
+    on below the screen: the hint says UP/DOWN shows them."""
+
     name = "deal"
 
-    def __init__(self, app, index):
-        ListScreen.__init__(self, app)
+    def __init__(self, app, index, game=None, back_to=None):
+        ListScreen.__init__(self, app, back_to)
         self.index = index
+        self.game = game  # None: the current game's deal (it can be edited)
 
     def title(self):
         return self.app.texts["deal"] + " " + str(self.index + 1)
 
+    def hint(self):
+        return self.app.texts["d_keys"] if self.game is None else self.app.texts["d_keys_read"]
+
     def rows(self):
         texts = self.app.texts
-        g = self.app.game
+        app = self.app
+        g = self.game or app.game
         r = g.results[self.index]
         tot = g.totals_after(self.index)
-        app = self.app
-        return [texts["edit"], texts["delete"], contract_text(app, g.deals[self.index]),
-                (app.team_name("NS"), "+" + str(r.score["NS"])), (app.team_name("EW"), "+" + str(r.score["EW"])),
-                (texts["total"], "%d %d" % (tot["NS"], tot["EW"]))]
+        actions = [texts["edit"], texts["delete"]] if self.game is None else []
+        return actions + detail_rows(app, g.rules, g.deals[self.index], r) + [
+            (app.team_name("NS"), "+" + str(r.score["NS"])), (app.team_name("EW"), "+" + str(r.score["EW"])),
+            (texts["total"], "%d %d" % (tot["NS"], tot["EW"]))]
+
+    def draw(self, layout):
+        rows = self.cached_rows()
+        self.scroll(len(rows), layout.ROWS - 1)  # the hint takes the last row
+        layout.listing(self.title(), rows, self.sel, self.top, None, self.hint())
 
     def pick(self, i):
         app = self.app
+        if self.game is not None:
+            return
         if i == 0:
             app.go(Entry(app, Draft(app.game.rules, record=app.game.deals[self.index]), self.index, self))
         elif i == 1:
@@ -94,6 +167,10 @@ class DealMenu(ListScreen):
                      lambda: app.delete_deal(self.index, History(app)), self))
 
     def back(self):
+        if self.back_to is not None:
+            self.back_to.sel = self.index
+            self.app.go(self.back_to)
+            return
         h = History(self.app)
         h.sel = self.index
         self.app.go(h)

@@ -10,14 +10,23 @@ argv: LAYOUT [--long-names] [--wifi] [--overlong KEY]
 
 Runs the real App in-process (fakeboard, RAM littlefs) and sets the layout's
 probe: every label(), figures() and mark the layout draws reports the box it
-drew and the region it was given. After each render the boxes are checked:
+drew and the region it was given. A text's box is where its ink is: the string
+is drawn once into a scratch buffer with room above and below its cell, so an
+accent or a cedilla drawn outside the 8x8 cell makes the box taller (and a big
+label drawn through a one-cell buffer, which would lose such a mark, is
+reported). The layout's framebuffer is wrapped: every bar, frame, line and
+scroll bar it paints is a shape. After each render the boxes are checked:
   - the region lies on the screen, the drawn box lies in its region (nothing
     cut, nothing outside);
-  - no two drawn boxes overlap (a toast's cover() hides what lies under it).
+  - no two drawn boxes overlap (a toast's cover() hides what lies under it);
+  - no text touches a line or a frame, lies half on a painted bar (a title bar,
+    a selected row, a scroll bar), or under a bar painted after it.
 Prints one JSON line per problem ("problem" lines), then `fit done STATES PROBLEMS`.
 """
 import sys
 import json
+
+import framebuf
 
 _ROOT = sys.path[0] + "/../.."  # the unix port puts the script's folder first
 sys.path.insert(0, _ROOT + "/firmware")
@@ -28,6 +37,7 @@ from fakeboard import Board, ColourBoard  # noqa: E402
 from coinche.game import Game  # noqa: E402
 from coinche.rules import Rules  # noqa: E402
 from render import languages  # noqa: E402
+from render.text import text  # noqa: E402
 from screens import history as history_screens, past_games as past_games_screen, settings as settings_screens  # noqa: E402
 from screens.base import Ask  # noqa: E402
 from screens.deal_entry import Entry  # noqa: E402
@@ -51,13 +61,96 @@ count = [0]
 screens_seen = set()
 
 
+shapes = []  # (kind "fill" or "line", x, y, w, h, colour, the number of drawings before it)
+drawn = [0]  # drawings so far: a record's last field, so a shape knows what was drawn before it
+_ink = {}  # string -> (first, last) ink row relative to its 8x8 cell
+_ink_buffer = framebuf.FrameBuffer(bytearray(8 * 12 * 40), 8 * 40, 12 * 8, framebuf.MONO_HLSB)
+MARKS = ("+", "x", "~")  # the layouts' drawn marks (tick, cross, link): boxes, no text
+
+
+def ink_rows(s):
+    """The rows, relative to the top of the 8x8 cell (0..7), of the first and last pixel
+    text.text() sets for s (a string or a number): an accent above a capital gives a
+    negative first row, a text without descenders ends at row 6."""
+    got = _ink.get(s)
+    if got is None:
+        buffer = _ink_buffer
+        buffer.fill(0)
+        shown = s[:40] if isinstance(s, str) else str(s)
+        text(buffer, shown, 0, 4, 1)
+        first, last = 8, -1
+        for row in range(12 * 8):
+            for column in range(8 * len(shown)):
+                if buffer.pixel(column, row):
+                    first = min(first, row - 4)
+                    last = max(last, row - 4)
+                    break
+        if last < 0:  # blank (spaces): the cell
+            first, last = 0, 7
+        got = _ink[s] = (first, last)
+    return got
+
+
 def probe(s, x, y, w, h, rx, ry, rw, rh):
     if s is None:  # covered: what lay under the rectangle is hidden
         records[:] = [r for r in records if not _overlap(r[1:5], (x, y, w, h))]
+        shapes[:] = [q for q in shapes if not _overlap(q[1:5], (x, y, w, h))]
         return
     if s == "~":
         link_marks[0] += 1
-    records.append((s, x, y, w, h, rx, ry, rw, rh))
+    if s not in MARKS and h >= 8:
+        first, last = ink_rows(s)
+        scale = h // 8
+        if (first < 0 or last > 7) and scale == 2 and LAYOUT == "128x64":
+            report("mark lost", "%r is drawn big through one 8x8 cell: its accent is cut off" % s)
+        y += first * scale
+        h = (last - first + 1) * scale
+    drawn[0] += 1
+    records.append((s, x, y, w, h, rx, ry, rw, rh, drawn[0]))
+
+
+class ShapeProbe:
+    """The layout's framebuffer, every bar, frame and line it paints written down (the
+    text's own pixels, its glyph runs and a mark's strokes, lie in the region reported
+    just before them: not shapes)."""
+
+    def __init__(self, fb):
+        self.fb = fb
+
+    def __getattr__(self, name):
+        return getattr(self.fb, name)
+
+    def _shape(self, kind, x, y, w, h, colour):
+        if w <= 0 or h <= 0:
+            return
+        if records and _inside((x, y, w, h), records[-1][5:9]):
+            return  # the glyphs of the text just placed, inside its region
+        shapes.append((kind, x, y, w, h, colour, drawn[0]))
+
+    def fill_rect(self, x, y, w, h, colour):
+        self._shape("fill", x, y, w, h, colour)
+        self.fb.fill_rect(x, y, w, h, colour)
+
+    def rect(self, x, y, w, h, colour, *fill):
+        if fill and fill[0]:
+            self._shape("fill", x, y, w, h, colour)
+        else:
+            for edge in ((x, y, w, 1), (x, y + h - 1, w, 1), (x, y, 1, h), (x + w - 1, y, 1, h)):
+                self._shape("line", edge[0], edge[1], edge[2], edge[3], colour)
+        self.fb.rect(x, y, w, h, colour, *fill)
+
+    def hline(self, x, y, w, colour):
+        self._shape("line", x, y, w, 1, colour)
+        self.fb.hline(x, y, w, colour)
+
+    def vline(self, x, y, h, colour):
+        self._shape("line", x, y, 1, h, colour)
+        self.fb.vline(x, y, h, colour)
+
+
+def _inside(a, b):
+    """Box a lies wholly in box b."""
+    return b[0] <= a[0] and b[1] <= a[1] and a[0] + a[2] <= b[0] + b[2] and a[1] + a[3] <= b[1] + b[3]
 
 
 def _overlap(a, b):
@@ -75,7 +168,7 @@ def report(kind, detail):
 
 def check(layout):
     W, H = layout.W, layout.H
-    for s, x, y, w, h, rx, ry, rw, rh in records:
+    for s, x, y, w, h, rx, ry, rw, rh, _ in records:
         if rx < 0 or ry < 0 or rx + rw > W or ry + rh > H:
             report("region off screen", "%r region (%d,%d %dx%d)" % (s, rx, ry, rw, rh))
         if x < rx or y < ry or x + w > rx + rw or y + h > ry + rh:
@@ -88,10 +181,29 @@ def check(layout):
             if _overlap(a[1:5], b[1:5]):
                 report("overlap", "%r at (%d,%d %dx%d) and %r at (%d,%d %dx%d)" % (
                     a[0], a[1], a[2], a[3], a[4], b[0], b[1], b[2], b[3], b[4]))
+    for kind, sx, sy, sw, sh, colour, before in shapes:
+        box = (sx, sy, sw, sh)
+        if any(_inside(box, r[1:5]) for r in records):
+            continue  # a stroke within a drawing (an underline in a text's last row, a mark)
+        for index in range(n):
+            r = records[index]
+            if not _overlap(r[1:5], box):
+                continue
+            if kind == "line":
+                report("on a line", "%r at (%d,%d %dx%d) touches the line (%d,%d %dx%d)" % (r[0], r[1], r[2], r[3], r[4],
+                                                                                         sx, sy, sw, sh))
+            elif r[9] > before:  # the text was drawn on the bar
+                if colour != 0 and not _inside(r[1:5], box):
+                    report("half on a bar", "%r at (%d,%d %dx%d) lies half on the bar (%d,%d %dx%d)" % (
+                        r[0], r[1], r[2], r[3], r[4], sx, sy, sw, sh))
+            else:
+                report("under a bar", "%r at (%d,%d %dx%d) is painted over by (%d,%d %dx%d)" % (
+                    r[0], r[1], r[2], r[3], r[4], sx, sy, sw, sh))
 
 
 def render(app, what=""):
     records[:] = []
+    shapes[:] = []
     state["screen"] = app.view.name
     state["what"] = what
     screens_seen.add(app.view.name)
@@ -122,6 +234,9 @@ def fresh_app(preset):
         board.WIFI = True
     app = App(board, {"rules": preset})
     app.layout.probe = probe
+    app.layout.fb = ShapeProbe(app.layout.fb)
+    if hasattr(app.layout, "fill_rect"):
+        app.layout.fill_rect = app.layout.fb.fill_rect
     if LONG_NAMES:
         names = {"NS": "ABCDEFGH", "EW": "MNOPQRST"}
         app.team_name = names.get
@@ -153,6 +268,11 @@ DEALS = {
          "belote": {"NS": 0, "EW": 2}, "melds": {"NS": [], "EW": ["carre_J", "quinte", "quinte"]}},
         {"taker": "NS", "bid": "capot", "trump": "S", "points": 162, "tricks": 8, "coinche": 1},
         {"taker": "EW", "bid": 90, "trump": "S", "points": 50, "belote": {"NS": 1, "EW": 0}},
+        # what a player reported: a carre of nines for EW, a cinquante and the belote for NS
+        {"taker": "NS", "bid": 110, "trump": "H", "points": 92, "belote": {"NS": 1, "EW": 0},
+         "melds": {"NS": ["quarte"], "EW": ["carre_9"]}},
+        # a failed 100 x2 with a belote: the reason and the belote both shown
+        {"taker": "EW", "bid": 100, "trump": "S", "coinche": 1, "points": 70, "belote": {"NS": 0, "EW": 1}},
     ],
 }
 DEALS["coinche1000"] = DEALS["classic2000"]
@@ -356,8 +476,9 @@ def tour_language(app, code):
     # the menu, the history, a deal's menu, the questions
     tour_lists(app, Menu(app), "menu")
     tour_lists(app, history_screens.History(app), "history")
+    for index in range(len(app.game.deals)):  # every deal's details
+        tour_lists(app, history_screens.DealMenu(app, index), "deal menu %d" % index)
     if app.game.deals:
-        tour_lists(app, history_screens.DealMenu(app, 0), "deal menu")
         ask_undo(app, Home(app))
         render(app, "undo?")
     app.go(Ask(app, T["m_new"], None, lambda: None, Home(app)))
@@ -443,7 +564,10 @@ def tour_game_over(app, code):
     arc.pick(0)
     render(app, "past game")
     if app.view.name == "history":
-        tour_lists(app, app.view, "past game deals")
+        deals = app.view
+        tour_lists(app, deals, "past game deals")
+        deals.pick(0)  # a finished game's deal: its details, read-only
+        tour_lists(app, app.view, "past game deal")
 
 
 def tour_concours(app, code):
