@@ -24,6 +24,7 @@ DEAL_ROW = const(18)  # history and past games: two text lines per row and an un
 
 class Layout(Regions):
     ROWS = 6  # list rows under the title
+    HINT_ROWS = 5  # list rows above the hint
     RECORD_ROWS = 3  # history / past games rows (two lines each) under the title
 
     def __init__(self, fb):
@@ -194,12 +195,11 @@ class Layout(Regions):
             result = g.results[-1]
             taker = g.deals[-1].get("taker")
             made = result.made
-            self.label(result.score["NS"], 10, 30, HALF - 12, 2, 1, False, "+")
-            if made is not None and taker == "NS":
-                self.made_mark(made, 0, 30)
-            self.label(result.score["EW"], HALF + 12, 30, HALF - 13, 2, 1, False, "+")
-            if made is not None and taker == "EW":
-                self.made_mark(made, HALF + 2, 30)
+            for half in (0, 1):  # the mark just left of the takers' own score, inside their column
+                score = result.score["EW" if half else "NS"]
+                end = self.label(score, HALF * half + 10 + 2 * half, 30, HALF - 12 - half, 2, 1, False, "+")
+                if made is not None and taker == ("EW" if half else "NS"):
+                    self.made_mark(made, end - 8 * (ndigits(score) + (score < 0) + 1) - 10, 30)
         fb.hline(0, 38, W, 1)
         self.label(last_line, 0, 39, W, 1)
         # the keys (left) and the next dealer, big (right)
@@ -217,7 +217,7 @@ class Layout(Regions):
         fb = self.fb
         self.title(title, right)
         n = len(rows)
-        shown = self.ROWS - (1 if hint else 0)
+        shown = self.HINT_ROWS if hint else self.ROWS
         for i in range(shown):
             k = top + i
             if k >= n:

@@ -99,8 +99,9 @@ def _scale(fill_rect, scratch: ptr8, cells: int, x: int, y: int, scale_x: int, s
 
 
 def pixels(characters, size):
-    """Width in pixels of so many characters at a size (to the end of the last cell's ink)."""
-    return characters and (characters - 1) * _ADVANCE[size] + 7 * _SCALE_X[size]
+    """Width in pixels of so many characters at a size, to the end of the last cell (the ink
+    of 4, M, W, m, w reaches its eighth column)."""
+    return characters and (characters - 1) * _ADVANCE[size] + 8 * _SCALE_X[size]
 
 
 def characters(string):
@@ -121,6 +122,7 @@ def tall_text_width(string):
 
 class Layout(Regions):
     ROWS = 7  # list rows under the title (16 px each)
+    HINT_ROWS = 5  # list rows above the hint bar
     RECORD_ROWS = 3  # history / past games rows (two lines each)
 
     def __init__(self, fb):
@@ -341,16 +343,22 @@ class Layout(Regions):
                 self.link_mark(link.state(), x + 102, 2, FOREGROUND)
             else:
                 self.label(app.team_name(team), x + 24, 2, 93, 16, 1)
-            fill(x, 20, 119, 73, colour + 1)
+            fill(x, 20, 119, 76, colour + 1)  # down to the last row of the deal score and its mark
             self.figures(n, x + 4, 24, 111, 50, 24, 6, 5)
             fill(x + 6, 77, 107, 3, FRAME)
             if target > 0 and n > 0:
                 fill(x + 6, 77, 107 if n >= target else 107 * n // target, 3, colour)
             if g.results:  # the last deal's score
                 result = g.results[-1]
-                self.label(result.score[team], x + 24, 80, 91, 16, 2, colour + 2, SIZE_DOUBLE, SIZE_TALL, "+")
+                score = result.score[team]
+                end = self.label(score, x + 24, 80, 91, 16, 2, colour + 2, SIZE_DOUBLE, SIZE_TALL, "+")
                 if result.made is not None and g.deals[-1].get("taker") == team:
-                    self.made_mark(result.made, x + 4, 80)
+                    # just left of the takers' own score: never beside the other team's
+                    cells = characters(score) + 1
+                    size = SIZE_DOUBLE  # the size label() chose (nothing allocated)
+                    while size > SIZE_TALL and pixels(cells, size) > 91:
+                        size -= 1
+                    self.made_mark(result.made, max(x + 4, end - cells * _ADVANCE[size] - 20), 80)
         self.label(last_line, 0, 95, W, 18, 1, FOREGROUND)
         # the bar: OK (X) menu, BACK (Y) undo; the next dealer, big
         fill(0, 113, W, H - 113, BAR)
@@ -373,8 +381,8 @@ class Layout(Regions):
         self.title(title, None, count)
         n = len(items)
         shown = self.ROWS
-        if hint:  # the hint bar takes the last row: keep the selection above it
-            shown -= 1
+        if hint:  # the hint bar takes the last rows: keep the selection above it
+            shown = self.HINT_ROWS
             if index >= start + shown:
                 start = index - shown + 1
         rows = items[start:start + shown]
@@ -394,10 +402,10 @@ class Layout(Regions):
             y = LIST_TOP + 16 * (k - start)
             colour = FOREGROUND
             if k == index:
-                fill(0, y - 1, W - 5, 16, SELECTION)
+                fill(0, y, W - 5, 16, SELECTION)
                 colour = BACKGROUND
             elif k & 1:
-                fill(0, y - 1, W - 5, 16, BAR)
+                fill(0, y, W - 5, 16, BAR)
             if isinstance(s, tuple):
                 right = s[1]
                 right_width = text_width(right, size)
@@ -438,10 +446,10 @@ class Layout(Regions):
             selected = k == index
             colour = FOREGROUND
             if selected:
-                fill(0, y - 1, W - 5, RECORD_ROW, SELECTION)
+                fill(0, y, W - 5, RECORD_ROW, SELECTION)
                 colour = BACKGROUND
             elif k & 1:
-                fill(0, y - 1, W - 5, RECORD_ROW, BAR)
+                fill(0, y, W - 5, RECORD_ROW, BAR)
             x = 2
             if number is not None:
                 self.label(number, 0, y, 28, 16, 2, GREY if not selected else BACKGROUND, SIZE_TALL, SIZE_TALL)

@@ -9,11 +9,12 @@ from coinche.game import GameError
 from coinche.melds import credited
 from coinche.record import RecordError, validate
 from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP, is_key, up_down
-from render.text import first_that_fits, width
+from render.text import first_that_fits
 from screens.base import Screen, contract_text
 from table.draft import ALL, BEST, DEF_ALL, REMOVE_BELOTE, S_BID, S_CONFIRM, S_MELDS_TO, S_TAKER, S_TENS, SOLO
 
 _COINCHE = ("", "x2", "x4")  # the coinche levels as every screen writes them
+_LINE = 18  # characters on one line of the 128x64 screen, drawn 7 px apart when one in eight too long
 
 
 def _fit(*texts):
@@ -399,13 +400,16 @@ class Entry(Screen):
         points entered (the pile counted: its units are set here, the layout marks
         the last digit) and the reason the scoring core gives
         (coinche.scoring.failure); capot and generale named; then, as far as the
-        line holds them, the belote and whose melds score (coinche.melds.credited)."""
+        line holds them, the belote and whose melds score (coinche.melds.credited)
+        first, since their points are counted, then the reason: a reason never takes
+        the place of a belote or a meld."""
         texts = self.app.texts
         draft = self.draft
         r = self._result[0]
         if r.made is None:
             return texts["passed"], ""
         parts = []
+        why = None
         if r.made:
             if draft.tens == SOLO or draft.tens == ALL:  # named: the big scores say it was made
                 special = texts["generale"] if draft.tens == SOLO else texts["capot"]
@@ -419,20 +423,50 @@ class Entry(Screen):
                 line = _fit(texts["failed"] + ": " + special, special)
             else:
                 line = self._points_line(texts["failed"])
-            parts.append(texts["r_" + why] + (" " + str(need) if why == "beat" else ""))  # beat: the defence's figure
+            why = texts["r_" + why] + (" " + str(need) if why == "beat" else "")  # beat: the defence's figure
+        parts.append(self._announces_part())
+        if why is not None:
+            parts.append(why)
         if draft.melds_unsettled():
             parts.append(texts["t_melds_to"])
-        bel = _belote_label(self.app, draft.belote)
-        if bel:
-            parts.append(bel)
-        team, pts = credited(draft.rules, self._checked or draft.record())
-        if pts:
-            parts.append(texts["melds_short"] + " " + self.app.team_name(team) + " " + str(pts))
         detail = ""
-        for p in parts:  # as many as one line of the 128x64 screen holds, in this order
-            if width(detail + " " + p if detail else p) <= 128:
+        for p in parts:  # as many as one line of the 128x64 screen holds (7 px apart), in this order
+            if p and _LINE >= len(detail + " " + p if detail else p):
                 detail = detail + " " + p if detail else p
         return line, detail
+
+    def _announces_part(self):
+        """The belote and whose melds score, for the detail line: 'Belote NS Ann. EO 150',
+        else 'Bel.NS Ann.EO 150', else by counts 'Bel.1-0 Ann.0-150' (NS first, as the
+        columns below); '' for neither."""
+        texts = self.app.texts
+        draft = self.draft
+        belote = draft.belote
+        team, pts = credited(draft.rules, self._checked or draft.record())
+        full = _belote_label(self.app, belote)
+        if not pts:
+            return full
+        name = self.app.team_name(team)
+        melds = texts["melds_short"] + " " + name + " " + str(pts)
+        if belote == (0, 0):
+            return melds if _LINE >= len(melds) else texts["melds_short"] + " " + str(pts)
+        mark = texts["belote_mark"]
+        mark = mark[0].upper() + mark[1:]
+        short = texts["melds_short"]
+        if short[-1] != ".":  # a word, not an abbreviation: a space before what follows
+            short += " "
+        if mark[-1] != ".":
+            mark += " "
+        names = mark
+        for side, count in (("NS", belote[0]), ("EW", belote[1])):
+            if count:
+                names += self.app.team_name(side) + ("x%d" % count if count > 1 else "")
+        by_counts = "%s%d-%d %s%d-%d" % (mark, belote[0], belote[1], short,
+                                         pts if team == "NS" else 0, pts if team == "EW" else 0)
+        for candidate in (full + " " + melds, names + " " + short + name + " " + str(pts), by_counts):
+            if _LINE >= len(candidate):
+                return candidate
+        return by_counts
 
     def _holds_open_announces(self):
         """(NS, EW): can the team announce anything in this deal (its hold key then opens

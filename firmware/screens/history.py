@@ -153,7 +153,7 @@ class DealMenu(ListScreen):
 
     def draw(self, layout):
         rows = self.cached_rows()
-        self.scroll(len(rows), layout.ROWS - 1)  # the hint takes the last row
+        self.scroll(len(rows), layout.HINT_ROWS)  # the hint takes the last rows
         layout.listing(self.title(), rows, self.sel, self.top, None, self.hint())
 
     def pick(self, i):
