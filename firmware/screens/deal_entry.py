@@ -430,8 +430,9 @@ class Entry(Screen):
         if draft.melds_unsettled():
             parts.append(texts["t_melds_to"])
         detail = ""
-        for p in parts:  # as many as one line of the 128x64 screen holds (7 px apart), in this order
-            if p and _LINE >= len(detail + " " + p if detail else p):
+        for p in parts:  # as many as one line of the 128x64 screen holds (7 px apart), in this order;
+            # the belote and melds always (their shortest form fits: the text-fit test sees it)
+            if p and (not detail or _LINE >= len(detail + " " + p)):
                 detail = detail + " " + p if detail else p
         return line, detail
 

@@ -296,6 +296,8 @@ CONFIRM = {
         {"taker": "NS", "bid": "capot", "trump": "suit", "points": 150},  # not all tricks
         {"taker": "EW", "bid": 80, "trump": "suit", "points": 162, "tricks": 8, "belote": {"NS": 0, "EW": 1}},
         {"taker": "NS", "bid": 90, "trump": "suit", "points": 0, "tricks": 0},  # the defence took all
+        {"taker": "EW", "bid": 100, "trump": "suit", "coinche": 1, "points": 70,
+         "belote": {"NS": 0, "EW": 1}},  # failed under the bid, with a belote: both shown
         {"taker": "NS", "bid": 160, "trump": "suit", "coinche": 2, "points": 162, "tricks": 8},  # ends the game
     ],
     "federation": [
@@ -307,6 +309,10 @@ CONFIRM = {
          "melds": {"NS": ["tierce"], "EW": ["tierce"]}},  # best melds not said yet
         {"taker": "NS", "bid": 110, "trump": "suit", "coinche": 1, "points": 120, "belote": {"NS": 0, "EW": 1},
          "melds": {"NS": ["carre_J", "quinte"], "EW": ["tierce"]}},
+        {"taker": "NS", "bid": 110, "trump": "suit", "points": 92, "belote": {"NS": 1, "EW": 0},
+         "melds": {"NS": ["quarte"], "EW": ["carre_9"]}},  # EW's carre, NS's cinquante and belote
+        {"taker": "EW", "bid": 100, "trump": "suit", "coinche": 1, "points": 70, "belote": {"NS": 1, "EW": 1},
+         "melds": {"NS": ["tierce"], "EW": ["quarte"]}},  # failed: reason, belotes and melds
     ],
 }
 
