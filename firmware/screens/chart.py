@@ -19,6 +19,9 @@ from render.text import width
 _DASH = const(6)  # the target line: 3 pixels drawn in every 6
 
 
+_APART = const(10)  # 128x64: the team codes at the lines' ends, from top to top (8 px high, 2 blank rows)
+
+
 def _dotted(fb, x0, y0, x1, y1, colour):
     """A line with every other pixel drawn (EW on the one-colour screen)."""
     dx = x1 - x0
@@ -99,15 +102,22 @@ class Chart(Screen):
         if layout.W < 240 and max(width(self.legend[0]), width(self.legend[1])) > layout.W // 2 - 1:
             # long team names: the codes, so both totals stay on the line
             self.legend = (app.texts["NS"] + " " + str(ns), app.texts["EW"] + " " + str(ew))
-        # 128x64: where the team codes go, at the height of each line's end, 9 px apart at least
+        # 128x64: where the team codes go, at the height of each line's end, _APART px apart at
+        # least (two blank rows between them), the pair moved together inside the plot's height
         ns_y = pts[3 * n - 2] - 3
         ew_y = pts[3 * n - 1] - 3
-        if -9 < ns_y - ew_y < 9:
-            mid = (ns_y + ew_y) // 2
-            ns_y, ew_y = (mid - 5, mid + 4) if ns >= ew else (mid + 4, mid - 5)
-        self.label_y = (min(max(ns_y, top - 2), bottom - 8), min(max(ew_y, top - 2), bottom - 8))
-        if self.label_y[0] == self.label_y[1]:  # pushed against the same edge
-            self.label_y = (top - 2, bottom - 8) if ns >= ew else (bottom - 8, top - 2)
+        upper, lower = (ns_y, ew_y) if ns >= ew else (ew_y, ns_y)  # the leader's code on top
+        if lower - upper < _APART:
+            mid = (upper + lower) // 2
+            upper = mid - _APART // 2
+            lower = upper + _APART
+        if upper < top - 2:
+            lower += top - 2 - upper
+            upper = top - 2
+        if lower > bottom - 8:
+            upper -= lower - (bottom - 8)
+            lower = bottom - 8
+        self.label_y = (upper, lower) if ns >= ew else (lower, upper)
         if layout.W >= 240:
             from render.layout_240x135 import BAD, FRAME, TEAM, key_bar
 

@@ -13,6 +13,15 @@ from screens.deal_entry import Entry
 from table.draft import Draft
 
 _KINDS = {"NT": "NT", "AT": "AT"}  # a trump code -> its text key; any suit is "suit"
+_ROW = 17  # characters of a list row of the 128x64 screen (7 px apart), inside its highlight
+
+
+def _row(*texts):
+    """The first of texts (the longest first) that fits a list row; the last one anyway."""
+    for text in texts:
+        if len(text) <= _ROW:
+            return text
+    return texts[-1]
 
 
 def detail_rows(app, rules, rec, result):
@@ -50,18 +59,23 @@ def detail_rows(app, rules, rec, result):
     for team in ("NS", "EW"):
         count = belote.get(team, 0)
         if count:
-            rows.append((texts["belote"], app.team_name(team) + (" x" + str(count) if count > 1 else "")))
+            times = " x" + str(count) if count > 1 else ""
+            name = app.team_name(team)
+            rows.append(_row(texts["belote"] + " " + name + times, texts["belote_mark"] + " " + name + times))
     melds = rec.get("melds") or {}
     for team in ("NS", "EW"):
         codes = melds.get(team) or ()
         if codes:
-            rows.append((texts["d_melds"], app.team_name(team)))
+            name = app.team_name(team)
+            rows.append(_row(texts["d_melds"] + " " + name, texts["melds_short"] + " " + name))
             for code in codes:
                 rows.append("  " + texts[code])
     if melds.get("NS") or melds.get("EW"):
         team, scored = credited(rules, rec)
         if scored:
-            rows.append(texts["melds_short"] + " " + app.team_name(team) + " " + str(scored))
+            name = app.team_name(team)
+            rows.append(_row(texts["melds_short"] + " " + name + " " + str(scored),
+                             texts["melds_short"].rstrip(".") + "." + name + " " + str(scored)))
         else:
             rows.append(texts["melds_short"] + " " + texts["nobody"])
     return rows

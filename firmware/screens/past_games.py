@@ -32,7 +32,9 @@ class Archive(RecordList):
             if n is None:
                 n = len(summ.get("deals") or ())
             count = str(n) + " " + texts["deals_n"]
-            lines = (texts.get("p_" + str(rules.get("preset")), "?") + ", " + count, count)
+            preset = texts.get("p_" + str(rules.get("preset")), "?")
+            # the preset always, the count as long as it fits: "Classique, 12 donnes" .. "Classique 12"
+            lines = (preset + ", " + count, preset + " " + str(n) + " " + texts["deals_short"], preset + " " + str(n))
             if res:  # the winner's final total gets a tick
                 winner = res.get("winner")
                 out.append((None, lines, None, (winner == "NS" or None, res["NS"]),
