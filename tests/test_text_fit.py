@@ -25,7 +25,7 @@ LAYOUTS = ("128x64", "240x135")
 
 
 def run_fit(layout, *options, lines=None):
-    out = run_mp(script=SCRIPT, args=(layout,) + options).stdout.splitlines()
+    out = run_mp(script=SCRIPT, args=(layout,) + options, heapsize="16M").stdout.splitlines()
     if lines is not None:
         lines.extend(out)
     problems = [json.loads(line[8:]) for line in out if line.startswith("problem ")]
@@ -78,6 +78,18 @@ def test_an_overlong_string_fails(layout, key):
     named = [p for p in problems if "WWWWWWWWWWWWWWWWWWWW" in p["detail"]]
     assert {p["lang"] for p in named} == set(languages.LANGS), _show(problems)
     assert {p["kind"] for p in named} & {"cut", "overlap"}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_mark_above_the_cell_fails(layout):
+    """The check sees the ink: measured as the font drew accented capitals before (the mark
+    two rows above the cell), German "Ändern" under the title bar "Gabe 1" and French
+    "Équipes" on a highlighted row are reported."""
+    _, problems, _ = run_fit(layout, "--marks-above")
+    named = {(p["lang"], p["screen"]) for p in problems if "\\xc4ndern" in p["detail"] or "Ändern" in p["detail"]}
+    assert ("de", "deal") in named, _show(problems)
+    teams = {p["kind"] for p in problems if p["lang"] == "fr" and ("\\xc9quipes" in p["detail"] or "Équipes" in p["detail"])}
+    assert teams & {"half on a bar", "cut"}, _show(problems)
 
 
 # Every abbreviation of the language tables, with the word it shortens: a new one joins

@@ -1,12 +1,14 @@
 """Every screen state, every language, one layout: does every drawn text fit its region?
 
-argv: LAYOUT [--long-names] [--wifi] [--overlong KEY]
+argv: LAYOUT [--long-names] [--wifi] [--overlong KEY] [--marks-above]
   LAYOUT        128x64 or 240x135
   --long-names  teams named with 8 characters (the longest a name may be)
   --wifi        a board with WiFi: home shows the link's state mark (counted in
                 the `link marks N` line)
   --overlong K  the string K of every language table made far too long (the test
                 proves the check fails then)
+  --marks-above each accented capital measured with its mark two rows above its
+                cell, as the font drew it before (the test proves the check sees it)
 
 Runs the real App in-process (fakeboard, RAM littlefs) and sets the layout's
 probe: every label(), figures() and mark the layout draws reports the box it
@@ -51,6 +53,8 @@ LONG_NAMES = "--long-names" in sys.argv
 WIFI = "--wifi" in sys.argv
 link_marks = [0]
 OVERLONG = sys.argv[sys.argv.index("--overlong") + 1] if "--overlong" in sys.argv else None
+MARKS_ABOVE = "--marks-above" in sys.argv
+ACCENTED_CAPITALS = "ÉÈÀÜÖÄ"
 
 
 records = []
@@ -87,6 +91,8 @@ def ink_rows(s):
                     break
         if last < 0:  # blank (spaces): the cell
             first, last = 0, 7
+        if MARKS_ABOVE and isinstance(s, str) and any(ch in ACCENTED_CAPITALS for ch in s):
+            first = -2
         got = _ink[s] = (first, last)
     return got
 
