@@ -103,7 +103,7 @@ ABBREVIATIONS = {
     "de": {"bel": "belote", "farb": "farben", "geg": "gegner", "gen": "generale", "gleichst": "gleichstand",
            "italien": "italienisch", "kap": "kapot", "max": "maximal", "meld": "meldungen", "sieg": "sieger",
            "spie": "spieler", "eig": "eigene", "gew": "gewonnen", "o": "ohne", "sich": "sichern",
-           "zur": "zurück", "sp": "spiele"},
+           "zur": "zurück", "sp": "spiele", "rück": "rückgängig"},
     "it": {"ann": "annunci", "bel": "belote", "capp": "cappotto", "gen": "generale", "pross": "prossimo",
            "surc": "surcontrate", "vinc": "vincitore", "agg": "aggiungi", "annul": "annullare", "cap": "cappotto",
            "dif": "difesa", "migl": "migliore", "part": "partita", "ult": "ultima",
