@@ -107,7 +107,8 @@ def _deal(taker, points):
     [_deal("NS", 100)] * 6 + [_deal("EW", 100)] * 6,  # level all game: both lines end at the top
     [_deal("NS", 81), _deal("EW", 82)] * 3,  # close, low
     [_deal("NS", 162)] * 3 + [_deal("EW", 90)],  # far apart
-], ids=["level", "close", "apart"])
+    [_deal("NS", 162)] * 12,  # NS at the top, EW at the bottom
+], ids=["level", "close", "apart", "ends"])
 def test_the_charts_end_labels_never_touch(deals):
     texts = languages.read_file("fr")
     drawn = _drawn("Chart", deals)
@@ -115,6 +116,7 @@ def test_the_charts_end_labels_never_touch(deals):
     assert len(ends) == 2, drawn
     upper, lower = sorted(ends, key=lambda d: d[2])
     assert lower[2] - (upper[2] + upper[4]) >= 2, (upper, lower)  # two blank rows between them
+    assert upper[2] >= 9 and lower[2] + lower[4] <= 54, (upper, lower)  # under the title bar, over the totals
 
 
 @pytest.mark.parametrize("lang", languages.LANGS)

@@ -107,16 +107,11 @@ class Chart(Screen):
         ns_y = pts[3 * n - 2] - 3
         ew_y = pts[3 * n - 1] - 3
         upper, lower = (ns_y, ew_y) if ns >= ew else (ew_y, ns_y)  # the leader's code on top
+        upper = min(max(upper, top - 2), bottom - 8)
+        lower = min(max(lower, top - 2), bottom - 8)
         if lower - upper < _APART:
-            mid = (upper + lower) // 2
-            upper = mid - _APART // 2
+            upper = min(max((upper + lower) // 2 - _APART // 2, top - 2), bottom - 8 - _APART)
             lower = upper + _APART
-        if upper < top - 2:
-            lower += top - 2 - upper
-            upper = top - 2
-        if lower > bottom - 8:
-            upper -= lower - (bottom - 8)
-            lower = bottom - 8
         self.label_y = (upper, lower) if ns >= ew else (lower, upper)
         if layout.W >= 240:
             from render.layout_240x135 import BAD, FRAME, TEAM, key_bar
