@@ -82,3 +82,10 @@ def test_the_deal_screen_shows_the_reason_and_the_belote_of_a_failed_coinche(lan
     assert texts["belote"] + " " + texts["NS"] in rows
     assert texts["f_coinche"] + " x2" in rows
     assert texts["d_points"] + " 70 92" in rows
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_the_short_marks_of_the_detail_line_end_with_a_dot(lang):
+    """check-and-save glues 'Bel.' and 'Ann.' to a team name when the line is short of room."""
+    texts = languages.read_file(lang)
+    assert texts["belote_mark"].endswith(".") and texts["melds_short"].endswith(".")

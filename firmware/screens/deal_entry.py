@@ -22,6 +22,14 @@ def _fit(*texts):
     return first_that_fits(texts, 128)
 
 
+def _first_on_a_line(*texts):
+    """The first of texts that fits one line of the 128x64 screen drawn 7 px apart (the last anyway)."""
+    for text in texts:
+        if len(text) <= _LINE:
+            return text
+    return texts[-1]
+
+
 def _belote_label(app, belotes):
     """'Belote NS', 'Belote NS x2 EO' ... for the (NS, EW) counts of belotes, with the
     team names ('Belote 1-1' when long names do not fit); '' for none."""
@@ -439,35 +447,28 @@ class Entry(Screen):
     def _announces_part(self):
         """The belote and whose melds score, for the detail line: 'Belote NS Ann. EO 150',
         else 'Bel.NS Ann.EO 150', else by counts 'Bel.1-0 Ann.0-150' (NS first, as the
-        columns below); '' for neither."""
-        texts = self.app.texts
+        columns below); '' for neither. Both marks end with a dot (lang/*.txt)."""
+        app = self.app
+        texts = app.texts
         draft = self.draft
         belote = draft.belote
         team, pts = credited(draft.rules, self._checked or draft.record())
-        full = _belote_label(self.app, belote)
+        full = _belote_label(app, belote)
         if not pts:
             return full
-        name = self.app.team_name(team)
-        melds = texts["melds_short"] + " " + name + " " + str(pts)
+        short = texts["melds_short"]
+        name = app.team_name(team)
         if belote == (0, 0):
-            return melds if _LINE >= len(melds) else texts["melds_short"] + " " + str(pts)
+            return _first_on_a_line(short + " " + name + " " + str(pts), short + str(pts))
         mark = texts["belote_mark"]
         mark = mark[0].upper() + mark[1:]
-        short = texts["melds_short"]
-        if short[-1] != ".":  # a word, not an abbreviation: a space before what follows
-            short += " "
-        if mark[-1] != ".":
-            mark += " "
         names = mark
         for side, count in (("NS", belote[0]), ("EW", belote[1])):
             if count:
-                names += self.app.team_name(side) + ("x%d" % count if count > 1 else "")
-        by_counts = "%s%d-%d %s%d-%d" % (mark, belote[0], belote[1], short,
-                                         pts if team == "NS" else 0, pts if team == "EW" else 0)
-        for candidate in (full + " " + melds, names + " " + short + name + " " + str(pts), by_counts):
-            if _LINE >= len(candidate):
-                return candidate
-        return by_counts
+                names += app.team_name(side) + ("x%d" % count if count > 1 else "")
+        return _first_on_a_line(full + " " + short + " " + name + " " + str(pts), names + " " + short + name + " " + str(pts),
+                                "%s%d-%d %s%d-%d" % (mark, belote[0], belote[1], short,
+                                                     pts if team == "NS" else 0, pts if team == "EW" else 0))
 
     def _holds_open_announces(self):
         """(NS, EW): can the team announce anything in this deal (its hold key then opens
