@@ -50,10 +50,13 @@ app.handle(OK)
 out["opened"] = app.screen
 out["past_rows"] = [r[0] for r in app.view.rows()]
 app.handle(DOWN)
-app.handle(OK)  # read-only: OK on a past deal edits nothing
+app.handle(OK)  # read-only: OK on a past deal shows what was recorded, nothing to edit
 out["after_ok"] = app.screen
+out["past_deal_rows"] = app.view.rows()
 app.handle(BACK)
 out["back"] = app.screen
+app.handle(BACK)
+out["back_again"] = app.screen
 print(json.dumps(out))
 """
 
@@ -87,4 +90,5 @@ def test_history_past_games_and_game_over():
     assert row[3] == [True, out["final"]["NS"]] and row[4] == [None, out["final"]["EW"]]
     # OK opens the game's deals, read-only; BACK returns to the list
     assert out["opened"] == "history" and out["past_rows"] == list(range(1, out["deals"] + 1))
-    assert out["after_ok"] == "history" and out["back"] == "archive"
+    assert out["after_ok"] == "deal" and out["back"] == "history" and out["back_again"] == "archive"
+    assert "Modifier" not in out["past_deal_rows"] and "Supprimer" not in out["past_deal_rows"]
