@@ -32,6 +32,7 @@ print("confirm", json.dumps(entry._verdict()))
 app.save_deal(rec, None)
 menu = history.DealMenu(app, 0)
 print("rows", json.dumps(menu.rows()))
+print("history", json.dumps(history.History(app).rows()[0][1]))
 """
 
 FEDERATION_MELDS = {"taker": "NS", "bid": 110, "trump": "H", "points": 92, "belote": {"NS": 1, "EW": 0},
@@ -46,19 +47,22 @@ def _shown(preset, lang, record):
     confirm = json.loads([line for line in out if line.startswith("confirm ")][0][8:])
     rows = json.loads([line for line in out if line.startswith("rows ")][0][5:])
     flat = [row if isinstance(row, str) else " ".join(row) for row in rows]
-    return confirm, flat, languages.read_file(lang)
+    listed = json.loads([line for line in out if line.startswith("history ")][0][8:])
+    return confirm, flat, languages.read_file(lang), listed
 
 
 @pytest.mark.parametrize("lang", languages.LANGS)
 def test_a_failure_reason_never_hides_the_belote_on_check_and_save(lang):
-    (verdict, detail), _, texts = _shown("classic2000", lang, FAILED_WITH_BELOTE)
+    (verdict, detail), _, texts, _ = _shown("classic2000", lang, FAILED_WITH_BELOTE)
     assert verdict.startswith(texts["failed"])
     assert detail.startswith(texts["belote"]), detail
 
 
 @pytest.mark.parametrize("lang", languages.LANGS)
 def test_the_deal_screen_names_each_teams_melds_and_the_belote(lang):
-    (_, detail), rows, texts = _shown("federation", lang, FEDERATION_MELDS)
+    (_, detail), rows, texts, listed = _shown("federation", lang, FEDERATION_MELDS)
+    # the history's row marks the belote and the melds (its longest form)
+    assert listed[0].split()[-2:] == [texts["belote_mark"], texts["melds_short"].lower()], listed
     # the issue's example showed only "Belote NS": now the belote and the melds, each with its team
     words = detail.lower().replace(".", ". ").split()
     assert texts["belote_mark"].lower() in words or texts["belote"].lower() in words, detail
@@ -77,7 +81,7 @@ def test_the_deal_screen_names_each_teams_melds_and_the_belote(lang):
 
 @pytest.mark.parametrize("lang", languages.LANGS)
 def test_the_deal_screen_shows_the_reason_and_the_belote_of_a_failed_coinche(lang):
-    _, rows, texts = _shown("classic2000", lang, FAILED_WITH_BELOTE)
+    _, rows, texts, _ = _shown("classic2000", lang, FAILED_WITH_BELOTE)
     assert texts["failed"] in rows and texts["r_bid"] in rows, rows
     assert texts["belote"] + " " + texts["NS"] in rows
     assert texts["f_coinche"] + " x2" in rows

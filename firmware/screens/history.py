@@ -83,7 +83,7 @@ def detail_rows(app, rules, rec, result):
 
 def record_row(app, number, rec, result, totals):
     """A history row for layout.records(): the deal number; its contract, with a capot
-    (all tricks on a number bid) and a belote marked, as alternatives from the longest to
+    (all tricks on a number bid), a belote and melds marked, as alternatives from the longest to
     the shortest ('160 SA x2 capot bel.', '160SAx2 capot bel.', '160SAx2 C B'); made or
     failed; each team's deal score and running total; the taker's side."""
     texts = app.texts
@@ -94,6 +94,9 @@ def record_row(app, number, rec, result, totals):
         bel = rec.get("belote")
         if bel and (bel.get("NS") or bel.get("EW")):
             flags.append(texts["belote_mark"])
+        melds = rec.get("melds")
+        if melds and (melds.get("NS") or melds.get("EW")):
+            flags.append(texts["melds_short"].lower())  # the deal's screen names them
     spaced = contract_text(app, rec, False)
     compact = contract_text(app, rec, False, True)
     words = "".join(" " + f for f in flags)
