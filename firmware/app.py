@@ -188,18 +188,36 @@ class App:
         self.table.touch()
 
     # -- the changes the screens ask for: the GameTable makes them, the App shows the result
-    def save_deal(self, record, index):
+    def save_deal(self, record, index, after=None):
+        """Save a deal (index None: a new one); after: what opens once it is saved (an
+        edit from the history returns there), else home; a game that ended shows its end."""
+        dealer = self.table.game.dealer()
         done, message = self.table.save_deal(record, index)
-        if done:
+        if done and after is not None and not self.table.game.over:
+            after()
+        elif done:
             self.home()
-        self.tell(message)
+        self.tell_dealer(message, dealer)
 
     def delete_deal(self, index, back_to=None):
+        """Delete deal `index`; back_to: the screen shown after it while deals are left.
+        An undo (the last deal) moves the next dealer back as the players expect; a deal
+        deleted in the middle does too, and that is said."""
+        last = index == len(self.table.game.deals) - 1
+        dealer = None if last else self.table.game.dealer()
         done, message = self.table.delete_deal(index)
         if done and back_to is not None and self.table.game.deals:
             self.go(back_to)
         elif done:
             self.home()
+        self.tell_dealer(message, dealer)
+
+    def tell_dealer(self, message, dealer):
+        """Tell what the table answered; when the change moved the next dealer off `dealer`
+        (who dealt next before; None: as expected), say who deals now, a while longer."""
+        if dealer is not None and message in ("saved", "deleted") and self.table.game.dealer() != dealer:
+            self.flash(self.texts["dealer_moved"] + " " + self.seat_label(), LONG_TOAST_MS)
+            return
         self.tell(message)
 
     def new_game(self):

@@ -63,9 +63,15 @@ class Entry(Screen):
         self._checked = None  # the record last scored there, as validate() returned it
         self._holds = None  # the confirm step's (NS, EW): does the team's hold key open its announces?
         self._picker_texts = None  # (team, (choices, rows, title, hold)) of the open picker
+        # the card points say every trick went one way (162 or 0) but no capot was
+        # entered: asked once on saving ("Capot?": OK a capot, BACK the points kept)
+        self.capot_question = None  # (ALL or DEF_ALL, question, detail, hint) while asked
+        self.capot_asked = False
 
     @property
     def name(self):
+        if self.capot_question is not None:
+            return "entry-capot"
         if self.meld_team:
             return "entry-meld-list" if self.more else "entry-meld"
         return "entry-" + self.step
@@ -127,6 +133,8 @@ class Entry(Screen):
         app = self.app
         texts = app.texts
         st = self.step
+        if self.capot_question is not None:
+            return self._capot_key(ev)
         if self.meld_team is not None:
             return self._pick_key(ev)
         if is_key(ev, BACK):
@@ -150,7 +158,7 @@ class Entry(Screen):
                 was = draft.bid
                 draft.bid = items[(i + s) % len(items)]
                 if (was == "pass") != (draft.bid == "pass"):
-                    self._stepno_s = None
+                    self._stepno_s = self._ctx = None
                 # points follow the bid until the player sets them; a capot or
                 # generale bid (or leaving one) brings its own default
                 if not draft.touched or not isinstance(was, int) or not isinstance(draft.bid, int):
@@ -223,7 +231,43 @@ class Entry(Screen):
                 if self.error is not None:
                     app.flash(texts["e_field"])
                     return
-                app.save_deal(draft.record(), self.index)
+                if self._ask_capot():
+                    return
+                self._save()
+
+    def _save(self):
+        back = self.back_to
+        self.app.save_deal(self.draft.record(), self.index, back.back if self.index is not None and back else None)
+
+    def _ask_capot(self):
+        """On saving card points of 162 or 0 (every trick one way, by the usual slip of the
+        units), ask once whether it was a capot. True: the question is open."""
+        draft = self.draft
+        if self.capot_asked or not draft.has_units():
+            return False
+        points = draft.takers_points()
+        if points != 162 and points != 0:
+            return False
+        self.capot_asked = True
+        texts = self.app.texts
+        special = ALL if points == 162 else DEF_ALL
+        name = texts["all_tricks"] if special == ALL else texts["def_all"]
+        self.capot_question = (special, texts["q_capot"] if special == ALL else texts["q_def_capot"],
+                               "OK: " + name, "< " + texts["keep_points"] + " " + str(draft.points_entered()))
+        return True
+
+    def _capot_key(self, ev):
+        """The capot question: OK saves a capot (or the defence's), BACK the points as entered."""
+        if is_key(ev, OK):
+            draft = self.draft
+            draft.tens = self.capot_question[0]
+            draft.units = 0
+            self.capot_question = None
+            self._touch()
+            self._save()
+        elif is_key(ev, BACK):
+            self.capot_question = None
+            self._save()
 
     def _open_picker(self, team):
         draft = self.draft
@@ -332,6 +376,10 @@ class Entry(Screen):
         draft = self.draft
         texts = self.app.texts
         st = self.step
+        if self.capot_question is not None:
+            question = self.capot_question
+            layout.ask(question[1], question[2], question[3])
+            return
         if self.meld_team is not None:
             choices, rows, title, hold = self._picker(self.meld_team)
             if self.more:
@@ -349,6 +397,8 @@ class Entry(Screen):
         elif st == S_BID:
             b = draft.bid
             many = len(draft.kinds()) > 1
+            if b == "pass":  # nobody took: no taker's line under "All passed"
+                self._ctx = ""
             if self._ctx is None:
                 name = self.app.team_name(draft.taker)
                 ctx = name + " " + texts["took"]
