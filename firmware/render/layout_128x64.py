@@ -361,25 +361,32 @@ class Layout(Regions):
         else:
             self.label(verdict, 0, 19, W, 1)
             fb.vline(HALF, 28, 26, 1)
-            self.team_with_hold(ns_label, 0, holds[0] and "OK+")
-            self.team_with_hold(ew_label, HALF + 1, holds[1] and "<+")
-            self.label(ns, 0, 37, HALF - 1, 1, 1, False, "+")
-            self.label(ew, HALF + 1, 37, HALF - 1, 1, 1, False, "+")
+            for i, label, score, hold in ((0, ns_label, ns, "OK+"), (1, ew_label, ew, "<+")):
+                x = 0 if i == 0 else HALF + 1
+                if self.team_with_hold(label, x, holds[i] and hold):  # the mark before the score
+                    mark = width(hold)
+                    self.label(hold, x, 37, mark)
+                    self.label(score, x + mark + 2, 37, HALF - 3 - mark, 2, 1, False, "+")
+                else:
+                    self.label(score, x, 37, HALF - 1, 1, 1, False, "+")
             self.label(tot_ns, 0, 46, HALF - 1, 1, 1, False, "=")
             self.label(tot_ew, HALF + 1, 46, HALF - 1, 1, 1, False, "=")
         self.hint(hint)
 
     def team_with_hold(self, name, x, hold):
         """A team's name centred in its column on the confirm step, followed by its hold
-        key ('OK+', '<+') when one is given and both fit (else the name alone)."""
+        key ('OK+', '<+') when one is given. A name too long for both keeps its line and
+        the hold key goes to the start of the score line below (see confirm()): the
+        mark is there whatever the name's length. Returns whether it went there."""
         if hold:
-            w = width(name) + 8 + width(hold)
+            w = width(name) + 4 + width(hold)
             if w <= HALF - 1:
                 x0 = x + (HALF - 1 - w) // 2
                 self.label(name, x0, 28, width(name))
-                self.label(hold, x0 + width(name) + 8, 28, width(hold))
-                return
+                self.label(hold, x0 + width(name) + 4, 28, width(hold))
+                return False
         self.label(name, x, 28, HALF - 1, 1)
+        return bool(hold)
 
     def ask(self, question, detail, hint):
         fb = self.fb

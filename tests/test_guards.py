@@ -1,0 +1,82 @@
+"""The guards against the slips that score wrong without anyone noticing, on the real
+firmware (MicroPython unix port, tests/mp/guards.py drives the App and reports).
+
+- card points of 162 (or 0) entered as a number ask "Capot?" once on saving;
+- OK, OK from home records no all-pass deal (the menu row takes a held OK);
+- the contract screen never shows a taker under "All passed";
+- the check-and-save step keeps each team's hold mark whatever the names' length;
+- a deal deleted in the middle says who deals next (an undo does not need to).
+"""
+import json
+import os
+
+import pytest
+
+from conftest import ROOT, run_mp
+
+SCRIPT = os.path.join(ROOT, "tests", "mp", "guards.py")
+LAYOUTS = ("128x64", "240x135")
+
+
+def run_case(case, layout="128x64", preset="classic2000"):
+    out = run_mp(script=SCRIPT, args=(layout, case, preset)).stdout.splitlines()
+    results = [json.loads(line[7:]) for line in out if line.startswith("result ")]
+    assert results, out[-20:]
+    return results[0]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_162_card_points_ask_capot_and_ok_saves_a_capot(layout):
+    r = run_case("capot_yes", layout)
+    assert r["confirm"] == "entry-confirm"
+    assert r["asked"] == "entry-capot" and r["deals_while_asked"] == 0  # nothing saved before the answer
+    assert any("162" in t for t in r["question"])  # BACK says what it keeps
+    assert r["after"] == "home"
+    assert [(d["points"], d.get("tricks")) for d in r["deals"]] == [(162, 8)]
+
+
+def test_162_card_points_back_keeps_the_points():
+    r = run_case("capot_no")
+    assert r["asked"] == "entry-capot" and r["after"] == "home"
+    assert [(d["points"], d.get("tricks")) for d in r["deals"]] == [(162, None)]
+
+
+def test_no_card_points_for_the_takers_ask_the_defence_capot():
+    r = run_case("defence_capot")
+    assert r["asked"] == "entry-capot"
+    assert [(d["points"], d.get("tricks")) for d in r["deals"]] == [(0, 0)]
+
+
+def test_161_card_points_save_without_a_question():
+    r = run_case("no_question")
+    assert r["after"] == "home" and [d["points"] for d in r["deals"]] == [161]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_ok_ok_from_home_records_no_all_pass_deal(layout):
+    r = run_case("menu_ok_ok", layout)
+    assert r["after_ok_ok"] == "menu" and r["deals_after_ok_ok"] == []
+    assert r["toast"]  # the plain OK says the row takes a held OK
+    assert r["after_hold"] == "home" and r["deals"] == [{"bid": "pass"}]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_the_contract_screen_shows_no_taker_under_all_passed(layout):
+    r = run_case("bid_pass", layout)
+    assert r["bid"] == "pass" and r["pass"] in r["texts"]
+    assert not any(r["took"] in t for t in r["texts"]), r["texts"]
+    assert any(r["took"] in t for t in r["texts_80"])  # a number bid names its taker again
+
+
+@pytest.mark.parametrize("case", ["hold_marks_short_names", "hold_marks_long_names", "hold_marks_no_names"])
+def test_check_and_save_keeps_both_hold_marks_whatever_the_names(case):
+    r = run_case(case, preset="federation")  # melds: both teams may announce
+    assert r["screen"] == "entry-confirm"
+    assert "OK+" in r["texts"] and "<+" in r["texts"], r["texts"]
+
+
+def test_a_deal_deleted_in_the_middle_says_who_deals_next():
+    r = run_case("delete_middle")
+    assert r["dealer_after"] != r["dealer_before"]
+    assert r["toast"] == r["words"] + " " + r["dealer_label"]
+    assert r["toast_undo"] == r["deleted"]  # undoing the last deal moves the dealer as expected
