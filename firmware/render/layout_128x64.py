@@ -364,9 +364,10 @@ class Layout(Regions):
             for i, label, score, hold in ((0, ns_label, ns, "OK+"), (1, ew_label, ew, "<+")):
                 x = 0 if i == 0 else HALF + 1
                 if self.team_with_hold(label, x, holds[i] and hold):  # the mark before the score
-                    mark = width(hold)
-                    self.label(hold, x, 37, mark)
-                    self.label(score, x + mark + 2, 37, HALF - 3 - mark, 2, 1, False, "+")
+                    self.label(hold, x, 37, width(hold))
+                    n = 7 * ndigits(score) - 1  # the score in narrow digits, right of the mark
+                    self.label("+", x + HALF - 10 - n, 37, 8)
+                    self.label(score, x + HALF - 1 - n, 37, n, 0, 1, False, None, True)
                 else:
                     self.label(score, x, 37, HALF - 1, 1, 1, False, "+")
             self.label(tot_ns, 0, 46, HALF - 1, 1, 1, False, "=")

@@ -373,8 +373,8 @@ class Layout(Regions):
         self.title(title, None, count)
         n = len(items)
         shown = self.ROWS
-        if hint:  # the hint bar takes the last row: keep the selection above it
-            shown -= 1
+        if hint:  # the hint bar takes the last rows: keep the selection above it
+            shown = (BAR_TOP - LIST_TOP) // 16
             if index >= start + shown:
                 start = index - shown + 1
         rows = items[start:start + shown]
