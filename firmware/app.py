@@ -28,6 +28,7 @@ except ImportError:  # CPython (unit tests)
 TOAST_MS = const(1500)
 LONG_TOAST_MS = const(3000)
 START_TOAST_MS = const(4000)
+HINT_MS = const(2000)  # a turning hint line shows each of its texts this long
 # Dimming is off unless set (the score stays readable between deals); when set, the
 # screen dims to half its contrast, never below what can still be read (on the
 # Display Pack the contrast is the backlight: a low level is black).
@@ -59,6 +60,7 @@ class App:
         self.toast_until = 0
         self.dimmed = False
         self.dirty = True
+        self.turn_at = 0  # when the current screen's hint line turns next
         self.language = None
         # the link's state for home's mark, on a board with WiFi (None: no mark)
         self.link = None
@@ -108,6 +110,7 @@ class App:
     def go(self, screen):
         self.view = screen
         self.dirty = True
+        self.turn_at = ticks_add(self.clock(), HINT_MS)
         forget_run_time_strings()  # the new screen builds its own
         on_demand.release_unused(screen)
 
@@ -319,6 +322,11 @@ class App:
         now = self.clock()
         if self.toast_msg is not None and ticks_diff(now, self.toast_until) >= 0:
             self.toast_msg = None
+            self.dirty = True
+        view = self.view
+        if view.turns and ticks_diff(now, self.turn_at) >= 0:  # the next text of its hint line
+            self.turn_at = ticks_add(now, HINT_MS)
+            view.phase += 1
             self.dirty = True
         dim = self.table.settings.get("dim", DIM_DEFAULT)
         if dim and not self.dimmed and not inputs.any_down() and ticks_diff(now, inputs.last_activity) >= dim * 1000:

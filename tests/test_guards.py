@@ -80,3 +80,19 @@ def test_a_deal_deleted_in_the_middle_says_who_deals_next():
     assert r["dealer_after"] != r["dealer_before"]
     assert r["toast"] == r["words"] + " " + r["dealer_label"]
     assert r["toast_undo"] == r["deleted"]  # undoing the last deal moves the dealer as expected
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_hint_lines_name_the_held_keys_in_words(layout):
+    """Waiting on a step shows, one after the other, what each held key does there."""
+    r = run_case("hints_turn", layout, "federation")
+    words = r["words"]
+
+    def shown(frames, text):
+        # the Display Pack draws a key as a key cap: its words after the key are a text of their own
+        tail = text.split(":", 1)[1].strip()
+        return any(text in t or tail in t for frame in frames for t in frame)
+
+    assert shown(r["bid"], words["h_hold_kind"]) and shown(r["bid"], words["h_hold_coinche"]), r["bid"]
+    assert shown(r["tens"], words["h_pile_def"]), r["tens"]
+    assert shown(r["confirm"], words["h_hold_announce"]), r["confirm"]

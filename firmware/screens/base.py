@@ -19,6 +19,8 @@ class Screen:
     is none (home and game over answer BACK otherwise: they never call back())."""
 
     name = "screen"
+    turns = False  # its hint line turns through several texts (App.poll counts phase on)
+    phase = 0
 
     def __init__(self, app, back_to=None):
         self.app = app

@@ -43,6 +43,8 @@ class Entry(Screen):
     tierce, held OK quarte, OK the others: quinte, carres, whose melds are best,
     removals; with a belote the only possible announce, the hold toggles it)."""
 
+    turns = True  # each step's keys in words, one hint after the other
+
     def __init__(self, app, draft, index=None, back_to=None):
         Screen.__init__(self, app, back_to)
         self.draft = draft
@@ -409,10 +411,8 @@ class Entry(Screen):
                         ctx = name + " " + kind
                 self._ctx = ctx
             ctx = self._ctx
-            if b != "pass" and len(draft.coinche_items()) > 1:  # held BACK: coinche
-                hint = texts["hint_bid_kind"] if many else texts["hint_bid"]
-            else:
-                hint = texts["hold_ok_kind"] if many else "^v  OK >"
+            hint = self._turn("^v  OK >", texts["h_hold_kind"] if many and b != "pass" else None,
+                              texts["h_hold_coinche"] if b != "pass" and len(draft.coinche_items()) > 1 else None)
             coinche = draft.coinche_level()
             if isinstance(b, int):
                 lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
@@ -428,7 +428,7 @@ class Entry(Screen):
             title = texts["t_points"] if draft.pile == "T" else texts["t_pile_def"]
             if isinstance(draft.tens, int):
                 v = draft.points_entered()
-                hint = texts["hold_ok_pile"]
+                hint = self._turn("^v  OK >", texts["h_pile_def"] if draft.pile == "T" else texts["h_pile_takers"])
                 layout.picker(title, self._stepno(), v, None, self.context(), hint)
                 layout.mark_digits(v, False)
             else:
@@ -554,6 +554,15 @@ class Entry(Screen):
             return
         r, tot, _ = self._result
         app = self.app
+        hint = self._turn(hint, texts["h_hold_announce"] if holds[0] or holds[1] else None)
         layout.confirm(title, verdict, detail, app.team_name("NS"), r.score["NS"], app.team_name("EW"), r.score["EW"],
                   tot["NS"], tot["EW"], hint, None, r.made, holds, mark)
+
+    def _turn(self, first, second=None, third=None):
+        """The hint line's text now: the step's keys in words, one text after the other
+        (the App turns the phase every HINT_MS); None: a text this step does not have."""
+        k = self.phase % (1 + (second is not None) + (third is not None))
+        if k == 0:
+            return first
+        return second if k == 1 and second is not None else third
 

@@ -169,6 +169,26 @@ def case_delete_middle(app, out):
     out["deleted"] = app.texts["deleted"]
 
 
+def hints_over_time(app, frames=4):
+    """The texts of `frames` frames, each after 2.1 s of waiting (the hint line turns)."""
+    out = []
+    for _ in range(frames):
+        app.board.now += 2100
+        app.poll()
+        out.append(texts_of(app))
+    return out
+
+
+def case_hints_turn(app, out):
+    key(app, UP)  # the contract step
+    out["bid"] = hints_over_time(app)
+    key(app, OK)  # the card points
+    out["tens"] = hints_over_time(app)
+    key(app, OK)  # check and save
+    out["confirm"] = hints_over_time(app)
+    out["words"] = {k: app.texts[k] for k in ("h_hold_kind", "h_hold_coinche", "h_pile_def", "h_hold_announce")}
+
+
 CASES = {name[5:]: f for name, f in globals().items() if name.startswith("case_")}
 
 app = fresh_app(sys.argv[3] if len(sys.argv) > 3 else "classic2000")
