@@ -96,3 +96,30 @@ def test_hint_lines_name_the_held_keys_in_words(layout):
     assert shown(r["bid"], words["h_hold_kind"]) and shown(r["bid"], words["h_hold_coinche"]), r["bid"]
     assert shown(r["tens"], words["h_pile_def"]), r["tens"]
     assert shown(r["confirm"], words["h_hold_announce"]), r["confirm"]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_team_names_of_ones_own_letter_by_letter(layout):
+    r = run_case("name_picker", layout)
+    assert r["teams"] == "teams" and r["picker"] == "name-picker"
+    assert "Paul&Mie" in r["picker_texts"]  # the name as picked, shown whole
+    assert r["full"]  # a ninth letter is refused, and said
+    assert r["after"] == "teams"
+    assert r["names"] == {"NS": "Paul&Mie", "EW": "Team 12"} and r["shown"] == ["Paul&Mie", "Team 12"]
+    # BACK takes letters away, then leaves without saving: the name stays
+    assert r["after_back"] == "teams" and r["names_after_back"] == r["names"]
+
+
+def test_the_letter_picker_offers_accents_digits_and_signs():
+    """Every letter it offers is one the font draws (render/text.py), and a club's names are there."""
+    import ast
+
+    from screens.name_picker import LETTERS
+
+    with open(os.path.join(ROOT, "firmware", "render", "text.py"), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    accented = [node.value.value for node in tree.body if isinstance(node, ast.Assign)
+                and getattr(node.targets[0], "id", "") == "_ACCENTED"][0]  # what the font draws beyond ASCII
+    assert all(ord(ch) < 128 or ch in accented for ch in LETTERS)
+    assert all(ch in LETTERS for ch in "Paul&Mie Team 12 Zoé Müller")
+    assert len(set(LETTERS)) == len(LETTERS)

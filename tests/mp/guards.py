@@ -189,6 +189,48 @@ def case_hints_turn(app, out):
     out["words"] = {k: app.texts[k] for k in ("h_hold_kind", "h_hold_coinche", "h_pile_def", "h_hold_announce")}
 
 
+def spell(app, word):
+    """In the letter picker: each letter reached with UP presses (the list wraps), OK to the next."""
+    from screens.name_picker import LETTERS
+    for n, ch in enumerate(word):
+        if n:
+            key(app, OK)
+        view = app.view
+        steps = (LETTERS.find(ch) - view.letters[view.cursor]) % len(LETTERS)
+        for _ in range(steps):
+            key(app, UP)
+
+
+def to_teams(app):
+    keys(app, OK, DOWN, DOWN, DOWN, OK)  # home > menu > settings
+    keys(app, UP, OK)  # the last row: the teams' names
+    return app.view.name
+
+
+def case_name_picker(app, out):
+    out["teams"] = to_teams(app)
+    out["teams_texts"] = texts_of(app)
+    key(app, OK, LONG)  # NS: letter by letter
+    out["picker"] = app.view.name
+    spell(app, "Paul&Mie")
+    out["picker_texts"] = texts_of(app)
+    key(app, OK)  # a ninth letter: refused, said
+    out["full"] = app.toast_msg
+    key(app, OK, LONG)
+    out["after"] = app.view.name
+    keys(app, DOWN)
+    key(app, OK, LONG)  # EW
+    spell(app, "Team 12")
+    key(app, OK, LONG)
+    out["names"] = app.settings.get("names")
+    out["shown"] = [app.team_name("NS"), app.team_name("EW")]
+    key(app, OK, LONG)  # EW again: BACK on every letter, then leave: nothing changes
+    for _ in range(7):  # six letters go, the seventh BACK leaves
+        key(app, BACK)
+    out["after_back"] = app.view.name
+    out["names_after_back"] = app.settings.get("names")
+
+
 CASES = {name[5:]: f for name, f in globals().items() if name.startswith("case_")}
 
 app = fresh_app(sys.argv[3] if len(sys.argv) > 3 else "classic2000")
