@@ -123,3 +123,11 @@ def test_the_letter_picker_offers_accents_digits_and_signs():
     assert all(ord(ch) < 128 or ch in accented for ch in LETTERS)
     assert all(ch in LETTERS for ch in "Paul&Mie Team 12 Zoé Müller")
     assert len(set(LETTERS)) == len(LETTERS)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_past_game_shows_the_names_it_was_played_with(layout):
+    r = run_case("past_game_names", layout)
+    assert r["screen"] == "history"
+    assert "Paul&Mie" in r["texts"] and "Team 12" in r["texts"], r["texts"]
+    assert r["today"][0] not in r["texts"]  # not today's names

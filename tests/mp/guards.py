@@ -231,6 +231,21 @@ def case_name_picker(app, out):
     out["names_after_back"] = app.settings.get("names")
 
 
+def case_past_game_names(app, out):
+    app.set_team_name("NS", "Paul&Mie")
+    app.set_team_name("EW", "Team 12")
+    app.save_deal({"taker": "NS", "bid": 80, "trump": "suit", "points": 100}, None)
+    app.new_game()
+    app.set_team_name("NS", "Nous")
+    app.set_team_name("EW", None)
+    import on_demand
+    app.go(on_demand.screen("Archive")(app))
+    key(app, OK)  # the newest past game's deals
+    out["screen"] = app.view.name
+    out["texts"] = texts_of(app)
+    out["today"] = [app.team_name("NS"), app.team_name("EW")]
+
+
 CASES = {name[5:]: f for name, f in globals().items() if name.startswith("case_")}
 
 app = fresh_app(sys.argv[3] if len(sys.argv) > 3 else "classic2000")
