@@ -30,7 +30,7 @@ def test_162_card_points_ask_capot_and_ok_saves_a_capot(layout):
     r = run_case("capot_yes", layout)
     assert r["confirm"] == "entry-confirm"
     assert r["asked"] == "entry-capot" and r["deals_while_asked"] == 0  # nothing saved before the answer
-    assert any("162" in t for t in r["question"])  # BACK says what it keeps
+    assert any("162" in t for t in r["question_later"])  # the hint line turns to BACK: what it keeps
     assert r["after"] == "home"
     assert [(d["points"], d.get("tricks")) for d in r["deals"]] == [(162, 8)]
 

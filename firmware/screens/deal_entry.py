@@ -379,8 +379,8 @@ class Entry(Screen):
         texts = self.app.texts
         st = self.step
         if self.capot_question is not None:
-            question = self.capot_question
-            layout.ask(question[1], question[2], question[3])
+            question = self.capot_question  # the hint line turns between its two answers
+            layout.ask(question[1], None, self._turn(question[2], question[3]))
             return
         if self.meld_team is not None:
             choices, rows, title, hold = self._picker(self.meld_team)

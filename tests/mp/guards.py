@@ -77,6 +77,7 @@ def case_capot_yes(app, out):
     key(app, OK)
     out["asked"] = app.view.name
     out["question"] = texts_of(app)
+    out["question_later"] = [t for frame in hints_over_time(app, 2) for t in frame]
     out["deals_while_asked"] = len(app.game.deals)
     key(app, OK)
     out["after"] = app.view.name
