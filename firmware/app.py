@@ -194,7 +194,7 @@ class App:
     def save_deal(self, record, index, after=None):
         """Save a deal (index None: a new one); after: what opens once it is saved (an
         edit from the history returns there), else home; a game that ended shows its end."""
-        dealer = self.table.game.dealer()
+        dealer = None if index is None else self.table.game.dealer()  # a new deal moves it on, as expected
         done, message = self.table.save_deal(record, index)
         if done and after is not None and not self.table.game.over:
             after()

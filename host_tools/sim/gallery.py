@@ -163,7 +163,7 @@ SCENES = [
         *_s("ok down ok"), "shot:history_names",
     ]),
     ("long", "coinche1000", [
-        *(["ok", "ok"] * 10),  # ten deals all passed
+        *(["ok", "hold:ok:700"] * 10),  # ten deals all passed (the menu row takes a held OK)
         *_s("down hold:ok:700 hold:back:700 hold:back:700 ok hold:down:480 ok ok"), "wait:1600",
         "ok", "down", "ok", "shot:history_long",  # EW 80 NT x4, 60 points: scroll bar, two-digit numbers
         "back", "back", "shot:ask_undo_11",
