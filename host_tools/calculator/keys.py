@@ -11,6 +11,10 @@ value, just as the planner does. The planner walks the firmware's own Draft
 (firmware/table/draft.py) and key timing (firmware/events/timing.py), so its idea of
 defaults and steps cannot drift from the device's.
 
+The device's guards are pressed too, only on the deals they stop: an all-pass deal
+is the menu and its first row held (a plain OK records nothing), card points of
+162 or 0 entered as a number answer the "Capot?" question with BACK.
+
 The UI records what changes a score: a trump suit is stored as "suit", and a
 trick count other than 0 or 8 is not entered (it never changes a score).
 """
