@@ -374,18 +374,22 @@ class Layout(Regions):
         else:
             self.label(verdict, 0, 19, W, 1)
             fb.vline(HALF, 28, 26, 1)
-            for i, label, score, hold in ((0, ns_label, ns, "OK+"), (1, ew_label, ew, "<+")):
-                x = 0 if i == 0 else HALF + 1
-                if self.team_with_hold(label, x, holds[i] and hold):  # the mark before the score
-                    self.label(hold, x, 37, width(hold))
-                    n = 7 * ndigits(score) - 1  # the score in narrow digits, right of the mark
-                    self.label("+", x + HALF - 10 - n, 37, 8)
-                    self.label(score, x + HALF - 1 - n, 37, n, 0, 1, False, None, True)
-                else:
-                    self.label(score, x, 37, HALF - 1, 1, 1, False, "+")
+            self.team_column(ns_label, ns, 0, holds[0] and "OK+")
+            self.team_column(ew_label, ew, HALF + 1, holds[1] and "<+")
             self.label(tot_ns, 0, 46, HALF - 1, 1, 1, False, "=")
             self.label(tot_ew, HALF + 1, 46, HALF - 1, 1, 1, False, "=")
         self.hint(hint)
+
+    def team_column(self, name, score, x, hold):
+        """A team's name and deal score on the confirm step; hold: its hold key's mark
+        (or False), beside the name, else before the score (nothing allocated)."""
+        if self.team_with_hold(name, x, hold):  # the mark before the score
+            self.label(hold, x, 37, width(hold))
+            n = 7 * ndigits(score) - 1  # the score in narrow digits, right of the mark
+            self.label("+", x + HALF - 10 - n, 37, 8)
+            self.label(score, x + HALF - 1 - n, 37, n, 0, 1, False, None, True)
+        else:
+            self.label(score, x, 37, HALF - 1, 1, 1, False, "+")
 
     def team_with_hold(self, name, x, hold):
         """A team's name centred in its column on the confirm step, followed by its hold
