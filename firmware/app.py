@@ -28,6 +28,7 @@ except ImportError:  # CPython (unit tests)
 TOAST_MS = const(1500)
 LONG_TOAST_MS = const(3000)
 START_TOAST_MS = const(4000)
+HINT_MS = const(2000)  # a turning hint line shows each of its texts this long
 # Dimming is off unless set (the score stays readable between deals); when set, the
 # screen dims to half its contrast, never below what can still be read (on the
 # Display Pack the contrast is the backlight: a low level is black).
@@ -59,6 +60,7 @@ class App:
         self.toast_until = 0
         self.dimmed = False
         self.dirty = True
+        self.turn_at = 0  # when the current screen's hint line turns next
         self.language = None
         # the link's state for home's mark, on a board with WiFi (None: no mark)
         self.link = None
@@ -108,6 +110,7 @@ class App:
     def go(self, screen):
         self.view = screen
         self.dirty = True
+        self.turn_at = ticks_add(self.clock(), HINT_MS)
         forget_run_time_strings()  # the new screen builds its own
         on_demand.release_unused(screen)
 
@@ -188,18 +191,36 @@ class App:
         self.table.touch()
 
     # -- the changes the screens ask for: the GameTable makes them, the App shows the result
-    def save_deal(self, record, index):
+    def save_deal(self, record, index, after=None):
+        """Save a deal (index None: a new one); after: what opens once it is saved (an
+        edit from the history returns there), else home; a game that ended shows its end."""
+        dealer = None if index is None else self.table.game.dealer()  # a new deal moves it on, as expected
         done, message = self.table.save_deal(record, index)
-        if done:
+        if done and after is not None and not self.table.game.over:
+            after()
+        elif done:
             self.home()
-        self.tell(message)
+        self.tell_dealer(message, dealer)
 
     def delete_deal(self, index, back_to=None):
+        """Delete deal `index`; back_to: the screen shown after it while deals are left.
+        An undo (the last deal) moves the next dealer back as the players expect; a deal
+        deleted in the middle does too, and that is said."""
+        last = index == len(self.table.game.deals) - 1
+        dealer = None if last else self.table.game.dealer()
         done, message = self.table.delete_deal(index)
         if done and back_to is not None and self.table.game.deals:
             self.go(back_to)
         elif done:
             self.home()
+        self.tell_dealer(message, dealer)
+
+    def tell_dealer(self, message, dealer):
+        """Tell what the table answered; when the change moved the next dealer off `dealer`
+        (who dealt next before; None: as expected), say who deals now, a while longer."""
+        if dealer is not None and message in ("saved", "deleted") and self.table.game.dealer() != dealer:
+            self.flash(self.texts["dealer_moved"] + " " + self.seat_label(), LONG_TOAST_MS)
+            return
         self.tell(message)
 
     def new_game(self):
@@ -301,6 +322,11 @@ class App:
         now = self.clock()
         if self.toast_msg is not None and ticks_diff(now, self.toast_until) >= 0:
             self.toast_msg = None
+            self.dirty = True
+        view = self.view
+        if view.turns and ticks_diff(now, self.turn_at) >= 0:  # the next text of its hint line
+            self.turn_at = ticks_add(now, HINT_MS)
+            view.phase += 1
             self.dirty = True
         dim = self.table.settings.get("dim", DIM_DEFAULT)
         if dim and not self.dimmed and not inputs.any_down() and ticks_diff(now, inputs.last_activity) >= dim * 1000:

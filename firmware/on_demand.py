@@ -27,6 +27,7 @@ MODULES = {
     "table.settings": (),
     "screens.history": ("History", "DealMenu"),
     "screens.settings": ("Settings", "ValuePicker", "TeamsScreen", "OptionsScreen"),
+    "screens.name_picker": ("NamePicker",),
     "screens.past_games": ("Archive",),
     "screens.chart": ("Chart",),
     "screens.stats": ("Stats",),

@@ -69,10 +69,11 @@ def test_hold_for_gives_exactly_k_steps_on_the_device(k):
 # ------------------------------------------------------------------ small plans
 
 def test_a_pass_deal_is_two_presses():
+    """The menu, then its all-pass row held (a plain OK there records nothing)."""
     for preset in ("classic2000", "federation"):
         rules = Rules(preset)
         ev = planner.plan_deal(rules, Game(rules), {"bid": "pass"})
-        assert ev == ["ok", "ok"] and planner.presses(ev) == 2
+        assert ev == ["ok", planner.HOLD_OK] and planner.presses(ev) == 2
     with Sim(rules="federation") as sim:
         sim.run_script(ev)
         st = sim.state()
@@ -86,7 +87,7 @@ def test_deal_scripts_cuts_a_plan_at_its_deal_lines():
     lines, counts = planner.plan(rules, records)
     before, deals = planner.deal_scripts(["wait 100"] + lines)
     assert before == ["wait 100"]
-    assert [d[1:] for d in deals] == [["ok", "ok"], ["up", "ok", "ok", "ok"]]
+    assert [d[1:] for d in deals] == [["ok", planner.HOLD_OK], ["up", "ok", "ok", "ok"]]
     assert all(d[0].startswith(planner.DEAL_MARK) for d in deals) and counts == [2, 4]
     assert sum(deals, []) == lines
     assert planner.deal_scripts([]) == ([], [])
@@ -147,7 +148,8 @@ def test_the_planner_never_pays_for_a_pile_switch():
     for p in range(0, 163):
         ev = planner.plan_deal(rules, g, {"taker": "NS", "bid": 120, "trump": "S", "points": p})
         assert not any(e.startswith("hold ok") for e in ev), p
-        assert planner.presses(ev) <= 7
+        # 162 (or 0) entered as a number: one press more, the "Capot?" question's BACK
+        assert planner.presses(ev) <= (8 if p in (0, 162) else 7)
 
 
 def test_defence_pile_on_the_device():
@@ -202,7 +204,7 @@ def test_cli_script_and_presses_lines(tmp_path, preset, records):
         assert k == len(events), n  # a hold is one press
         for e in events:
             assert re.fullmatch(r"(up|down|ok|back|hold (up|down|ok|back) \d+)", e), e
-    assert blocks[1][1:] == (2, ["ok", "ok"]) or records[1]["bid"] != "pass"
+    assert blocks[1][1:] == (2, ["ok", planner.HOLD_OK]) or records[1]["bid"] != "pass"
     # stdin gives the same script, and the script drives the simulator CLI to the same game
     assert cli("--rules", preset, stdin=src.read_text()).stdout == p.stdout
     script = tmp_path / "deals.script"
@@ -306,7 +308,7 @@ def test_keystroke_level_time_model():
     ev, reads = planner.plan_deal_read(rules, Game(rules), {"taker": "NS", "bid": 80, "trump": "H", "points": 80})
     assert reads == 3  # contract, tens, check & save
     ev, reads = planner.plan_deal_read(rules, Game(rules), {"bid": "pass"})
-    assert (ev, reads) == (["ok", "ok"], 1)
+    assert (ev, reads) == (["ok", planner.HOLD_OK], 1)
     times = []
     lines, counts = planner.plan(rules, RECORDS[:3], times=times)
     assert len(times) == 3 and all(t > 0 for t in times)
@@ -338,3 +340,19 @@ def test_dealing_order_and_a_correction_on_the_device(order):
         st = sim.state()
     assert st["order"] == order and st["screen"] == "home"
     assert st["fixes"] == [[1, want]] and st["next_dealer"] == g.dealer() == ORDERS[order][(ORDERS[order].index(want) + 1) % 4]
+
+
+def test_162_card_points_cost_one_press_for_the_capot_question():
+    """Card points of 162 entered as a number: saving asks "Capot?", BACK keeps them
+    (one press more, only on that deal); a capot entered as such is not asked."""
+    rules = Rules("classic2000")
+    points = {"taker": "NS", "bid": 80, "trump": "H", "points": 162}
+    capot = dict(points, tricks=8)
+    ev = planner.plan_deal(rules, Game(rules), points)
+    assert ev[-2:] == ["ok", "back"]
+    assert planner.plan_deal(rules, Game(rules), capot)[-1] == "ok"
+    with Sim(rules="classic2000") as sim:
+        sim.run_script(ev)
+        st = sim.state()
+    assert st["deals"] == [{"taker": "NS", "bid": 80, "trump": "suit", "coinche": 0, "points": 162}]
+    assert st["screen"] == "home"

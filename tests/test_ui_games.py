@@ -251,6 +251,8 @@ def plan_edit(rules, old, new):
             ev += planner.announce_events(d, "NS", E.BEST)[0]
             ev.append({"NS": "up", "EW": "down"}.get(to, "hold ok 700"))  # held OK is nobody
     ev.append("ok")  # confirm: save
+    if planner.capot_question(d):
+        ev.append("back")  # "Capot?": no, the card points as entered
     return ev
 
 
@@ -291,13 +293,14 @@ def test_edit_past_deal_via_history(cfg, i, new):
         assert sim.state()["screen"] == "deal"
         sim.run_script(plan_edit(rules, keep[i], new))
         st = sim.state()
-        assert st["screen"] == ("gameover" if over else "home")
+        assert st["screen"] == ("gameover" if over else "history")  # the edit returns to the history
         check_state(rules, st, edited)
-        # editing it back restores the original deal and totals (and reopens a game it had ended)
-        sim.run_script(_history_to(len(keep), i, over) + plan_edit(rules, new, keep[i]))
+        # editing it back restores the original deal and totals (and reopens a game it had ended);
+        # the history is open on the deal edited
+        sim.run_script((_history_to(len(keep), i, over) if over else ["ok"]) + plan_edit(rules, new, keep[i]))
         st = sim.state()
         check_state(rules, st, keep)
-        assert st["screen"] == "home"
+        assert st["screen"] == "history"
 
 
 def test_delete_past_deal_via_history():
@@ -358,7 +361,8 @@ def test_game_survives_a_restart(tmp_path):
     check_state(rules, before, want)
     with Sim(flash=flash) as sim:  # no --rules: the journal decides
         after = sim.state()
-    assert after == before
+    assert before["screen"] == "history" and after["screen"] == "home"  # the edit returned to the history
+    assert dict(after, screen=None) == dict(before, screen=None)
 
 
 # ------------------------------------------------------------------ leftovers from an earlier choice

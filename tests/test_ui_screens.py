@@ -33,7 +33,8 @@ NAMES = _shot_names()
 # every screen the firmware has, by the name the simulator tags frames with
 SCREENS = {"home", "menu", "ask", "history", "deal", "gameover", "settings", "options", "setting", "archive", "teams",
            "entry-taker", "entry-bid", "entry-tens", "entry-meld-list",
-           "entry-meld", "entry-melds_to", "entry-confirm", "chart", "stats", "concours", "number", "roundover"}
+           "entry-meld", "entry-melds_to", "entry-confirm", "chart", "stats", "concours", "number", "roundover",
+           "entry-capot", "name-picker"}
 
 
 @pytest.fixture(scope="module")

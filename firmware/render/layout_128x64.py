@@ -312,6 +312,19 @@ class Layout(Regions):
             self.label(context, 0, 45, W, 1)
         self.hint(hint)
 
+    def name_picker(self, title, name, cursor, hint):
+        """A team's name picked letter by letter: the name big (double size while it fits),
+        the letter under the cursor underlined, UP/DOWN arrows at the left."""
+        self.title(title)
+        self.arrow_up(2, 20)
+        self.arrow_down(2, 32)
+        n = len(name)
+        pitch = 16 if 16 * n <= W - 16 else 8
+        x0 = 12 + (W - 12 - pitch * n) // 2
+        self.label(name, x0, 22, pitch * n, 0, 1, pitch == 16)
+        self.fb.fill_rect(x0 + pitch * cursor, 40, pitch - 2, 2, 1)
+        self.hint(hint)
+
     def mark_digits(self, value, units):
         """Underline the digit(s) being set under the picker's number: the units, or the tens and above."""
         nd = ndigits(value)
@@ -361,25 +374,37 @@ class Layout(Regions):
         else:
             self.label(verdict, 0, 19, W, 1)
             fb.vline(HALF, 28, 26, 1)
-            self.team_with_hold(ns_label, 0, holds[0] and "OK+")
-            self.team_with_hold(ew_label, HALF + 1, holds[1] and "<+")
-            self.label(ns, 0, 37, HALF - 1, 1, 1, False, "+")
-            self.label(ew, HALF + 1, 37, HALF - 1, 1, 1, False, "+")
+            self.team_column(ns_label, ns, 0, holds[0] and "OK+")
+            self.team_column(ew_label, ew, HALF + 1, holds[1] and "<+")
             self.label(tot_ns, 0, 46, HALF - 1, 1, 1, False, "=")
             self.label(tot_ew, HALF + 1, 46, HALF - 1, 1, 1, False, "=")
         self.hint(hint)
 
+    def team_column(self, name, score, x, hold):
+        """A team's name and deal score on the confirm step; hold: its hold key's mark
+        (or False), beside the name, else before the score (nothing allocated)."""
+        if self.team_with_hold(name, x, hold):  # the mark before the score
+            self.label(hold, x, 37, width(hold))
+            n = 7 * ndigits(score) - 1  # the score in narrow digits, right of the mark
+            self.label("+", x + HALF - 10 - n, 37, 8)
+            self.label(score, x + HALF - 1 - n, 37, n, 0, 1, False, None, True)
+        else:
+            self.label(score, x, 37, HALF - 1, 1, 1, False, "+")
+
     def team_with_hold(self, name, x, hold):
         """A team's name centred in its column on the confirm step, followed by its hold
-        key ('OK+', '<+') when one is given and both fit (else the name alone)."""
+        key ('OK+', '<+') when one is given. A name too long for both keeps its line and
+        the hold key goes to the start of the score line below (see confirm()): the
+        mark is there whatever the name's length. Returns whether it went there."""
         if hold:
-            w = width(name) + 8 + width(hold)
+            w = width(name) + 4 + width(hold)
             if w <= HALF - 1:
                 x0 = x + (HALF - 1 - w) // 2
                 self.label(name, x0, 28, width(name))
-                self.label(hold, x0 + width(name) + 8, 28, width(hold))
-                return
+                self.label(hold, x0 + width(name) + 4, 28, width(hold))
+                return False
         self.label(name, x, 28, HALF - 1, 1)
+        return bool(hold)
 
     def ask(self, question, detail, hint):
         fb = self.fb

@@ -19,6 +19,8 @@ class Screen:
     is none (home and game over answer BACK otherwise: they never call back())."""
 
     name = "screen"
+    turns = False  # its hint line turns through several texts (App.poll counts phase on)
+    phase = 0
 
     def __init__(self, app, back_to=None):
         self.app = app
@@ -109,12 +111,19 @@ class RecordList(ListScreen):
     game, the past games."""
 
     wrap = False
+    played = None  # a finished game's team names as it was played with ({}: none); None: today's
+
+    def team_label(self, team):
+        """The team's name over the columns: the one the game was played with."""
+        played = self.played
+        if played is None:
+            return self.app.team_name(team)
+        return played.get(team) or self.app.texts[team]
 
     def draw(self, layout):
         rows = self.cached_rows()
         self.scroll(len(rows), layout.RECORD_ROWS)
-        app = self.app
-        layout.records(app.team_name("NS"), app.team_name("EW"), rows, self.sel, self.top)
+        layout.records(self.team_label("NS"), self.team_label("EW"), rows, self.sel, self.top)
 
 
 

@@ -52,6 +52,8 @@ class Entry(Screen):
     tierce, held OK quarte, OK the others: quinte, carres, whose melds are best,
     removals; with a belote the only possible announce, the hold toggles it)."""
 
+    turns = True  # each step's keys in words, one hint after the other
+
     def __init__(self, app, draft, index=None, back_to=None):
         Screen.__init__(self, app, back_to)
         self.draft = draft
@@ -72,9 +74,15 @@ class Entry(Screen):
         self._checked = None  # the record last scored there, as validate() returned it
         self._holds = None  # the confirm step's (NS, EW): does the team's hold key open its announces?
         self._picker_texts = None  # (team, (choices, rows, title, hold)) of the open picker
+        # the card points say every trick went one way (162 or 0) but no capot was
+        # entered: asked once on saving ("Capot?": OK a capot, BACK the points kept)
+        self.capot_question = None  # (ALL or DEF_ALL, question, detail, hint) while asked
+        self.capot_asked = False
 
     @property
     def name(self):
+        if self.capot_question is not None:
+            return "entry-capot"
         if self.meld_team:
             return "entry-meld-list" if self.more else "entry-meld"
         return "entry-" + self.step
@@ -136,6 +144,8 @@ class Entry(Screen):
         app = self.app
         texts = app.texts
         st = self.step
+        if self.capot_question is not None:
+            return self._capot_key(ev)
         if self.meld_team is not None:
             return self._pick_key(ev)
         if is_key(ev, BACK):
@@ -159,7 +169,7 @@ class Entry(Screen):
                 was = draft.bid
                 draft.bid = items[(i + s) % len(items)]
                 if (was == "pass") != (draft.bid == "pass"):
-                    self._stepno_s = None
+                    self._stepno_s = self._ctx = None
                 # points follow the bid until the player sets them; a capot or
                 # generale bid (or leaving one) brings its own default
                 if not draft.touched or not isinstance(was, int) or not isinstance(draft.bid, int):
@@ -232,7 +242,43 @@ class Entry(Screen):
                 if self.error is not None:
                     app.flash(texts["e_field"])
                     return
-                app.save_deal(draft.record(), self.index)
+                if self._ask_capot():
+                    return
+                self._save()
+
+    def _save(self):
+        back = self.back_to
+        self.app.save_deal(self.draft.record(), self.index, back.back if self.index is not None and back else None)
+
+    def _ask_capot(self):
+        """On saving card points of 162 or 0 (every trick one way, by the usual slip of the
+        units), ask once whether it was a capot. True: the question is open."""
+        draft = self.draft
+        if self.capot_asked or not draft.has_units():
+            return False
+        points = draft.takers_points()
+        if points != 162 and points != 0:
+            return False
+        self.capot_asked = True
+        texts = self.app.texts
+        special = ALL if points == 162 else DEF_ALL
+        name = texts["all_tricks"] if special == ALL else texts["def_all"]
+        self.capot_question = (special, texts["q_capot"] if special == ALL else texts["q_def_capot"],
+                               "OK: " + name, "< " + texts["keep_points"] + " " + str(draft.points_entered()))
+        return True
+
+    def _capot_key(self, ev):
+        """The capot question: OK saves a capot (or the defence's), BACK the points as entered."""
+        if is_key(ev, OK):
+            draft = self.draft
+            draft.tens = self.capot_question[0]
+            draft.units = 0
+            self.capot_question = None
+            self._touch()
+            self._save()
+        elif is_key(ev, BACK):
+            self.capot_question = None
+            self._save()
 
     def _open_picker(self, team):
         draft = self.draft
@@ -341,6 +387,10 @@ class Entry(Screen):
         draft = self.draft
         texts = self.app.texts
         st = self.step
+        if self.capot_question is not None:
+            question = self.capot_question  # the hint line turns between its two answers
+            layout.ask(question[1], None, self._turn(question[2], question[3]))
+            return
         if self.meld_team is not None:
             choices, rows, title, hold = self._picker(self.meld_team)
             if self.more:
@@ -358,6 +408,8 @@ class Entry(Screen):
         elif st == S_BID:
             b = draft.bid
             many = len(draft.kinds()) > 1
+            if b == "pass":  # nobody took: no taker's line under "All passed"
+                self._ctx = ""
             if self._ctx is None:
                 name = self.app.team_name(draft.taker)
                 ctx = name + " " + texts["took"]
@@ -368,10 +420,8 @@ class Entry(Screen):
                         ctx = name + " " + kind
                 self._ctx = ctx
             ctx = self._ctx
-            if b != "pass" and len(draft.coinche_items()) > 1:  # held BACK: coinche
-                hint = texts["hint_bid_kind"] if many else texts["hint_bid"]
-            else:
-                hint = texts["hold_ok_kind"] if many else "^v  OK >"
+            hint = self._turn("^v  OK >", texts["h_hold_kind"] if many and b != "pass" else None,
+                              texts["h_hold_coinche"] if b != "pass" and len(draft.coinche_items()) > 1 else None)
             coinche = draft.coinche_level()
             if isinstance(b, int):
                 lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
@@ -387,7 +437,7 @@ class Entry(Screen):
             title = texts["t_points"] if draft.pile == "T" else texts["t_pile_def"]
             if isinstance(draft.tens, int):
                 v = draft.points_entered()
-                hint = texts["hold_ok_pile"]
+                hint = self._turn("^v  OK >", texts["h_pile_def"] if draft.pile == "T" else texts["h_pile_takers"])
                 layout.picker(title, self._stepno(), v, None, self.context(), hint)
                 layout.mark_digits(v, False)
             else:
@@ -540,6 +590,15 @@ class Entry(Screen):
             return
         r, tot, _ = self._result
         app = self.app
+        hint = self._turn(hint, texts["h_hold_announce"] if holds[0] or holds[1] else None)
         layout.confirm(title, verdict, detail, app.team_name("NS"), r.score["NS"], app.team_name("EW"), r.score["EW"],
                   tot["NS"], tot["EW"], hint, None, r.made, holds, mark)
+
+    def _turn(self, first, second=None, third=None):
+        """The hint line's text now: the step's keys in words, one text after the other
+        (the App turns the phase every HINT_MS); None: a text this step does not have."""
+        k = self.phase % (1 + (second is not None) + (third is not None))
+        if k == 0:
+            return first
+        return second if k == 1 and second is not None else third
 

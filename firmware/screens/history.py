@@ -114,8 +114,9 @@ class History(RecordList):
 
     name = "history"
 
-    def __init__(self, app, game=None, back_to=None):
+    def __init__(self, app, game=None, back_to=None, names=None):
         self.game = game  # None: the current game (rows can be edited)
+        self.played = names  # a finished game's names as it was played ({}: none)
         n = len((game or app.game).deals)
         RecordList.__init__(self, app, back_to, max(0, n - 1))
 

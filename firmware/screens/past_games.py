@@ -58,4 +58,7 @@ class Archive(RecordList):
         except Exception:  # a damaged game cannot be browsed: say so, lose nothing
             app.flash(app.texts["e_store"])
             return
-        app.go(on_demand.screen("History")(app, past, self))
+        # the names it was played with: as shown when it ended, else as it started
+        result = game.get("result") or {}
+        names = result["names"] if "names" in result else spec.get("names")
+        app.go(on_demand.screen("History")(app, past, self, names or {}))

@@ -8,9 +8,10 @@ firmware's .mpy files a module's bytecode is on the heap, and a game at the
 table goes through deal entry, not through these. The app releases it once no
 open screen comes from it (App.go).
 """
+import on_demand
 from coinche.game import ORDERS
 from coinche.rules import ORDER, PRESET_NAMES, ROUND_ORDER, Rules, allowed_values
-from events.inputs import BACK, OK, is_key, up_down
+from events.inputs import BACK, LONG, OK, is_key, up_down
 from screens.base import ListScreen, Screen
 from table.settings import SETTINGS
 
@@ -223,6 +224,15 @@ class TeamsScreen(ListScreen):
     def rows(self):
         app = self.app
         return [(app.texts[t], app.team_name(t)) for t in ("NS", "EW")]
+
+    def hint(self):
+        return self.app.texts["n_hold"]  # the letter picker of a name of the table's own
+
+    def key(self, ev):
+        if is_key(ev, OK, LONG):
+            self.app.go(on_demand.screen("NamePicker")(self.app, ("NS", "EW")[self.sel], self))
+        else:
+            ListScreen.key(self, ev)
 
     def pick(self, i):
         self.app.go(ValuePicker(self.app, "s_name", self, ("NS", "EW")[i]))

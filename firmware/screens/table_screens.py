@@ -89,11 +89,21 @@ class Menu(ListScreen):
         texts = self.app.texts
         return [texts[item] for item in self.ITEMS]
 
+    def hint(self):
+        """On the all-pass row: it takes a held OK (OK, OK from home must not record one)."""
+        return self.app.texts["hint_hold_pass"] if self.sel == 0 else None
+
+    def key(self, ev):
+        if self.sel == 0 and is_key(ev, OK, LONG):
+            self.app.save_deal({"bid": "pass"}, None)
+        else:
+            ListScreen.key(self, ev)
+
     def pick(self, i):
         app = self.app
         item = self.ITEMS[i]
         if item == "m_pass":
-            app.save_deal({"bid": "pass"}, None)
+            app.flash(app.texts["hint_hold_pass"])  # a plain OK records nothing
         elif item == "m_history":
             app.go(on_demand.screen("History")(app))
         elif item == "m_undo":

@@ -11,6 +11,10 @@ value, just as the planner does. The planner walks the firmware's own Draft
 (firmware/table/draft.py) and key timing (firmware/events/timing.py), so its idea of
 defaults and steps cannot drift from the device's.
 
+The device's guards are pressed too, only on the deals they stop: an all-pass deal
+is the menu and its first row held (a plain OK records nothing), card points of
+162 or 0 entered as a number answer the "Capot?" question with BACK.
+
 The UI records what changes a score: a trump suit is stored as "suit", and a
 trick count other than 0 or 8 is not entered (it never changes a score).
 """
@@ -165,7 +169,7 @@ def plan_deal_read(rules, game, rec):
     player reads on the way (the M operators of the time estimate)."""
     rec = validate(rules, rec)
     if rec["bid"] == "pass":
-        return ["ok", "ok"], 1  # menu (read), first item: all passed
+        return ["ok", HOLD_OK], 1  # menu (read), first item held: all passed
     ev = ["up" if rec["taker"] == "NS" else "down"]
     d = draft.Draft(rules, rec["taker"])  # the contract starts at 80
     items = d.bid_items()
@@ -208,7 +212,16 @@ def plan_deal_read(rules, game, rec):
         reads += r + 1  # the picker, its list, whose melds are best, the check step again
     reads += 1  # the confirm step
     ev.append("ok")  # confirm: save
+    if capot_question(d):
+        ev.append("back")  # "Capot?": no, the card points as entered
+        reads += 1
     return ev, reads
+
+
+def capot_question(d):
+    """Does saving draft d ask "Capot?" first (card points of 162 or 0 entered as a
+    number, not as the capot item)? The device asks it once, on saving."""
+    return d.has_units() and d.takers_points() in (0, 162)
 
 
 # Time per deal, keystroke-level model (Card, Moran & Newell, "The Psychology of

@@ -3,6 +3,7 @@
     python3 -m host_tools.screens_gallery --update      rewrite tests/golden/*.png and docs/screenshots/
     python3 -m host_tools.screens_gallery --out DIR     write this run's screens to DIR (nothing else)
     python3 -m host_tools.screens_gallery --check       compare with tests/golden/ (exit status 1 on a change)
+    python3 -m host_tools.screens_gallery --guards DIR  the guards and hints on both boards, fr and de
 
 Each scene is a fresh simulated device (rules preset, virtual clock) and a
 key script; `shot NAME` takes a picture of the current frame. A golden is a
@@ -47,6 +48,35 @@ def _s(text):
 
 def _lang(code):
     return _s(_TO_SETTINGS) + _s(_LANG[code])
+
+
+def _spell(word):
+    """The letter picker's keys that spell word (UP presses to each letter, OK between)."""
+    from screens.name_picker import LETTERS
+
+    out, at = [], LETTERS.find("A")
+    for n, ch in enumerate(word):
+        if n:
+            out.append("ok")  # the next letter starts as the one before
+        to = LETTERS.find(ch)
+        out += ["up"] * ((to - at) % len(LETTERS))
+        at = to
+    return out
+
+
+def guard_words(suffix="", lang_words=()):
+    """The guards and the hints in words (federation): the contract step's hint line turning
+    (the keys, held OK, held BACK), the card points' (held OK: the other pile), the
+    "Capot?" question of 162 card points, the team name's letter picker."""
+    return [*lang_words,
+            "up", "shot:guard_bid_keys" + suffix, "wait:2100", "shot:guard_bid_hold_kind" + suffix,
+            "wait:2000", "shot:guard_bid_hold_coinche" + suffix,
+            "ok", "wait:2100", "shot:guard_points_hold" + suffix,
+            *(["up"] * 8), "ok", "up", "up", "wait:2100", "shot:guard_confirm_hold" + suffix,
+            "wait:2000", "shot:guard_confirm_hold_2" + suffix,
+            "ok", "shot:guard_capot" + suffix, "wait:2100", "shot:guard_capot_2" + suffix, "ok", "wait:1600",
+            *_s("ok down down down ok up ok"), "shot:guard_teams" + suffix, "hold:ok:700", *_spell("Zoé&Li 2"),
+            "shot:guard_names" + suffix]
 
 
 # (scene, preset, script). Words: up down ok back, hold:KEY:MS, wait:MS, shot:NAME.
@@ -133,7 +163,7 @@ SCENES = [
         *_s("ok down ok"), "shot:history_names",
     ]),
     ("long", "coinche1000", [
-        *(["ok", "ok"] * 10),  # ten deals all passed
+        *(["ok", "hold:ok:700"] * 10),  # ten deals all passed (the menu row takes a held OK)
         *_s("down hold:ok:700 hold:back:700 hold:back:700 ok hold:down:480 ok ok"), "wait:1600",
         "ok", "down", "ok", "shot:history_long",  # EW 80 NT x4, 60 points: scroll bar, two-digit numbers
         "back", "back", "shot:ask_undo_11",
@@ -161,6 +191,8 @@ SCENES = [
     ]),
 ]
 
+
+SCENES.append(("guards", "federation", guard_words()))
 
 # On a board with WiFi (pico_w_oled, its board file on the fake machine): home with the
 # link's mark, offline (the simulator has no network), before and after a deal.
@@ -244,6 +276,20 @@ def all_shots():
             assert name not in out, "shot name used twice: %s" % name
             out[name] = fr
     return out
+
+
+def guard_shots(out_dir):
+    """The guards' pictures on both boards, in French and German, into out_dir/guard-*.png."""
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    for board, scale in (("pico_oled", SCALE), ("pico_display_pack", PACK_SCALE)):
+        for lang in ("fr", "de"):
+            words = guard_words("", _s(_TO_SETTINGS) + _s(_LANG[lang]) + ["back"] if lang != "fr" else ())
+            for name, fr in run_scene("federation", words, board).items():
+                path = os.path.join(out_dir, "%s-%s-%s.png" % (name.replace("guard_", "guard-"), board, lang))
+                frame_image(fr, scale).save(path, optimize=True)
+                written.append(path)
+    return written
 
 
 def pack_shots():
@@ -348,7 +394,11 @@ def main(argv=None):
     g.add_argument("--update", action="store_true", help="rewrite tests/golden/ and docs/screenshots/")
     g.add_argument("--check", action="store_true", help="compare with tests/golden/")
     g.add_argument("--out", help="write this run's screens to DIR")
+    g.add_argument("--guards", help="write the guards' pictures (both boards, fr and de) to DIR")
     a = p.parse_args(argv)
+    if a.guards:
+        print("%d pictures in %s" % (len(guard_shots(a.guards)), a.guards))
+        return 0
     shots = all_shots()
     if a.update:
         write(shots)
@@ -370,5 +420,5 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ("SCENES", "WIFI_SCENES", "PACK_SCENES", "all_shots", "pack_shots", "run_scene", "check", "write", "frame_bits",
+__all__ = ("SCENES", "WIFI_SCENES", "PACK_SCENES", "all_shots", "pack_shots", "guard_shots", "guard_words", "run_scene", "check", "write", "frame_bits",
            "golden_bits", "Frame")

@@ -342,6 +342,13 @@ def tour_lists(app, screen, what):
         press(app, UP, PRESS, what)
 
 
+def phases(app, what, count=3):
+    """The current screen with its turning hint line at each of its next texts."""
+    for _ in range(count):
+        app.view.phase += 1
+        render(app, what + ", hint turned")
+
+
 def tour_entry(app, taker):
     """A deal entered through every step, every value of every step drawn."""
     app.go(Home(app))
@@ -358,6 +365,7 @@ def tour_entry(app, taker):
         press(app, DOWN, PRESS, "bid")
     while d.bid != 100:
         press(app, UP, PRESS, "bid")
+    phases(app, "bid")
     # the coinche (held BACK): x2, x4 at every bid (a capot where it is forbidden says so), then none
     press(app, BACK, LONG, "coinche")
     press(app, BACK, LONG, "coinche")
@@ -375,7 +383,13 @@ def tour_entry(app, taker):
     app.toast_msg = None
     while d.tens != 8:
         press(app, UP, PRESS, "tens")
+    phases(app, "tens")
+    press(app, OK, LONG, "pile")
+    phases(app, "tens, defence pile")
+    press(app, OK, LONG, "pile back")
+    app.toast_msg = None
     press(app, OK, PRESS, "to confirm")
+    phases(app, "confirm")
     for _ in range(10):  # the units, on the confirm step
         press(app, UP, PRESS, "units")
     press(app, DOWN, PRESS, "units")
@@ -444,6 +458,22 @@ def tour_settings(app):
         render(app, "team name")
         for _ in range(len(picker.choices())):
             press(app, UP, PRESS, "team name")
+    # a name of one's own, letter by letter: every letter, then eight of the widest
+    from screens.name_picker import LETTERS, NamePicker
+    for team in ("NS", "EW"):
+        app.go(NamePicker(app, team, teams))
+        render(app, "name picker")
+        phases(app, "name picker")
+        for _ in range(len(LETTERS)):
+            press(app, UP, PRESS, "name picker letter")
+        while app.view.cursor < 7:
+            press(app, OK, PRESS, "name picker next")
+        app.toast_msg = None
+        kept = app.settings.get("names")
+        app.settings["names"] = {team: "W" * 8}  # the widest name the picker can make
+        app.go(NamePicker(app, team, teams))
+        render(app, "name picker, eight W")
+        app.settings["names"] = kept
     settings = settings_screens.Settings(app)
     tour_lists(app, settings, "settings")
     for key in settings_screens.Settings.ITEMS:
@@ -531,6 +561,17 @@ def tour_entries(app):
                 entry.draft.set_pile("D")
                 entry.goto("confirm")
                 render(app, "confirm, defence pile %r" % (rec,))
+    # card points of 162 (and 0), both piles: saving asks "Capot?" first
+    for tens, units, pile in ((16, 2, "T"), (0, 0, "T"), (0, 0, "D"), (16, 2, "D")):
+        draft = Draft(app.game.rules, "EW", None)
+        draft.set_pile(pile)
+        draft.tens, draft.units = tens, units
+        entry = Entry(app, draft)
+        app.go(entry)
+        entry.goto("confirm")
+        press(app, OK, PRESS, "capot question")
+        if entry.capot_question is not None:
+            phases(app, "capot question", 2)
     # editing a saved deal starts at the taker step
     if app.game.deals:
         app.go(Entry(app, Draft(app.game.rules, record=app.game.deals[0]), 0, Home(app)))

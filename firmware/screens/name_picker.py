@@ -1,0 +1,80 @@
+"""A team's name of the table's own, picked letter by letter (up to 8 characters:
+"Paul&Mie", "Team 12", accented letters and digits too), besides the short list of
+the teams screen.
+
+In its own module for the heap of `make deploy`: loaded on demand (on_demand.py)
+when the teams screen opens it with a held OK, released once no open screen
+comes from it (App.go).
+
+Keys: UP/DOWN the letter under the cursor (held: faster), OK the next letter,
+BACK the letter before (on the first one: leave, nothing changed), held OK: save
+the name (an empty name is NS/EW again). The hint line turns through them.
+"""
+from coinche.compat import const
+from events.inputs import BACK, LONG, OK, PRESS, is_key, up_down
+from screens.base import Screen
+
+MAX_LETTERS = const(8)  # as table/game_table.py MAX_NAME: what a name may hold
+# the letters in the order UP walks them: what the font draws (render/text.py's accents)
+LETTERS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789&-.'éèêëàâäçùûüôöîïÉÈÀÜÖÄß"
+
+
+class NamePicker(Screen):
+    """team: "NS" or "EW"; starts from the team's name set before (or an empty one)."""
+
+    name = "name-picker"
+    turns = True
+
+    def __init__(self, app, team, back_to):
+        Screen.__init__(self, app, back_to)
+        self.team = team
+        names = app.settings.get("names") or {}
+        # the letters as indices into LETTERS: a key changes one number, nothing is built
+        self.letters = [LETTERS.find(ch) if LETTERS.find(ch) >= 0 else 0 for ch in names.get(team) or ""]
+        if not self.letters:
+            self.letters.append(LETTERS.find("A"))
+        self.cursor = len(self.letters) - 1
+        self._text = None  # the name as drawn, rebuilt only after a key changes it
+
+    def text(self):
+        """The name picked so far (trailing spaces kept while picking)."""
+        if self._text is None:
+            self._text = "".join([LETTERS[i] for i in self.letters])
+        return self._text
+
+    def key(self, ev):
+        step = up_down(ev)
+        if step:
+            i = self.letters[self.cursor] + step
+            if (ev >> 2) == PRESS:
+                i %= len(LETTERS)
+            else:  # held: stop at the ends
+                i = min(len(LETTERS) - 1, max(0, i))
+            self.letters[self.cursor] = i
+            self._text = None
+        elif is_key(ev, OK, LONG):
+            app = self.app
+            self.back()
+            app.set_team_name(self.team, self.text().strip() or None)
+        elif is_key(ev, OK):
+            if self.cursor + 1 < MAX_LETTERS:
+                self.cursor += 1
+                if self.cursor == len(self.letters):  # a new letter starts as the one before
+                    self.letters.append(self.letters[-1])
+                    self._text = None
+            else:
+                self.app.flash(self.app.texts["n_full"])
+        elif is_key(ev, BACK):
+            if self.cursor == 0:
+                self.back()  # nothing saved
+                return
+            if self.cursor == len(self.letters) - 1:
+                self.letters.pop()  # the letter after the cursor goes
+                self._text = None
+            self.cursor -= 1
+
+    def draw(self, layout):
+        texts = self.app.texts
+        k = self.phase % 3
+        hint = texts["n_keys"] if k == 0 else (texts["n_save"] if k == 1 else texts["n_back"])
+        layout.name_picker(texts["s_names"] + " " + texts[self.team], self.text(), self.cursor, hint)
