@@ -21,7 +21,7 @@ from coinche.rules import Rules
 from conftest import HOST_MP, ROOT, run_mp
 from host_tools.calculator import keys as planner
 from host_tools.sim import Sim
-from screens.table_screens import Menu
+from screens.menu import Menu
 from screens import settings as settings_screens
 
 LANGS = ("fr", "en", "de", "it")

@@ -26,7 +26,7 @@ from host_tools.device import export as exporter
 from host_tools.calculator import keys as planner
 from host_tools.sim import Sim
 from test_ui_games import _history_to, plan_edit
-from screens.table_screens import Menu
+from screens.menu import Menu
 from screens import settings as settings_screens
 from render.languages import read_file as read_language
 

@@ -22,7 +22,7 @@ import micropython
 from micropython import const
 
 from render import digits
-from render.text import Regions, first_that_fits, ndigits, num, text, width
+from render.text import Regions, ndigits, num, text, width
 
 W = const(240)
 H = const(135)
@@ -122,6 +122,9 @@ def tall_text_width(string):
 class Layout(Regions):
     ROWS = 7  # list rows under the title (16 px each)
     RECORD_ROWS = 3  # history / past games rows (two lines each)
+    # the drawings of the deals lists, game over and a round's end: loaded by the screen
+    # that draws one (on_demand.py)
+    OFF_PATH = "render.layout_240x135_off_path"
 
     def __init__(self, fb):
         self.fb = fb
@@ -422,55 +425,6 @@ class Layout(Regions):
         if hint:
             self.hint(hint)
 
-    def records(self, left, right, rows, index, start):
-        """History and past games: a title bar naming the team columns, then rows of two
-        lines: (number, texts, made, (left a, left b), (right a, right b), side); see
-        layout_128x64.records. The text is drawn in the colour of the side team."""
-        fill = self.fill_rect
-        self.team_title(left, right)
-        n = len(rows)
-        for i in range(self.RECORD_ROWS):
-            k = start + i
-            if k >= n:
-                break
-            y = LIST_TOP + RECORD_ROW * i
-            number, texts, made, cells_left, cells_right, side = rows[k]
-            selected = k == index
-            colour = FOREGROUND
-            if selected:
-                fill(0, y - 1, W - 5, RECORD_ROW, SELECTION)
-                colour = BACKGROUND
-            elif k & 1:
-                fill(0, y - 1, W - 5, RECORD_ROW, BAR)
-            x = 2
-            if number is not None:
-                self.label(number, 0, y, 28, 16, 2, GREY if not selected else BACKGROUND, SIZE_TALL, SIZE_TALL)
-                x = 34
-            if made is not None:
-                self.made_mark(made, x, y, BACKGROUND if selected else None)
-                x += 20
-            s = first_that_fits(texts, W - 6 - x, tall_text_width)
-            text_colour = colour if side is None or selected else NS_LIGHT + 3 * side
-            self.label(s, x, y, W - 6 - x, 16, 0, text_colour, SIZE_TALL, SIZE_TALL)
-            for half in (0, 1):  # a constant tuple: nothing built per row
-                cells = cells_right if half else cells_left
-                x0 = 121 * half
-                tint = colour if selected else NS_LIGHT + 3 * half
-                a, b = cells
-                if a is True:
-                    self.made_mark(True, x0 + 36, y + 16, BACKGROUND if selected else None)
-                elif a is not None:
-                    self.label(a, x0, y + 16, 52, 16, 2, tint, SIZE_TALL, SIZE_TALL, "+")
-                    if side == half:  # the takers' score, underlined
-                        fill(x0 + 52 - text_width(a, SIZE_TALL) - 8, y + 30, text_width(a, SIZE_TALL) + 8, 1, tint)
-                if b is not None:
-                    self.label(b, x0 + 56, y + 16, 58, 16, 2, colour, SIZE_TALL, SIZE_TALL)
-        if n > self.RECORD_ROWS:  # scroll bar
-            k = RECORD_ROW * self.RECORD_ROWS
-            fill(W - 3, 21, 3, k, FRAME)
-            w = max(6, k * self.RECORD_ROWS // n)
-            fill(W - 3, 21 + (k - w) * start // max(1, n - self.RECORD_ROWS), 3, w, GREY)
-
     # -- entry steps ----------------------------------------------------
     def picker(self, title, step, value, label, context, hint):
         """A value chosen with UP/DOWN: value is an int (big digits, then the label after it)
@@ -564,43 +518,6 @@ class Layout(Regions):
         if detail:
             self.label(detail, 4, 66, W - 8, 16, 1, GREY)
         self.hint(hint)
-
-    def game_over(self, title, winner_line, ns_label, ns, ew_label, ew, hint_lines):
-        """The final totals big (as on home) under each team, the winner's line on top, then
-        what each key does (two lines)."""
-        fill = self.fill_rect
-        colour = FOREGROUND
-        if winner_line.startswith(ns_label):
-            colour = NS_LIGHT
-        elif winner_line.startswith(ew_label):
-            colour = EW_LIGHT
-        fill(0, 0, W, 24, TITLE)
-        self.label(winner_line, 2, 0, W - 4, 24, 1, colour, SIZE_TRIPLE)
-        for i, label, n in ((0, ns_label, ns), (1, ew_label, ew)):
-            x0 = 121 * i
-            fill(x0, 25, 119, 18, NS_COLOUR + 3 * i)
-            self.label(label, x0 + 2, 26, 115, 16, 1)
-            fill(x0, 43, 119, 54, NS_DARK + 3 * i)
-            self.figures(n, x0 + 4, 46, 111, 48, 24, 6, 5)
-        fill(0, 98, W, H - 98, BAR)
-        self.keys_line(hint_lines[0], 4, 99, W - 8)
-        self.keys_line(hint_lines[1], 4, 117, W - 8)
-
-    def round_over(self, title, ns_label, ns, ew_label, ew, code, hint):
-        """A concours round's end: the round, table and result on top, the totals under
-        each team, the result code on one line, what the keys do."""
-        fill = self.fill_rect
-        fill(0, 0, W, 24, TITLE)
-        self.label(title, 2, 0, W - 4, 24, 1, FOREGROUND, SIZE_TRIPLE)
-        for i, label, n in ((0, ns_label, ns), (1, ew_label, ew)):
-            x0 = 121 * i
-            fill(x0, 25, 119, 18, NS_COLOUR + 3 * i)
-            self.label(label, x0 + 2, 26, 115, 16, 1)
-            fill(x0, 43, 119, 40, NS_DARK + 3 * i)
-            self.figures(n, x0 + 4, 45, 111, 36, 18, 5, 4)
-        self.label(code, 0, 85, W, 28, 1, FOREGROUND, SIZE_DOUBLE, SIZE_SMALL)
-        fill(0, 117, W, H - 117, BAR)
-        self.keys_line(hint, 4, 118, W - 8)
 
     def toast(self, string):
         """A short message over the bottom of the screen (on home: not over the totals)."""

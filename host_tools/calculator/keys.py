@@ -239,7 +239,7 @@ def plan_dealer(game, seat):
     menu > "Next dealer" > UP/DOWN through the seats in the game's dealing order > OK.
     The caller records the correction in its Game (game.fixes = game.with_fix(seat))."""
     from coinche.game import ORDERS
-    from screens.table_screens import Menu
+    from screens.menu import Menu
     items = Menu.ITEMS
     ev = ["ok"] + wrap_moves(0, items.index("m_dealer"), len(items), up_increases=False) + ["ok"]
     seats = ORDERS[game.order]
