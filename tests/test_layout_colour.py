@@ -26,8 +26,8 @@ def rgb565(rgb):
 
 @pytest.fixture(scope="module")
 def palette():
-    out = run_mp(code="import json\nfrom render import layout_240x135 as m\n"
-                      "print(json.dumps({'palette': m.PALETTE, 'team': m.TEAM}))").stdout
+    out = run_mp(code="import json\nfrom render import layout_240x135\n"
+                      "print(json.dumps({'palette': layout_240x135.PALETTE, 'team': layout_240x135.TEAM}))").stdout
     doc = json.loads(out.strip().splitlines()[-1])
     pal = doc["palette"]
     ns, ew = doc["team"]
