@@ -7,6 +7,7 @@ drawing form (nothing built or kept for it but its place in the table). Numbers 
 digit from constant one-character strings, because str(n) allocates.
 Both layouts place their drawings in regions through Regions (below).
 """
+from coinche.compat import const
 
 DIG = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 
@@ -18,6 +19,8 @@ _ACCENTED = "éèêëàâäçùûüôöîïìòÉÈÀÜÖÄß"
 _ACCENT_BASES = "eeeeaaacuuuooiiioEEAUOAB"
 # 1 acute, 2 grave, 3 circumflex, 4 diaeresis, 5 cedilla, 0 none (see _MARKS)
 _ACCENT_MARKS = b"\x01\x02\x03\x04\x02\x03\x04\x05\x02\x03\x04\x03\x04\x03\x04\x02\x02\x01\x02\x02\x04\x04\x04\x00"
+
+CAPITAL = const(8)  # added to a mark over a capital letter (in a prepared string's marks)
 
 # mark -> pixel offsets (dx, dy) within the 8x8 cell, dy relative to the top
 _MARKS = (
@@ -82,27 +85,28 @@ def _prepare(string):
 
 def _split(string):
     """The drawing form of s: s itself when it is plain ASCII (nothing built), else
-    (ASCII base, accent marks)."""
+    (ASCII base, accent marks): the marks as bytes, two per accented character, its
+    position and its mark (+ CAPITAL for a capital letter), one small object instead
+    of a tuple of tuples (40 accented strings of a language table: 1.7 KB of the Pico's heap)."""
     for ch in string:
         if ord(ch) >= 128:
             break
     else:
         return string
     base = []
-    marks = []
-    plain = True
+    marks = bytearray()
     for i, ch in enumerate(string):
         if ord(ch) < 128:
             base.append(ch)
             continue
-        plain = False
         accent = _ACCENTED.find(ch)
         b = _ACCENT_BASES[accent] if accent >= 0 else "?"
         m = _ACCENT_MARKS[accent] if accent >= 0 else 0
         base.append(b)
         if m:
-            marks.append((i, m, "A" <= b <= "Z"))
-    return string if plain else ("".join(base), tuple(marks))
+            marks.append(i)
+            marks.append(m + CAPITAL if "A" <= b <= "Z" else m)
+    return "".join(base), bytes(marks)
 
 
 def text(fb, string, x, y, colour=1):
@@ -135,13 +139,18 @@ def narrow_text(fb, string, x, y, colour=1):
 
 
 def _draw_marks(fb, marks, x, pitch, y, colour):
-    """The accent marks of a prepared string whose character i is drawn at x + pitch * i."""
-    for i, m, upper in marks:
-        cx = x + pitch * i
+    """The accent marks of a prepared string whose character i is drawn at x + pitch * i
+    (marks: position, mark pairs; see _split)."""
+    for k in range(0, len(marks), 2):
+        cx = x + pitch * marks[k]
+        m = marks[k + 1]
+        lift = 0
+        if m >= CAPITAL:
+            m -= CAPITAL
+            if m != 5:  # over a capital the mark goes 2 rows up (a cedilla stays below)
+                lift = 2
         for dx, dy in _MARKS[m]:
-            if upper and m != 5:
-                dy -= 2
-            fb.pixel(cx + dx, y + dy, colour)
+            fb.pixel(cx + dx, y + dy - lift, colour)
 
 
 def width(string):
