@@ -33,9 +33,11 @@ _MARKS = (
 )
 
 _cache = {}  # strings built at run time (rows, contexts): bounded
-# the language table's strings: prepared once when the language loads. A plain ASCII
-# string maps to itself (a tuple per string would take 2-3 KB of the Pico's heap)
+# the language table's strings, prepared once when the language loads: the accented
+# ones -> their drawing form; the plain ASCII ones are their own drawing form, kept in a
+# set (a set's slot is half a dict's: 0.7 KB less of the Pico's heap for a table)
 _table = {}
+_plain = set()
 _table_code = None  # the language _table was prepared for
 
 
@@ -47,7 +49,7 @@ def prepare_table(texts, code=None):
     (render/language_tables.py, CODE_prepared()): a render.constant_table.ConstantTable whose
     sorted strings and prepared tuples are constants in flash, so nothing of it is
     built in RAM."""
-    global _table, _table_code
+    global _table, _plain, _table_code
     _cache.clear()
     if code is None:
         code = _table_code
@@ -55,13 +57,19 @@ def prepare_table(texts, code=None):
     try:
         from render import language_tables  # pyright: ignore[reportAttributeAccessIssue]
         _table = getattr(language_tables, code + "_prepared")()
+        _plain = set()
         return
     except (ImportError, AttributeError, TypeError):
         pass
     _table = {}
+    _plain = set()
     for key in texts:
         v = texts[key]
-        _table[v] = _split(v)
+        p = _split(v)
+        if p is v:
+            _plain.add(v)
+        else:
+            _table[v] = p
 
 
 def forget_run_time_strings():
@@ -74,6 +82,8 @@ def _prepare(string):
     p = _table.get(string)
     if p is not None:
         return p
+    if string in _plain:
+        return string
     p = _cache.get(string)
     if p is None:
         p = _split(string)
