@@ -325,12 +325,17 @@ class Layout(Regions):
         the last deal's contract, or the target line before the first deal. Allocates nothing.
 
         Each team: its name in its colour with the key that enters a deal it took (A, B),
-        its total big, the last deal's score (a tick or a cross beside the takers'); then the
+        its total big over a bar (the total against the target; in a concours round, the
+        deals played of the round), the last deal's score (a tick or a cross beside the takers'); then the
         last contract, and a bar with the keys X and Y and the next dealer, big."""
         fill = self.fill_rect
         texts = app.texts
         g = app.game
         target = g.rules["target"]
+        # a round of a fixed number of deals (a concours): the bars show the deals played of
+        # the round's N, the same under both teams, instead of each total against the target
+        length = g.rules["deals"]
+        played = g.round_deal() - 1 if length else 0
         link = getattr(app, "link", None)  # a board with WiFi: the link's state on the right of EW's name
         for i in (0, 1):
             team = TEAMS[i]
@@ -347,7 +352,10 @@ class Layout(Regions):
             fill(x, 20, 119, 73, colour + 1)
             self.figures(n, x + 4, 24, 111, 50, 24, 6, 5)
             fill(x + 6, 77, 107, 3, FRAME)
-            if target > 0 and n > 0:
+            if length:
+                if played > 0:
+                    fill(x + 6, 77, 107 if played >= length else 107 * played // length, 3, colour)
+            elif target > 0 and n > 0:
                 fill(x + 6, 77, 107 if n >= target else 107 * n // target, 3, colour)
             if g.results:  # the last deal's score
                 result = g.results[-1]
