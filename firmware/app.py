@@ -185,7 +185,9 @@ class App:
         self.tell(message)
 
     def new_game(self):
-        done, message = self.table.new_game({team: self.team_name(team) for team in ("NS", "EW")})
+        shown = {team: self.team_name(team) for team in ("NS", "EW")}
+        done, message = on_demand.load("table.settings").new_game(self.table, shown)
+        on_demand.release("table.settings")
         if done:
             self.home()
         self.tell(message)
