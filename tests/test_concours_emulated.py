@@ -58,7 +58,10 @@ def test_a_concours_round_on_the_emulated_pico_ends_with_the_calculators_code(tm
                           cwd=ROOT, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     state = json.loads(state_path.read_text())
-    assert state["screen"] == "roundover" and state["over"], state["screen"]
+    summary = {key: state.get(key) for key in ("screen", "over", "total", "concours", "rules")}
+    summary["deals"] = len(state["deals"])
+    summary["settings"] = state["settings"].get("concours")
+    assert state["screen"] == "roundover" and state["over"], summary
     assert len(state["deals"]) == DEALS
 
     totals = calculator_totals(records)
