@@ -13,7 +13,7 @@ from coinche.compat import const
 from events.inputs import Inputs
 from events.timing import POLL_MS
 from render.text import forget_run_time_strings, prepare_table
-from screens.table_screens import GameOver, Home
+from screens.table_screens import Home
 from table.game_table import LONG_MESSAGES, MAX_DEALS
 
 try:
@@ -118,10 +118,8 @@ class App:
         self.go(self.end_screen() if self.table.game.over else Home(self))
 
     def end_screen(self):
-        """What an ended game shows: game over, or a concours round's end (on demand)."""
-        if self.table.concours():
-            return on_demand.screen("RoundOver")(self)
-        return GameOver(self)
+        """What an ended game shows: game over, or a concours round's end (both on demand)."""
+        return on_demand.screen("RoundOver" if self.table.concours() else "GameOver")(self)
 
     def flash(self, msg, ms=TOAST_MS):
         self.toast_msg = msg
@@ -148,29 +146,13 @@ class App:
             if name:
                 return name
         info = self.table.concours()
-        if info:  # a concours round: the team numbers, built once per round and language
+        if info:  # a concours round: its team numbers ("NS 5"), built once per round and language
             numbered = self._numbered
             if numbered is None or numbered[0] is not info or numbered[1] != self.language:
-                numbered = self.number_teams(info)
+                numbered = self._numbered = (info, self.language,
+                                             on_demand.load("screens.concours").team_labels(info, self.texts))
             return numbered[2][team]
         return self.texts[team]
-
-    def number_teams(self, info):
-        """team_name()'s labels of a concours round ("NS 5"), kept until the round or the
-        language changes (a function of its own: a comprehension in team_name() would
-        make its `self` a closure cell, allocated at every call of every redraw)."""
-        teams = info["teams"]
-        self._numbered = (info, self.language, {t: self.texts[t] + " " + str(teams[t]) for t in ("NS", "EW")})
-        return self._numbered
-
-    def round_result(self):
-        """The concours object of the current game (round, table, teams, totals, deals, code:
-        coinche/result_code.py round_result), None for a game to the target."""
-        info = self.table.concours()
-        if not info:
-            return None
-        game = self.table.game
-        return on_demand.load("coinche.result_code").round_result(info, game.total, game.rules.round_deals)
 
     def seat_label(self):
         """Who deals next, as the language in use names the seat."""
@@ -224,7 +206,9 @@ class App:
         self.tell(message)
 
     def new_game(self):
-        done, message = self.table.new_game({team: self.team_name(team) for team in ("NS", "EW")})
+        shown = {team: self.team_name(team) for team in ("NS", "EW")}
+        done, message = on_demand.load("table.settings").new_game(self.table, shown)
+        on_demand.release("table.settings")
         if done:
             self.home()
         self.tell(message)
@@ -282,6 +266,15 @@ class App:
                 "total": dict(game.total), "over": game.over, "winner": game.winner,
                 "screen": self.screen_name(), "settings": self.table.settings,
                 "concours": self.round_result()}
+
+    def round_result(self):
+        """The concours object of the current game (coinche/result_code.py round_result:
+        round, table, teams, totals, deals, code), None for a game to the target."""
+        info = self.table.concours()
+        if not info:
+            return None
+        game = self.table.game
+        return on_demand.load("coinche.result_code").round_result(info, game.total, game.rules.round_deals)
 
     def state_json(self):
         return json.dumps(self.state())

@@ -25,6 +25,8 @@ MODULES = {
     "render.languages": None,
     "store.recovery": None,
     "table.settings": (),
+    "screens.menu": ("Menu",),
+    "screens.game_over": ("GameOver",),
     "screens.history": ("History", "DealMenu"),
     "screens.settings": ("Settings", "ValuePicker", "TeamsScreen", "OptionsScreen"),
     "screens.name_picker": ("NamePicker",),
@@ -34,6 +36,8 @@ MODULES = {
     "coinche.stats": (),
     "screens.concours": ("Concours", "NumberPicker", "RoundOver"),
     "coinche.result_code": (),
+    "render.layout_128x64_off_path": (),
+    "render.layout_240x135_off_path": (),
 }
 
 

@@ -5,13 +5,13 @@ import json
 import os
 import subprocess
 
-import ui_corpus as C
+import ui_corpus
 from conftest import ROOT
 
 
 def corpus_game(min_deals, preset="classic2000"):
     """Corpus records for a game of at least min_deals deals that is not over before."""
-    for _label, p, options, records in C.games(C.SEED_TUNING, 150):
+    for _label, p, options, records in ui_corpus.games(ui_corpus.SEED_TUNING, 150):
         if p == preset and not options and len(records) >= min_deals:
             return records[:min_deals]
     raise AssertionError("no %s game of %d deals in the corpus" % (preset, min_deals))

@@ -14,14 +14,14 @@ import os
 
 import pytest
 
-import ui_corpus as C
+import ui_corpus
 from coinche import stats as ST
 from coinche.game import Game
 from coinche.rules import Rules
 from conftest import HOST_MP, ROOT, run_mp
 from host_tools.calculator import keys as planner
 from host_tools.sim import Sim
-from screens.table_screens import Menu
+from screens.menu import Menu
 from screens import settings as settings_screens
 
 LANGS = ("fr", "en", "de", "it")
@@ -39,7 +39,7 @@ def _language(code):
 
 
 def _game(cfg=1):
-    _label, preset, options, records = C.games(C.SEED_TUNING, 1, [C.CONFIGS[cfg]])[0]
+    _label, preset, options, records = ui_corpus.games(ui_corpus.SEED_TUNING, 1, [ui_corpus.CONFIGS[cfg]])[0]
     return preset, options, records
 
 
@@ -110,7 +110,8 @@ def _rest(rules, records, done):
 
 
 def _team_rgb565():
-    out = run_mp(code="from render import layout_240x135 as m\nprint(m.PALETTE[m.TEAM[0]], m.PALETTE[m.TEAM[1]])").stdout
+    out = run_mp(code="from render import layout_240x135\n"
+                 "print(layout_240x135.PALETTE[layout_240x135.TEAM[0]], layout_240x135.PALETTE[layout_240x135.TEAM[1]])").stdout
     rgb = [int(v) for v in out.split()[-2:]]
     return [((c >> 19) << 11) | (((c >> 10) & 0x3F) << 5) | ((c & 0xFF) >> 3) for c in rgb]
 
@@ -122,7 +123,7 @@ def _rgb565_pixels(frame):
 
 # ---------------------------------------------------------------- in-process: figures, allocation, fit
 
-GAMES = [(p, o, r) for _l, p, o, r in C.games(C.SEED_TUNING, 1)[:3]]
+GAMES = [(p, o, r) for _l, p, o, r in ui_corpus.games(ui_corpus.SEED_TUNING, 1)[:3]]
 CURRENT = _game(0)
 
 

@@ -4,11 +4,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import ui_corpus as C
+import ui_corpus
 from coinche.melds import CODES, SEQUENCES
 from coinche.record import RecordError, validate
 from coinche.rules import PRESET_NAMES, Rules
-from table import draft as E
+from table import draft
 
 RULES = {p: Rules(p) for p in PRESET_NAMES}
 WITH_MELDS = ("federation", "coinche1000", "coinche1001")
@@ -19,35 +19,35 @@ WITH_MELDS = ("federation", "coinche1000", "coinche1001")
 def test_steps_of_a_new_deal_per_preset():
     # the coinche is set on the contract step, the units, belote and melds on the
     # confirm step: no step of their own
-    assert E.Draft(RULES["classic2000"]).steps() == ["bid", "tens", "confirm"]
+    assert draft.Draft(RULES["classic2000"]).steps() == ["bid", "tens", "confirm"]
     for p in WITH_MELDS:
-        assert E.Draft(RULES[p]).steps() == ["bid", "tens", "confirm"], p
-        assert E.Draft(RULES[p]).kinds() == ("suit", "NT", "AT")
-    assert E.Draft(RULES["classic2000"]).kinds() == ("suit",)
+        assert draft.Draft(RULES[p]).steps() == ["bid", "tens", "confirm"], p
+        assert draft.Draft(RULES[p]).kinds() == ("suit", "NT", "AT")
+    assert draft.Draft(RULES["classic2000"]).kinds() == ("suit",)
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_steps_of_pass_capot_and_edit(preset):
     r = RULES[preset]
-    d = E.Draft(r)
+    d = draft.Draft(r)
     d.bid = "pass"
     assert d.steps() == ["bid", "confirm"]
-    d = E.Draft(r, record={"bid": "pass"})
+    d = draft.Draft(r, record={"bid": "pass"})
     assert d.steps() == ["taker", "bid", "confirm"]  # an edit starts with who took
-    d = E.Draft(r)
+    d = draft.Draft(r)
     assert d.has_units()
     d.bid = "capot"
     d.tens = d.default_tens()
-    assert d.tens == E.ALL and not d.has_units()  # all tricks: no units to set
+    assert d.tens == draft.ALL and not d.has_units()  # all tricks: no units to set
     assert d.steps() == ["bid", "tens", "confirm"]
     rec = {"taker": "EW", "bid": 120, "trump": "H", "points": 95}
-    d = E.Draft(r, record=validate(r, rec))
-    assert d.steps()[0] == "taker" and d.steps()[1:] == E.Draft(r).steps()
+    d = draft.Draft(r, record=validate(r, rec))
+    assert d.steps()[0] == "taker" and d.steps()[1:] == draft.Draft(r).steps()
 
 
 def test_best_melds_step_only_when_the_codes_cannot_tell():
     r = RULES["federation"]
-    d = E.Draft(r)
+    d = draft.Draft(r)
     assert not d.needs_melds_to()
     d.melds = {"NS": ["tierce"], "EW": []}
     assert not d.needs_melds_to()
@@ -60,7 +60,7 @@ def test_best_melds_step_only_when_the_codes_cannot_tell():
     assert d.needs_melds_to()
     # coinche1000 at NT: a carre of nines is no meld, so a tierce beats it
     r = RULES["coinche1000"]
-    d = E.Draft(r)
+    d = draft.Draft(r)
     d.kind = "NT"
     d.melds = {"NS": ["carre_9"], "EW": ["tierce"]}
     assert not d.needs_melds_to()
@@ -73,7 +73,7 @@ def test_best_melds_step_only_when_the_codes_cannot_tell():
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_defaults_of_a_new_deal(preset):
     r = RULES[preset]
-    d = E.Draft(r, "EW")
+    d = draft.Draft(r, "EW")
     assert (d.taker, d.bid, d.kind, d.coinche, d.belote, d.pile) == ("EW", 80, "suit", 0, (0, 0), "T")
     assert (d.tens, d.units) == (8, 0) and d.takers_points() == 80  # the bid itself: made by a hair
     assert d.melds == {"NS": [], "EW": []} and d.melds_to == "auto"
@@ -83,7 +83,7 @@ def test_defaults_of_a_new_deal(preset):
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_units_wrap_both_ways(preset):
     """The confirm step's UP/DOWN: 9 is one DOWN from 0, 0 one UP from 9; 160-162 at the top."""
-    d = E.Draft(RULES[preset])
+    d = draft.Draft(RULES[preset])
     assert d.units == 0 and not d.touched
     d.step_units(-1)
     assert d.units == 9 and d.takers_points() == 89 and d.touched
@@ -100,16 +100,16 @@ def test_units_wrap_both_ways(preset):
 def test_announce_choices_three_way(preset):
     """The three-way picker: UP belote, DOWN tierce, held OK quarte, OK the others."""
     r = RULES[preset]
-    d = E.Draft(r, "NS")
+    d = draft.Draft(r, "NS")
     up, down, hold, others = d.announce_choices("NS")
-    assert up == E.BELOTE
+    assert up == draft.BELOTE
     if r.has_melds():
         assert (down, hold) == ("tierce", "quarte")
         assert others == [c for c in CODES if c not in ("tierce", "quarte")]  # no melds yet: no "best"
         d.announce("NS", "quinte")
-        d.announce("NS", E.BELOTE)
+        d.announce("NS", draft.BELOTE)
         up, down, hold, others = d.announce_choices("NS")
-        assert E.BEST in others and E.REMOVE_BELOTE in others and 0 in others
+        assert draft.BEST in others and draft.REMOVE_BELOTE in others and 0 in others
         assert sorted(map(str, others + [x for x in (up, down, hold) if x])) == sorted(map(str, d.announce_items("NS")))
     else:
         assert (down, hold, others) == (None, None, [])
@@ -119,9 +119,9 @@ def test_announce_choices_three_way(preset):
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_special_bids_default_to_all_tricks(preset):
     r = RULES[preset]
-    d = E.Draft(r)
+    d = draft.Draft(r)
     d.bid = "capot"
-    assert d.default_tens() == E.ALL
+    assert d.default_tens() == draft.ALL
     d.tens = d.default_tens()
     rec = d.record()
     assert rec["points"] == 162 and rec["tricks"] == 8 and "solo" not in rec
@@ -129,23 +129,23 @@ def test_special_bids_default_to_all_tricks(preset):
     if r["generale"]:
         d.bid = "generale"
         d.tens = d.default_tens()
-        assert d.tens == E.SOLO
+        assert d.tens == draft.SOLO
         rec = d.record()
         assert (rec["points"], rec["tricks"], rec["solo"]) == (162, 8, True)
         assert validate(r, rec) == rec
-        assert E.SOLO in d.tens_items()
+        assert draft.SOLO in d.tens_items()
     else:
-        assert E.SOLO not in d.tens_items() and "generale" not in d.bid_items()
+        assert draft.SOLO not in d.tens_items() and "generale" not in d.bid_items()
 
 
 def test_tens_items_per_pile():
     r = RULES["federation"]
-    d = E.Draft(r)
-    assert d.tens_items() == [E.DEF_ALL] + list(range(17)) + [E.ALL, E.SOLO]
+    d = draft.Draft(r)
+    assert d.tens_items() == [draft.DEF_ALL] + list(range(17)) + [draft.ALL, draft.SOLO]
     d.set_pile("D")
-    assert d.tens_items() == [E.SOLO, E.ALL] + list(range(17)) + [E.DEF_ALL]
-    d = E.Draft(RULES["classic2000"])
-    assert d.tens_items() == [E.DEF_ALL] + list(range(17)) + [E.ALL]
+    assert d.tens_items() == [draft.SOLO, draft.ALL] + list(range(17)) + [draft.DEF_ALL]
+    d = draft.Draft(RULES["classic2000"])
+    assert d.tens_items() == [draft.DEF_ALL] + list(range(17)) + [draft.ALL]
     assert d.bid_items() == ["pass", 80, 90, 100, 110, 120, 130, 140, 150, 160, "capot"]
     d.tens = 16
     assert list(d.units_items()) == [0, 1, 2]  # 162 at most
@@ -158,7 +158,7 @@ def test_tens_items_per_pile():
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(PRESET_NAMES), st.integers(0, 162))
 def test_pile_switch_keeps_the_total(preset, p):
-    d = E.Draft(RULES[preset])
+    d = draft.Draft(RULES[preset])
     d.tens, d.units = p // 10, p % 10
     assert d.takers_points() == p
     d.set_pile("D")
@@ -171,9 +171,9 @@ def test_pile_switch_keeps_the_total(preset, p):
     assert (d.tens, d.units) == (p // 10, p % 10)
 
 
-@pytest.mark.parametrize("special,points", [(E.ALL, 162), (E.DEF_ALL, 0), (E.SOLO, 162)])
+@pytest.mark.parametrize("special,points", [(draft.ALL, 162), (draft.DEF_ALL, 0), (draft.SOLO, 162)])
 def test_pile_switch_keeps_specials(special, points):
-    d = E.Draft(RULES["coinche1001"])
+    d = draft.Draft(RULES["coinche1001"])
     d.tens = special
     d.set_pile("D")
     assert d.tens == special and d.takers_points() == points
@@ -182,11 +182,11 @@ def test_pile_switch_keeps_specials(special, points):
 
 def test_points_entered_on_the_defence_pile():
     r = RULES["classic2000"]
-    d = E.Draft(r, "NS")
+    d = draft.Draft(r, "NS")
     d.set_pile("D")
     d.tens, d.units = 4, 7  # the defence counted 47
     assert d.record()["points"] == 115
-    d.tens = E.DEF_ALL
+    d.tens = draft.DEF_ALL
     assert (d.record()["points"], d.record()["tricks"]) == (0, 0)
 
 
@@ -194,35 +194,35 @@ def test_points_entered_on_the_defence_pile():
 
 def test_announce_items_by_hand():
     c = RULES["classic2000"]
-    d = E.Draft(c, "NS")
-    assert d.announce_items("NS") == [E.BELOTE] and d.announce_items("EW") == []  # the takers only
-    d.announce("NS", E.BELOTE)
-    assert d.belote == (1, 0) and d.announce_items("NS") == [E.REMOVE_BELOTE]
-    d.announce("NS", E.REMOVE_BELOTE)  # one team at a time, both ways
+    d = draft.Draft(c, "NS")
+    assert d.announce_items("NS") == [draft.BELOTE] and d.announce_items("EW") == []  # the takers only
+    d.announce("NS", draft.BELOTE)
+    assert d.belote == (1, 0) and d.announce_items("NS") == [draft.REMOVE_BELOTE]
+    d.announce("NS", draft.REMOVE_BELOTE)  # one team at a time, both ways
     assert d.belote == (0, 0)
     f = RULES["federation"]
-    d = E.Draft(f, "NS")
-    assert d.announce_items("EW") == [E.BELOTE] + list(CODES)
-    d.announce("EW", E.BELOTE)
+    d = draft.Draft(f, "NS")
+    assert d.announce_items("EW") == [draft.BELOTE] + list(CODES)
+    d.announce("EW", draft.BELOTE)
     assert d.announce_items("NS") == list(CODES)  # one belote at a suit: taken
-    assert d.announce_items("EW") == list(CODES) + [E.REMOVE_BELOTE]
+    assert d.announce_items("EW") == list(CODES) + [draft.REMOVE_BELOTE]
     d.announce("EW", "tierce")
     d.announce("EW", "quarte")
-    assert d.announce_items("EW") == list(CODES) + [E.BEST, E.REMOVE_BELOTE, 0, 1]
+    assert d.announce_items("EW") == list(CODES) + [draft.BEST, draft.REMOVE_BELOTE, 0, 1]
     d.announce("EW", 0)  # a single meld goes: the tierce
     assert d.melds["EW"] == ["quarte"]
     d.kind = "NT"
-    assert E.BELOTE not in d.announce_items("NS")
-    assert E.REMOVE_BELOTE in d.announce_items("EW")  # a stale belote can still go
+    assert draft.BELOTE not in d.announce_items("NS")
+    assert draft.REMOVE_BELOTE in d.announce_items("EW")  # a stale belote can still go
     d.kind = "AT"
-    d.announce("NS", E.BELOTE)
-    d.announce("NS", E.BELOTE)
-    d.announce("EW", E.BELOTE)
-    assert d.belote == (2, 2) and E.BELOTE not in d.announce_items("NS")  # four at most
-    assert E.Draft(RULES["coinche1001"], "NS").announce_items("NS")[0] == E.BELOTE
-    d = E.Draft(RULES["coinche1001"], "NS")
+    d.announce("NS", draft.BELOTE)
+    d.announce("NS", draft.BELOTE)
+    d.announce("EW", draft.BELOTE)
+    assert d.belote == (2, 2) and draft.BELOTE not in d.announce_items("NS")  # four at most
+    assert draft.Draft(RULES["coinche1001"], "NS").announce_items("NS")[0] == draft.BELOTE
+    d = draft.Draft(RULES["coinche1001"], "NS")
     d.kind = "AT"
-    assert E.BELOTE not in d.announce_items("NS")  # no belote at AT there
+    assert draft.BELOTE not in d.announce_items("NS")  # no belote at AT there
 
 
 KINDS = [(p, k) for p in PRESET_NAMES for k in ("suit", "NT", "AT") if k == "suit" or RULES[p]["contracts"] == "all"]
@@ -237,7 +237,7 @@ def _reachable_belotes(d):
         for team in ("NS", "EW"):
             d.belote = b
             for it in d.announce_items(team):
-                if it in (E.BELOTE, E.REMOVE_BELOTE):
+                if it in (draft.BELOTE, draft.REMOVE_BELOTE):
                     d.belote = b
                     d.announce(team, it)
                     if d.belote not in seen:
@@ -251,7 +251,7 @@ def _reachable_belotes(d):
 @pytest.mark.parametrize("taker", ["NS", "EW"])
 def test_belote_announces_reach_exactly_the_valid_counts(preset, kind, taker):
     r = RULES[preset]
-    d = E.Draft(r, taker)
+    d = draft.Draft(r, taker)
     d.kind = kind
     reach = _reachable_belotes(d)
     for a in range(5):
@@ -268,10 +268,10 @@ def test_belote_announces_reach_exactly_the_valid_counts(preset, kind, taker):
 
 def test_coinche_options():
     c = RULES["classic2000"]
-    assert E.coinche_options(c, 100) == (0, 1, 2)
-    assert E.coinche_options(c, "capot") == (0,)  # a capot bid cannot be coinched there
+    assert draft.coinche_options(c, 100) == (0, 1, 2)
+    assert draft.coinche_options(c, "capot") == (0,)  # a capot bid cannot be coinched there
     for p in WITH_MELDS:
-        assert E.coinche_options(RULES[p], "capot") == (0, 1, 2)
+        assert draft.coinche_options(RULES[p], "capot") == (0, 1, 2)
 
 
 # ------------------------------------------------------------------ records
@@ -284,7 +284,7 @@ def drafts(draw):
     """A draft filled in through the choices the screens offer, in step order."""
     preset = draw(st.sampled_from(PRESET_NAMES))
     r = RULES[preset]
-    d = E.Draft(r, draw(st.sampled_from(["NS", "EW"])))
+    d = draft.Draft(r, draw(st.sampled_from(["NS", "EW"])))
     d.bid = draw(st.sampled_from(d.bid_items()))
     d.tens = d.default_tens()
     if d.bid == "pass":
@@ -299,8 +299,8 @@ def drafts(draw):
     d.coinche = draw(st.sampled_from(d.coinche_items()))
     for _ in range(draw(st.integers(0, 3))):  # belotes through the pickers, one team at a time
         team = draw(st.sampled_from(["NS", "EW"]))
-        if E.BELOTE in d.announce_items(team):
-            d.announce(team, E.BELOTE)
+        if draft.BELOTE in d.announce_items(team):
+            d.announce(team, draft.BELOTE)
     if r.has_melds():
         used = set()
         for team in ("NS", "EW"):
@@ -321,7 +321,7 @@ def test_records_from_offered_choices_are_valid_and_canonical(rd):
     r, d = rd
     rec = d.record()
     assert validate(r, rec) == rec  # valid, and already in the stored (canonical) form
-    back = E.Draft(r, record=rec)  # an edit loads exactly what was saved
+    back = draft.Draft(r, record=rec)  # an edit loads exactly what was saved
     assert back.record() == rec
     if rec["bid"] != "pass":
         assert back.taker == d.taker and back.takers_points() == d.takers_points()
@@ -331,9 +331,9 @@ def test_corpus_records_survive_an_edit_round_trip():
     """Every corpus record, loaded for editing and saved untouched, scores the same."""
     from coinche.game import Game
     n = 0
-    for _label, preset, options, records in C.games(C.SEED_TUNING, 150):
+    for _label, preset, options, records in ui_corpus.games(ui_corpus.SEED_TUNING, 150):
         r = Rules(preset, options)
-        back = [E.Draft(r, record=validate(r, rec)).record() for rec in records]
+        back = [draft.Draft(r, record=validate(r, rec)).record() for rec in records]
         g, h = Game(r, records), Game(r, back)
         assert [x.score for x in g.results] == [x.score for x in h.results]
         n += len(records)
@@ -343,19 +343,19 @@ def test_corpus_records_survive_an_edit_round_trip():
 def test_stale_extras_make_an_invalid_record_naming_the_field():
     """The confirm step shows these errors: extras entered before the contract changed."""
     r = RULES["federation"]
-    d = E.Draft(r)
+    d = draft.Draft(r)
     d.belote = (1, 0)
     d.kind = "NT"  # changed on the kind step after the belote was set
     with pytest.raises(RecordError) as e:
         validate(r, d.record())
     assert e.value.field == "belote"
-    assert d.announce_items("NS") == list(CODES) + [E.REMOVE_BELOTE]  # it can go
-    d.announce("NS", E.REMOVE_BELOTE)
+    assert d.announce_items("NS") == list(CODES) + [draft.REMOVE_BELOTE]  # it can go
+    d.announce("NS", draft.REMOVE_BELOTE)
     assert validate(r, d.record())
     # a coinche set on a number does not apply to a capot bid the preset forbids it on
     # (and comes back with the number): the record is valid either way
     r = RULES["classic2000"]
-    d = E.Draft(r)
+    d = draft.Draft(r)
     d.coinche = 1
     d.bid = "capot"
     d.tens = d.default_tens()

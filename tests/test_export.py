@@ -19,14 +19,14 @@ import sys
 
 import pytest
 
-import ui_corpus as C
+import ui_corpus
 from coinche.rules import PRESET_NAMES, Rules
 from conftest import ROOT
 from host_tools.device import export as exporter
 from host_tools.calculator import keys as planner
 from host_tools.sim import Sim
 from test_ui_games import _history_to, plan_edit
-from screens.table_screens import Menu
+from screens.menu import Menu
 from screens import settings as settings_screens
 from render.languages import read_file as read_language
 
@@ -68,7 +68,7 @@ def _calculator(preset, options, records):
 def build_image(path):
     """Play the games into a flash image; returns [(preset, options, records as intended)] in order."""
     played = []
-    games = [C.games(C.SEED_TUNING, 1, [C.CONFIGS[i]])[0] for i in range(4)]
+    games = [ui_corpus.games(ui_corpus.SEED_TUNING, 1, [ui_corpus.CONFIGS[i]])[0] for i in range(4)]
     with Sim(rules=PRESET_NAMES[0], flash=path) as sim:
         for n, (_label, preset, options, records) in enumerate(games):
             rules = Rules(preset, options)
@@ -95,7 +95,7 @@ def build_image(path):
             elif n < 3:
                 sim.run_script(_next_preset(True) + _new_game(True))
         # the evening's last game is still being played: the current game
-        _label, preset, options, records = C.games(C.SEED_TUNING + 1, 1, [C.CONFIGS[0]])[0]
+        _label, preset, options, records = ui_corpus.games(ui_corpus.SEED_TUNING + 1, 1, [ui_corpus.CONFIGS[0]])[0]
         sim.run_script(_next_preset(True) + _new_game(True))  # after coinche1001 comes classic2000 again
         rules = Rules(preset, options)
         sim.run_script(planner.plan(rules, records[:3])[0])
@@ -173,7 +173,7 @@ def test_json_totals_equal_the_calculator(exported):
         assert [d["dealer"] for d in g["deals"][:5]] == ["N", "W", "S", "E", "N"][: len(g["deals"])]
         rules = Rules(preset, options)
         assert [d["record"] for d in g["deals"]] == [planner.canonical(rules, r) for r in records]
-    assert games[0]["deals"][1]["record"] != planner.canonical(Rules(played[0][0]), C.games(C.SEED_TUNING, 1, [C.CONFIGS[0]])[0][3][1])
+    assert games[0]["deals"][1]["record"] != planner.canonical(Rules(played[0][0]), ui_corpus.games(ui_corpus.SEED_TUNING, 1, [ui_corpus.CONFIGS[0]])[0][3][1])
     assert all(g["over"] and g["winner"] in ("NS", "EW") for g in games[:4])
     ns = doc["statistics"]["NS"]
     assert ns["deals"] == sum(len(g["deals"]) for g in games)
@@ -404,9 +404,9 @@ def test_device_export_reads_copied_files(evening, tmp_path, monkeypatch):
     img, played = evening
     device = tmp_path / "device"
     device.mkdir()
-    run_mp("import flash_image as F, os\nF.mount_flash(%r)\nos.mkdir(%r)\n"
-           "for n in os.listdir(F.STORAGE):\n"
-           "    open(%r + '/' + n, 'wb').write(open(F.STORAGE + '/' + n, 'rb').read())\n"
+    run_mp("import flash_image, os\nflash_image.mount_flash(%r)\nos.mkdir(%r)\n"
+           "for n in os.listdir(flash_image.STORAGE):\n"
+           "    open(%r + '/' + n, 'wb').write(open(flash_image.STORAGE + '/' + n, 'rb').read())\n"
            % (shutil.copy(img, str(tmp_path / "copy.img")), str(device / "data"), str(device / "data")))
     calls = []
     monkeypatch.setattr(exporter, "run_mpremote", _fake_mpremote(device, "ls :/\n           0 data/\n         120 main.py\n",
@@ -425,8 +425,8 @@ def test_device_export_reads_both_journal_copies(evening, tmp_path, monkeypatch)
     img, played = evening
     device = tmp_path / "device"
     device.mkdir()
-    run_mp("import flash_image as F, os\nF.mount_flash(%r)\n"
-           "for root, name in zip(F.ROOTS, ('data_a', 'data_b')):\n"
+    run_mp("import flash_image, os\nflash_image.mount_flash(%r)\n"
+           "for root, name in zip(flash_image.ROOTS, ('data_a', 'data_b')):\n"
            "    os.mkdir(%r + '/' + name)\n"
            "    for n in os.listdir(root):\n"
            "        open(%r + '/' + name + '/' + n, 'wb').write(open(root + '/' + n, 'rb').read())\n"

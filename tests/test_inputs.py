@@ -18,7 +18,7 @@ from events.inputs import BACK, DOWN, LONG, OK, PRESS, REPEAT, UP
 from events.timing import DEBOUNCE_MS, LONG_MS, POLL_MS, REPEAT_FIRST, repeat_at
 
 HARNESS = r'''
-from events import inputs as I
+from events import inputs
 try:
     from time import ticks_add
 except ImportError:
@@ -46,7 +46,7 @@ def simulate(base, presses, until, step=10, pops=None):
     def clock():
         return ticks_add(base, t[0])
 
-    inp = I.Inputs([pin(b) for b in range(4)], clock)
+    inp = inputs.Inputs([pin(b) for b in range(4)], clock)
     log = []
     while t[0] < until:
         t[0] += step
@@ -74,10 +74,10 @@ SCENARIOS = {
     "down_tap": ({1: [(100, 200)]}, 500, 10, None),
     "ok_tap": ({2: [(100, 200)]}, 500, 10, None),
     "back_tap": ({3: [(100, 200)]}, 500, 10, None),
-    "ok_long": ({2: [(100, 100 + I.LONG_MS + 10)]}, 1500, 10, None),
-    "ok_just_short": ({2: [(100, 100 + I.LONG_MS - 10)]}, 1500, 10, None),
+    "ok_long": ({2: [(100, 100 + inputs.LONG_MS + 10)]}, 1500, 10, None),
+    "ok_just_short": ({2: [(100, 100 + inputs.LONG_MS - 10)]}, 1500, 10, None),
     "ok_very_long": ({2: [(100, 4000)]}, 4500, 10, None),
-    "back_long": ({3: [(100, 100 + I.LONG_MS + 10)]}, 1500, 10, None),
+    "back_long": ({3: [(100, 100 + inputs.LONG_MS + 10)]}, 1500, 10, None),
     "up_hold": ({0: [(100, 5100)]}, 5500, 10, None),
     "down_hold_1ms": ({1: [(100, 3100)]}, 3300, 1, None),
     "up_hold_7ms": ({0: [(100, 3100)]}, 3300, 7, None),
@@ -113,7 +113,7 @@ def simulate_irq(base, presses, windows, until, handler_us=0, phase_us=0):
     def clock():
         return ticks_add(base, t[0] + late[0])
 
-    inp = I.Inputs([pin(b) for b in range(4)], clock)
+    inp = inputs.Inputs([pin(b) for b in range(4)], clock)
     inp.interrupts = True  # as _attach leaves it, with the handler driven below
     inp._both = RISING | FALLING
     flags = [0, 0, 0, 0]
@@ -196,7 +196,7 @@ def cpy():
 def mp_run(base_expr, patch_plain=False):
     code = HARNESS
     if patch_plain:
-        code += "\nI.ticks_diff = lambda a, b: a - b\n"
+        code += "\ninputs.ticks_diff = lambda a, b: a - b\n"
     code += "\nimport time\nprint(repr(run_all(%s)))\n" % base_expr
     return ast.literal_eval(run_mp(code=code).stdout.strip())
 

@@ -26,8 +26,8 @@ def rgb565(rgb):
 
 @pytest.fixture(scope="module")
 def palette():
-    out = run_mp(code="import json\nfrom render import layout_240x135 as m\n"
-                      "print(json.dumps({'palette': m.PALETTE, 'team': m.TEAM}))").stdout
+    out = run_mp(code="import json\nfrom render import layout_240x135\n"
+                      "print(json.dumps({'palette': layout_240x135.PALETTE, 'team': layout_240x135.TEAM}))").stdout
     doc = json.loads(out.strip().splitlines()[-1])
     pal = doc["palette"]
     ns, ew = doc["team"]
@@ -291,3 +291,66 @@ def test_the_digit_mark_sits_under_the_digits_being_set():
             assert mark == (x0, x0 + 32 * (nd - 1) - 7), key
         else:
             assert mark is None, key
+
+
+ROUND_BAR = """
+import gc, json, framebuf
+from render.layout_240x135 import Layout, NS_COLOUR, EW_COLOUR
+from render import languages
+from coinche.game import Game
+from coinche.rules import Rules
+
+fb = framebuf.FrameBuffer(bytearray(120 * 135), 240, 135, framebuf.GS4_HMSB)
+layout = Layout(fb)
+texts = languages.load("en")
+
+class FakeApp:
+    def __init__(self, game):
+        self.texts = texts
+        self.game = game
+    def team_name(self, team):
+        return texts[team]
+    def dealer_team(self):
+        return "NS"
+    def seat_label(self):
+        return texts["seat_N"]
+
+def bar(x, colour):
+    return sum(1 for dx in range(107) if fb.pixel(x + 6 + dx, 77) == colour)
+
+deal = {"taker": "NS", "bid": 160, "trump": "H", "points": 162}  # a big total: far past the target's bar
+out = {}
+for options, n in (({"deals": 4}, 0), ({"deals": 4}, 1), ({"deals": 4}, 3), ({"deals": 12}, 3),
+                   ({"deals": 4, "pass_counts": False}, 3), ({}, 1)):
+    records = [deal] * n
+    if options.get("pass_counts") is False:
+        records = [deal, {"bid": "pass"}, deal]  # the pass does not count: 2 of 4
+    game = Game(Rules.from_spec({"preset": "federation", "options": options}), records, "W")
+    app = FakeApp(game)
+    layout.clear()
+    layout.home(app, "line")
+    gc.collect()
+    before = gc.mem_alloc()
+    layout.clear()
+    layout.home(app, "line")
+    allocated = gc.mem_alloc() - before
+    out["%r %d" % (sorted(options.items()), n)] = [bar(0, NS_COLOUR), bar(121, EW_COLOUR), allocated]
+print(json.dumps(out))
+"""
+
+
+def test_home_bars_show_the_deals_played_of_a_concours_round():
+    """In a round of N deals (the `deals` option) both bars show the deals played of N,
+    whatever the totals (an all-pass deal only when it counts); to a target, each total
+    against it; a redraw allocates nothing either way."""
+    out = json.loads(run_mp(code=ROUND_BAR).stdout.strip().splitlines()[-1])
+    rounds = {key: value for key, value in out.items() if "deals" in key}
+    assert rounds == {
+        "[('deals', 4)] 0": [0, 0, 0],
+        "[('deals', 4)] 1": [107 // 4, 107 // 4, 0],
+        "[('deals', 4)] 3": [107 * 3 // 4, 107 * 3 // 4, 0],
+        "[('deals', 12)] 3": [107 * 3 // 12, 107 * 3 // 12, 0],
+        "[('deals', 4), ('pass_counts', False)] 3": [107 * 2 // 4, 107 * 2 // 4, 0],
+    }, out
+    to_target = out["[] 1"]
+    assert to_target[0] > 0 and to_target[1] == 0 and to_target[2] == 0  # NS scored, EW did not

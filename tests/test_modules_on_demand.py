@@ -21,8 +21,8 @@ PLAY = """
 import json, sys
 from blockdev import RAMBlockDev, mount
 from fakeboard import Board
+import on_demand
 from app import App
-from screens.table_screens import Menu
 from events.inputs import BACK, DOWN, OK, UP
 
 ON_DEMAND = %r
@@ -34,10 +34,14 @@ def loaded(step):
     out[step] = [name for name in ON_DEMAND if name in sys.modules]
 
 def open_menu_item(key):
-    app.go(Menu(app))
-    app.view.pick(Menu.ITEMS.index(key))
+    app.go(on_demand.screen("Menu")(app))
+    app.view.pick(app.view.ITEMS.index(key))
 
 loaded("booted")
+app.handle(OK)
+loaded("menu open")
+app.handle(BACK)
+loaded("menu closed")
 app.save_deal({"taker": "NS", "bid": 100, "trump": "H", "points": 112}, None)
 open_menu_item("m_settings")
 loaded("settings open")
@@ -92,10 +96,14 @@ def test_modules_loaded_at_each_step_of_a_visit():
     out = json.loads(run_mp(code=PLAY).stdout.strip().splitlines()[-1])
     # the start, the journal's reading back and the language reader: gone once the app runs
     assert out["booted"] == []
+    # the menu: loaded while it is open, released on the way back home
+    assert out["menu open"] == ["screens.menu"]
+    assert out["menu closed"] == []
     assert out["settings open"] == ["screens.settings"]
     assert out["settings closed"] == []
-    # correcting the dealer: one import when the picker opens, none when OK saves
-    assert out["dealer unchanged"] == []
+    # correcting the dealer: one import when the picker opens, none when OK saves; the
+    # same seat goes back to the menu (open, so loaded), another one home
+    assert out["dealer unchanged"] == ["screens.menu"]
     assert out["dealer"][0] != out["dealer"][1] and out["dealer"][2] == "home"
     assert out["dealer corrected"] == []
     assert out["settings imports"] == 2  # one per visit of the picker
@@ -107,8 +115,8 @@ def test_modules_loaded_at_each_step_of_a_visit():
     # past games keep their own module only (the History class they open comes with it)
     assert out["past games open"] == ["screens.past_games"]
     # statistics use chart's key bar: held by screens.stats, out of sys.modules
-    assert out["stats open"] == ["screens.stats"]
-    assert out["stats closed"] == []
+    assert out["stats open"] == ["screens.menu", "screens.stats"]
+    assert out["stats closed"] == ["screens.menu"]
 
 
 def _module_path(name):

@@ -22,7 +22,7 @@ import random
 
 import pytest
 
-import ui_corpus as C
+import ui_corpus
 from coinche.game import Game
 from coinche.record import validate
 from coinche.rules import Rules
@@ -80,7 +80,7 @@ def build_game(preset, seed, deals_before_end=22):
 
     def fresh_deal(may_end):
         while True:
-            rec = C.gen_deal(rules, rnd)
+            rec = ui_corpus.gen_deal(rules, rnd)
             trial = Game(rules, list(game.deals) + [rec])
             if may_end or not trial.over:
                 return rec

@@ -5,7 +5,7 @@ disagree with the score: failure() is None exactly when the contract is made."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coinche import melds as M
+from coinche import melds
 from coinche.record import RecordError, validate
 from coinche.rules import PRESET_NAMES, Rules
 from coinche.scoring import failure, score
@@ -16,7 +16,7 @@ RULES = {p: Rules(p) for p in PRESET_NAMES}
 def why(preset, **rec):
     r = RULES[preset]
     rec = validate(r, dict({"taker": "NS", "trump": "H"}, **rec))
-    team, pts = M.credited(r, rec)
+    team, pts = melds.credited(r, rec)
     mt = pts if team == rec["taker"] else 0
     md = pts if team not in (None, rec["taker"]) else 0
     return failure(r, rec, mt, md)
@@ -55,8 +55,8 @@ RECORDS = st.fixed_dictionaries({
     "taker": st.sampled_from(["NS", "EW"]), "bid": st.sampled_from([80, 90, 100, 120, 160, "capot", "generale"]),
     "trump": st.sampled_from(["H", "NT", "AT"]), "coinche": st.integers(0, 2), "points": st.integers(0, 162),
     "belote": st.fixed_dictionaries({"NS": st.integers(0, 1), "EW": st.integers(0, 1)}),
-    "melds": st.fixed_dictionaries({"NS": st.lists(st.sampled_from(M.CODES[:3]), max_size=2),
-                                    "EW": st.lists(st.sampled_from(M.CODES[:3]), max_size=2)}),
+    "melds": st.fixed_dictionaries({"NS": st.lists(st.sampled_from(melds.CODES[:3]), max_size=2),
+                                    "EW": st.lists(st.sampled_from(melds.CODES[:3]), max_size=2)}),
 })
 
 

@@ -33,7 +33,7 @@ import time
 
 import pytest
 
-import test_power_e2e as P
+import test_power_e2e
 from coinche.game import Game
 from coinche.rules import Rules
 from conftest import ROOT
@@ -81,7 +81,7 @@ def consistent(st):
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("sigkill")
-    lines, info = P.build_game(PRESET, SEED)
+    lines, info = test_power_e2e.build_game(PRESET, SEED)
     steps = parse_script(lines)
     base = str(tmp / "base.img")
     with Sim(rules=PRESET, flash=base) as sim:  # format, first boot (the first "new")
@@ -228,7 +228,7 @@ def test_sigkill_then_restart(world, n, monkeypatch):
             assert st["deals"] == [] and not st["over"]
         sim.run_script(planner.plan_deal(rules, Game(rules, st["deals"], st["dealer"]), rec))
         after = sim.state()
-    assert after["deals"] == st["deals"] + [P.canonical(rules, rec)]
+    assert after["deals"] == st["deals"] + [test_power_e2e.canonical(rules, rec)]
     assert consistent(after)
     with Sim(flash=img) as sim:
         assert key(sim.state()) == key(after)

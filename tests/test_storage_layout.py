@@ -62,10 +62,10 @@ def garbage(dev, first, count):
 
 def test_layout_constants_are_decision_d1():
     r = one("""
-from store import partitions as P
+from store import partitions
 import json
-print(json.dumps({"user": P.USER_PARTITION, "data": P.DATA_PARTITIONS, "blocks": P.STORAGE_BLOCKS,
-                  "size": P.BLOCK_SIZE, "aside": P.ASIDE_DIRECTORY}))
+print(json.dumps({"user": partitions.USER_PARTITION, "data": partitions.DATA_PARTITIONS, "blocks": partitions.STORAGE_BLOCKS,
+                  "size": partitions.BLOCK_SIZE, "aside": partitions.ASIDE_DIRECTORY}))
 """)
     assert r["user"] == ["user", 0, 160, "/"]
     assert r["data"] == [["data_a", 160, 96, "/data_a"], ["data_b", 256, 96, "/data_b"]]
@@ -214,7 +214,7 @@ def test_settings_with_bad_values_fall_back_to_their_defaults_with_a_notice():
     r = one("""
 import json, fakeboard, cutdev
 from store.journal import Journal
-import app as A
+from app import App
 from screens import settings as settings_screens
 dev = cutdev.fresh(352, "/flash")
 j = Journal(["/flash/data_a", "/flash/data_b"])
@@ -223,7 +223,7 @@ for k, v in (("dim", "abc"), ("contrast", "x"), ("lang", 7), ("dealer", "Q"), ("
              ("dir", "up"), ("names", "abc"), ("team", "kept")):
     j.record({"op": "set", "k": k, "v": v})
 board = fakeboard.Board(["/flash/data_a", "/flash/data_b"])
-app = A.App(board)
+app = App(board)
 toast = app.toast_msg
 for _ in range(30):  # polls: dimming reads "dim"
     board.now += 10000
@@ -234,7 +234,7 @@ for key in range(8):
     app.handle(1)  # DOWN through every item, each drawn
     app.render()
 app.change_setting("s_dim", 60)
-again = A.App(fakeboard.Board(["/flash/data_a", "/flash/data_b"]))
+again = App(fakeboard.Board(["/flash/data_a", "/flash/data_b"]))
 print(json.dumps({"settings": app.settings, "toast": toast, "recovered": app.texts["recovered"],
                   "again": again.settings, "again_toast": again.toast_msg}))
 """)

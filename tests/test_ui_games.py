@@ -16,15 +16,15 @@ import os
 
 import pytest
 
-import ui_corpus as C
-from coinche import melds as M
+import ui_corpus
+from coinche import melds
 from coinche.game import Game
 from coinche.record import validate
 from coinche.rules import Rules
 from conftest import ROOT
 from host_tools.calculator import keys as planner
 from host_tools.sim import Sim
-from table import draft as E
+from table import draft
 
 PRESSES = {}  # label -> [presses per deal], filled by the corpus tests
 
@@ -77,8 +77,8 @@ def _ids(corpus):
     return out
 
 
-TUNING = C.games(C.SEED_TUNING, 150)
-HELD_OUT = C.games(C.SEED_HELD_OUT, 100)
+TUNING = ui_corpus.games(ui_corpus.SEED_TUNING, 150)
+HELD_OUT = ui_corpus.games(ui_corpus.SEED_HELD_OUT, 100)
 
 
 @pytest.mark.parametrize("game", TUNING, ids=_ids(TUNING))
@@ -101,7 +101,7 @@ def test_corpus_is_varied():
     """The corpus holds what it claims; otherwise the games above prove little."""
     tot = {}
     for _label, preset, options, records in TUNING:
-        for k, v in C.stats(records, Rules(preset, options)).items():
+        for k, v in ui_corpus.stats(records, Rules(preset, options)).items():
             tot.setdefault(preset, {}).setdefault(k, 0)
             tot[preset][k] += v
     for preset, c in tot.items():
@@ -148,7 +148,7 @@ def _plan_into(rules, game, rec):
 
 
 def test_undo_on_home_and_from_menu():
-    label, preset, options, records = C.games(C.SEED_TUNING, 1, [C.CONFIGS[0]])[0]
+    label, preset, options, records = ui_corpus.games(ui_corpus.SEED_TUNING, 1, [ui_corpus.CONFIGS[0]])[0]
     rules = Rules(preset, options)
     base = records[:5]
     extra = records[5]
@@ -195,7 +195,7 @@ def plan_edit(rules, old, new):
     Walks a Draft loaded from `old`, as the device does, with the planner's
     helpers for the shared steps."""
     new = validate(rules, new)
-    d = E.Draft(rules, record=validate(rules, old))
+    d = draft.Draft(rules, record=validate(rules, old))
     ev = ["ok"]  # Edit
     # taker
     if new["bid"] != "pass" and new["taker"] != d.taker:
@@ -230,25 +230,25 @@ def plan_edit(rules, old, new):
     bel = new.get("belote") or {}
     want = new.get("melds") or {}
     for team in ("NS", "EW"):
-        wanted = [E.BELOTE] * bel.get(team, 0) + list(want.get(team, ()))
-        have = [E.BELOTE] * d.belote[0 if team == "NS" else 1] + list(d.melds[team])
+        wanted = [draft.BELOTE] * bel.get(team, 0) + list(want.get(team, ()))
+        have = [draft.BELOTE] * d.belote[0 if team == "NS" else 1] + list(d.melds[team])
         if wanted == have:
             continue
         while have:  # remove everything, then add in order (melds keep their order)
-            it = E.REMOVE_BELOTE if have[0] == E.BELOTE else 0  # the only announce: the hold toggles it
+            it = draft.REMOVE_BELOTE if have[0] == draft.BELOTE else 0  # the only announce: the hold toggles it
             ev += planner.announce_events(d, team, it)[0]
             d.announce(team, it)
-            have = [E.BELOTE] * d.belote[0 if team == "NS" else 1] + list(d.melds[team])
+            have = [draft.BELOTE] * d.belote[0 if team == "NS" else 1] + list(d.melds[team])
         for it in wanted:
             ev += planner.announce_events(d, team, it)[0]
             d.announce(team, it)
     if rules.has_melds() and d.needs_melds_to():
         # the device cannot go back to "the engine decides": pick whom it would pick
-        to = new.get("melds_to", M.winner(d.melds, d.trump(), rules["carre_nt"]))
+        to = new.get("melds_to", melds.winner(d.melds, d.trump(), rules["carre_nt"]))
         if d.melds_to == "auto":
             ev += ["ok", {"NS": "up", "EW": "down"}.get(to, "ok")]  # OK asks first
         elif to != d.melds_to:  # loaded answer to change: the picker's "best melds?"
-            ev += planner.announce_events(d, "NS", E.BEST)[0]
+            ev += planner.announce_events(d, "NS", draft.BEST)[0]
             ev.append({"NS": "up", "EW": "down"}.get(to, "hold ok 700"))  # held OK is nobody
     ev.append("ok")  # confirm: save
     if planner.capot_question(d):
@@ -272,7 +272,7 @@ EDITS = [
 
 def _base_game(cfg, n=4):
     """The first n deals of the first corpus game of config cfg that runs longer."""
-    for _label, preset, options, records in C.games(C.SEED_TUNING, 60, [C.CONFIGS[cfg]]):
+    for _label, preset, options, records in ui_corpus.games(ui_corpus.SEED_TUNING, 60, [ui_corpus.CONFIGS[cfg]]):
         if len(records) > n:
             return preset, options, records[:n]
     raise AssertionError("no long enough game")
@@ -338,8 +338,8 @@ def test_edit_that_would_end_the_game_early_is_refused():
         st = sim.state()
         assert st["screen"] == "entry-confirm"
         check_state(rules, st, keep)
-        steps = E.Draft(rules, record=big).steps()
-        assert steps[0] == E.S_TAKER and steps[-1] == E.S_CONFIRM
+        steps = draft.Draft(rules, record=big).steps()
+        assert steps[0] == draft.S_TAKER and steps[-1] == draft.S_CONFIRM
         sim.run_script(["back"] * len(steps))  # BACK walks out of the edit step by step, nothing saved
         st = sim.state()
         assert st["screen"] == "deal"

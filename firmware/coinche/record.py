@@ -36,26 +36,13 @@ def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _distance(first, second):
-    """Edit distance, small strings only: for "did you mean" hints on key typos."""
-    prev = list(range(len(second) + 1))
-    for i in range(1, len(first) + 1):
-        cur = [i] + [0] * len(second)
-        for j in range(1, len(second) + 1):
-            cost = 0 if first[i - 1] == second[j - 1] else 1
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-        prev = cur
-    return prev[len(second)]
-
-
 def suggest(word, choices):
-    best = None
-    bd = 3
-    for c in choices:
-        d = _distance(word.lower(), c.lower())
-        if d < bd:
-            best, bd = c, d
-    return best
+    """The choice `word` was probably meant to be ("did you mean"), or None. Its code is in
+    coinche/suggestion.py, imported only when a bad key or value is met: on the device
+    that is never during a game, and the heap does not hold it."""
+    from coinche.suggestion import closest
+
+    return closest(word, choices)
 
 
 def _first(keys):

@@ -13,7 +13,7 @@ Home is drawn from ints and prepared strings only: a redraw allocates nothing.
 """
 from coinche.compat import const
 from render import digits
-from render.text import DIG, Regions, first_that_fits, narrow_text, ndigits, num, text, width
+from render.text import DIG, Regions, narrow_text, ndigits, num, text, width
 
 W = const(128)
 H = const(64)
@@ -26,6 +26,9 @@ class Layout(Regions):
     ROWS = 6  # list rows under the title
     HINT_ROWS = 5  # list rows above the hint
     RECORD_ROWS = 3  # history / past games rows (two lines each) under the title
+    # the drawings of the deals lists, game over and a round's end: loaded by the screen
+    # that draws one (on_demand.py)
+    OFF_PATH = "render.layout_128x64_off_path"
 
     def __init__(self, fb):
         self.fb = fb
@@ -242,56 +245,6 @@ class Layout(Regions):
         if hint:
             self.hint(hint)
 
-    def records(self, left, right, rows, sel, top):
-        """History and past games: a title bar naming the team columns, then rows of two
-        lines: (number, texts, made, (left a, left b), (right a, right b), side).
-
-        Line 1: the number, a tick or a cross when made is not None, then the first of
-        texts (alternatives, longest first) that fits. Line 2, in fixed columns under each
-        team: a (a deal score; True: a tick, the winner) and b (a running total), in
-        narrow digits; the side team's (0 left, 1 right) score is underlined."""
-        fb = self.fb
-        self.team_title(left, right)
-        n = len(rows)
-        for i in range(self.RECORD_ROWS):
-            k = top + i
-            if k >= n:
-                break
-            y = LIST_TOP + DEAL_ROW * i
-            number, texts, made, cells_left, cells_right, side = rows[k]
-            c = 1
-            if k == sel:
-                fb.fill_rect(0, y - 1, W - 2, DEAL_ROW, 1)
-                c = 0
-            x = 0
-            if number is not None:
-                self.label(number, 0, y, 13, 2, c, False, None, True)
-                x = 17
-            if made is not None:
-                self.made_mark(made, x, y, c)
-                x += 10
-            self.label(first_that_fits(texts, W - 3 - x), x, y, W - 3 - x, 0, c)
-            for half in (0, 1):  # a constant tuple: nothing built per row
-                cells = cells_right if half else cells_left
-                x0 = (HALF + 1) * half
-                a, b = cells
-                if a is True:
-                    self.made_mark(True, x0 + 21, y + 8, c)
-                elif a is not None:
-                    self.label(a, x0, y + 8, 29, 2, c, False, None, True)
-                    if side == half:
-                        fb.hline(x0 + 29 - 7 * ndigits(a), y + 16, 7 * ndigits(a), c)
-                if b is not None:
-                    self.label(b, x0 + 33, y + 8, 29 - 2 * half, 2, c, False, None, True)
-                if a is not None and b is not None:
-                    for dy in range(0, 8, 2):
-                        fb.pixel(x0 + 31, y + 8 + dy, c)
-            fb.vline(HALF, y + 8, 8, c)
-        if n > self.RECORD_ROWS:  # scroll bar
-            h = max(4, 54 * self.RECORD_ROWS // n)
-            y = LIST_TOP + (54 - h) * top // max(1, n - self.RECORD_ROWS)
-            fb.fill_rect(W - 2, y, 2, h, 1)
-
     # -- entry steps ------------------------------------------------------
     def picker(self, title, step, value, label, context, hint):
         """A value chosen with UP/DOWN: value is an int (big digits) or None (then label)."""
@@ -421,38 +374,6 @@ class Layout(Regions):
         if detail:
             self.label(detail, 1, 30 if len(lines) == 1 else 34, W - 2, 1)
         self.hint(hint)
-
-    def game_over(self, title, winner_line, ns_label, ns, ew_label, ew, hint_lines):
-        """The final totals big (as on home), each under its team, the winner's line on
-        top; hint_lines: what each key does, two lines."""
-        fb = self.fb
-        self.label(winner_line, 0, 0, W, 1, 1)
-        fb.hline(0, 9, W, 1)
-        self.label(ns_label, 0, 11, HALF - 1)
-        self.label(ew_label, HALF + 1, 11, HALF - 1, 2)
-        fb.vline(HALF, 11, 34, 1)
-        self.figures(ns, 2, 21, HALF - 4, 24, 12, 3, 2, 1)
-        self.figures(ew, HALF + 2, 21, HALF - 4, 24, 12, 3, 2, 1)
-        fb.hline(0, 46, W, 1)
-        self.label(hint_lines[0], 0, 48, W)
-        self.label(hint_lines[1], 0, 56, W)
-
-    def round_over(self, title, ns_label, ns, ew_label, ew, code, hint):
-        """A concours round's end: the round, table and result on top, the totals under
-        each team, the result code in two lines of two groups (it is wider than the
-        screen on one), what the keys do."""
-        fb = self.fb
-        self.label(title, 0, 0, W, 1, 1)
-        fb.hline(0, 9, W, 1)
-        self.label(ns_label, 0, 11, HALF - 1)
-        self.label(ew_label, HALF + 1, 11, HALF - 1, 2)
-        fb.vline(HALF, 11, 27, 1)
-        self.figures(ns, 2, 20, HALF - 4, 17, 10, 2, 2, 1)
-        self.figures(ew, HALF + 2, 20, HALF - 4, 17, 10, 2, 2, 1)
-        fb.hline(0, 38, W, 1)
-        self.label(code[:9], 0, 40, W, 1)
-        self.label(code[10:], 0, 48, W, 1)
-        self.label(hint, 0, 56, W)
 
     def toast(self, string):
         fb = self.fb

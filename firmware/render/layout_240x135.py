@@ -22,7 +22,7 @@ import micropython
 from micropython import const
 
 from render import digits
-from render.text import Regions, first_that_fits, ndigits, num, text, width
+from render.text import Regions, ndigits, num, text, width
 
 W = const(240)
 H = const(135)
@@ -124,6 +124,9 @@ class Layout(Regions):
     ROWS = 7  # list rows under the title (16 px each)
     HINT_ROWS = 5  # list rows above the hint bar
     RECORD_ROWS = 3  # history / past games rows (two lines each)
+    # the drawings of the deals lists, game over and a round's end: loaded by the screen
+    # that draws one (on_demand.py)
+    OFF_PATH = "render.layout_240x135_off_path"
 
     def __init__(self, fb):
         self.fb = fb
@@ -324,12 +327,17 @@ class Layout(Regions):
         the last deal's contract, or the target line before the first deal. Allocates nothing.
 
         Each team: its name in its colour with the key that enters a deal it took (A, B),
-        its total big, the last deal's score (a tick or a cross beside the takers'); then the
+        its total big over a bar (the total against the target; in a concours round, the
+        deals played of the round), the last deal's score (a tick or a cross beside the takers'); then the
         last contract, and a bar with the keys X and Y and the next dealer, big."""
         fill = self.fill_rect
         texts = app.texts
         g = app.game
         target = g.rules["target"]
+        # a round of a fixed number of deals (a concours): the bars show the deals played of
+        # the round's N, the same under both teams, instead of each total against the target
+        length = g.rules["deals"]
+        played = g.round_deal() - 1 if length else 0
         link = getattr(app, "link", None)  # a board with WiFi: the link's state on the right of EW's name
         for i in (0, 1):
             team = TEAMS[i]
@@ -346,7 +354,10 @@ class Layout(Regions):
             fill(x, 20, 119, 76, colour + 1)  # down to the last row of the deal score and its mark
             self.figures(n, x + 4, 24, 111, 50, 24, 6, 5)
             fill(x + 6, 77, 107, 3, FRAME)
-            if target > 0 and n > 0:
+            if length:
+                if played > 0:
+                    fill(x + 6, 77, 107 if played >= length else 107 * played // length, 3, colour)
+            elif target > 0 and n > 0:
                 fill(x + 6, 77, 107 if n >= target else 107 * n // target, 3, colour)
             if g.results:  # the last deal's score
                 result = g.results[-1]
@@ -429,55 +440,6 @@ class Layout(Regions):
             fill(W - 3, 21 + (k - w) * start // max(1, n - shown), 3, w, GREY)
         if hint:
             self.hint(hint)
-
-    def records(self, left, right, rows, index, start):
-        """History and past games: a title bar naming the team columns, then rows of two
-        lines: (number, texts, made, (left a, left b), (right a, right b), side); see
-        layout_128x64.records. The text is drawn in the colour of the side team."""
-        fill = self.fill_rect
-        self.team_title(left, right)
-        n = len(rows)
-        for i in range(self.RECORD_ROWS):
-            k = start + i
-            if k >= n:
-                break
-            y = LIST_TOP + RECORD_ROW * i
-            number, texts, made, cells_left, cells_right, side = rows[k]
-            selected = k == index
-            colour = FOREGROUND
-            if selected:
-                fill(0, y, W - 5, RECORD_ROW, SELECTION)
-                colour = BACKGROUND
-            elif k & 1:
-                fill(0, y, W - 5, RECORD_ROW, BAR)
-            x = 2
-            if number is not None:
-                self.label(number, 0, y, 28, 16, 2, GREY if not selected else BACKGROUND, SIZE_TALL, SIZE_TALL)
-                x = 34
-            if made is not None:
-                self.made_mark(made, x, y, BACKGROUND if selected else None)
-                x += 20
-            s = first_that_fits(texts, W - 6 - x, tall_text_width)
-            text_colour = colour if side is None or selected else NS_LIGHT + 3 * side
-            self.label(s, x, y, W - 6 - x, 16, 0, text_colour, SIZE_TALL, SIZE_TALL)
-            for half in (0, 1):  # a constant tuple: nothing built per row
-                cells = cells_right if half else cells_left
-                x0 = 121 * half
-                tint = colour if selected else NS_LIGHT + 3 * half
-                a, b = cells
-                if a is True:
-                    self.made_mark(True, x0 + 36, y + 16, BACKGROUND if selected else None)
-                elif a is not None:
-                    self.label(a, x0, y + 16, 52, 16, 2, tint, SIZE_TALL, SIZE_TALL, "+")
-                    if side == half:  # the takers' score, underlined
-                        fill(x0 + 52 - text_width(a, SIZE_TALL) - 8, y + 30, text_width(a, SIZE_TALL) + 8, 1, tint)
-                if b is not None:
-                    self.label(b, x0 + 56, y + 16, 58, 16, 2, colour, SIZE_TALL, SIZE_TALL)
-        if n > self.RECORD_ROWS:  # scroll bar
-            k = RECORD_ROW * self.RECORD_ROWS
-            fill(W - 3, 21, 3, k, FRAME)
-            w = max(6, k * self.RECORD_ROWS // n)
-            fill(W - 3, 21 + (k - w) * start // max(1, n - self.RECORD_ROWS), 3, w, GREY)
 
     # -- entry steps ----------------------------------------------------
     def picker(self, title, step, value, label, context, hint):
@@ -584,43 +546,6 @@ class Layout(Regions):
         if detail:
             self.label(detail, 4, 66, W - 8, 16, 1, GREY)
         self.hint(hint)
-
-    def game_over(self, title, winner_line, ns_label, ns, ew_label, ew, hint_lines):
-        """The final totals big (as on home) under each team, the winner's line on top, then
-        what each key does (two lines)."""
-        fill = self.fill_rect
-        colour = FOREGROUND
-        if winner_line.startswith(ns_label):
-            colour = NS_LIGHT
-        elif winner_line.startswith(ew_label):
-            colour = EW_LIGHT
-        fill(0, 0, W, 24, TITLE)
-        self.label(winner_line, 2, 0, W - 4, 24, 1, colour, SIZE_TRIPLE)
-        for i, label, n in ((0, ns_label, ns), (1, ew_label, ew)):
-            x0 = 121 * i
-            fill(x0, 25, 119, 18, NS_COLOUR + 3 * i)
-            self.label(label, x0 + 2, 26, 115, 16, 1)
-            fill(x0, 43, 119, 54, NS_DARK + 3 * i)
-            self.figures(n, x0 + 4, 46, 111, 48, 24, 6, 5)
-        fill(0, 98, W, H - 98, BAR)
-        self.keys_line(hint_lines[0], 4, 99, W - 8)
-        self.keys_line(hint_lines[1], 4, 117, W - 8)
-
-    def round_over(self, title, ns_label, ns, ew_label, ew, code, hint):
-        """A concours round's end: the round, table and result on top, the totals under
-        each team, the result code on one line, what the keys do."""
-        fill = self.fill_rect
-        fill(0, 0, W, 24, TITLE)
-        self.label(title, 2, 0, W - 4, 24, 1, FOREGROUND, SIZE_TRIPLE)
-        for i, label, n in ((0, ns_label, ns), (1, ew_label, ew)):
-            x0 = 121 * i
-            fill(x0, 25, 119, 18, NS_COLOUR + 3 * i)
-            self.label(label, x0 + 2, 26, 115, 16, 1)
-            fill(x0, 43, 119, 40, NS_DARK + 3 * i)
-            self.figures(n, x0 + 4, 45, 111, 36, 18, 5, 4)
-        self.label(code, 0, 85, W, 28, 1, FOREGROUND, SIZE_DOUBLE, SIZE_SMALL)
-        fill(0, 117, W, H - 117, BAR)
-        self.keys_line(hint, 4, 118, W - 8)
 
     def toast(self, string):
         """A short message over the bottom of the screen (on home: not over the totals)."""

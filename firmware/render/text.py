@@ -7,6 +7,7 @@ drawing form (nothing built or kept for it but its place in the table). Numbers 
 digit from constant one-character strings, because str(n) allocates.
 Both layouts place their drawings in regions through Regions (below).
 """
+from coinche.compat import const
 
 DIG = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 
@@ -32,9 +33,11 @@ _MARKS = (
 )
 
 _cache = {}  # strings built at run time (rows, contexts): bounded
-# the language table's strings: prepared once when the language loads. A plain ASCII
-# string maps to itself (a tuple per string would take 2-3 KB of the Pico's heap)
+# the language table's strings, prepared once when the language loads: the accented
+# ones -> their drawing form; the plain ASCII ones are their own drawing form, kept in a
+# set (a set's slot is half a dict's: 0.7 KB less of the Pico's heap for a table)
 _table = {}
+_plain = set()
 _table_code = None  # the language _table was prepared for
 
 
@@ -46,7 +49,7 @@ def prepare_table(texts, code=None):
     (render/language_tables.py, CODE_prepared()): a render.constant_table.ConstantTable whose
     sorted strings and prepared tuples are constants in flash, so nothing of it is
     built in RAM."""
-    global _table, _table_code
+    global _table, _plain, _table_code
     _cache.clear()
     if code is None:
         code = _table_code
@@ -54,13 +57,19 @@ def prepare_table(texts, code=None):
     try:
         from render import language_tables  # pyright: ignore[reportAttributeAccessIssue]
         _table = getattr(language_tables, code + "_prepared")()
+        _plain = set()
         return
     except (ImportError, AttributeError, TypeError):
         pass
     _table = {}
+    _plain = set()
     for key in texts:
         v = texts[key]
-        _table[v] = _split(v)
+        p = _split(v)
+        if p is v:
+            _plain.add(v)
+        else:
+            _table[v] = p
 
 
 def forget_run_time_strings():
@@ -73,6 +82,8 @@ def _prepare(string):
     p = _table.get(string)
     if p is not None:
         return p
+    if string in _plain:
+        return string
     p = _cache.get(string)
     if p is None:
         p = _split(string)
@@ -84,28 +95,31 @@ def _prepare(string):
 
 def _split(string):
     """The drawing form of s: s itself when it is plain ASCII (nothing built), else
-    (ASCII base, accent marks)."""
+    (ASCII base, accent marks): the marks as bytes, three per accented character, its
+    position, its mark and the capital it stands on (0 for a small letter or a cedilla: an
+    accented capital is drawn by _draw_marks, a blank in the base), one small object instead
+    of a tuple of tuples (40 accented strings of a language table: 1.7 KB of the Pico's heap)."""
     for ch in string:
         if ord(ch) >= 128:
             break
     else:
         return string
     base = []
-    marks = []
-    plain = True
+    marks = bytearray()
     for i, ch in enumerate(string):
         if ord(ch) < 128:
             base.append(ch)
             continue
-        plain = False
         accent = _ACCENTED.find(ch)
         b = _ACCENT_BASES[accent] if accent >= 0 else "?"
         m = _ACCENT_MARKS[accent] if accent >= 0 else 0
         upper = m and m != 5 and "A" <= b <= "Z"
         base.append(" " if upper else b)  # the capital itself is drawn with its mark
         if m:
-            marks.append((i, m, b if upper else ""))
-    return string if plain else ("".join(base), tuple(marks))
+            marks.append(i)
+            marks.append(m)
+            marks.append(ord(b) if upper else 0)
+    return "".join(base), bytes(marks)
 
 
 def text(fb, string, x, y, colour=1):
@@ -142,18 +156,20 @@ _glyph = [None]  # an 8x8 framebuffer for one capital's glyph, made at the first
 
 
 def _draw_marks(fb, marks, x, pitch, y, colour):
-    """The accent marks of a prepared string whose character i is drawn at x + pitch * i,
-    and each accented capital (its base letter in the mark): its glyph's rows
-    _CAPITAL_ROWS drawn in the cell's rows 2 to 7, under the mark."""
-    for i, m, capital in marks:
-        cx = x + pitch * i
+    """The accent marks of a prepared string whose character i is drawn at x + pitch * i
+    (marks: position, mark, capital triples; see _split), and each accented capital: its
+    glyph's rows _CAPITAL_ROWS drawn in the cell's rows 2 to 7, under the mark."""
+    for k in range(0, len(marks), 3):
+        cx = x + pitch * marks[k]
+        m = marks[k + 1]
+        capital = marks[k + 2]
         if capital:
             glyph = _glyph[0]
             if glyph is None:
                 import framebuf
                 glyph = _glyph[0] = framebuf.FrameBuffer(bytearray(8), 8, 8, framebuf.MONO_VLSB)
             glyph.fill(0)
-            glyph.text(capital, 0, 0, 1)
+            glyph.text(chr(capital), 0, 0, 1)
             for row in range(6):
                 source = _CAPITAL_ROWS[row]
                 for px in range(8):

@@ -11,6 +11,7 @@ the texts of the language in use (app.texts) and the game at the table
 neither the application loop nor the screens that open it (the on-demand
 screens import this module, never the other way round).
 """
+import on_demand
 from events.inputs import BACK, OK, PRESS, is_key, up_down
 
 
@@ -107,7 +108,8 @@ class ListScreen(Screen):
 
 
 class RecordList(ListScreen):
-    """A list of two-line records under the team names (layout.records()): the deals of a
+    """A list of two-line records under the team names (records() of the layout's
+    off-path drawings, loaded on demand): the deals of a
     game, the past games."""
 
     wrap = False
@@ -123,7 +125,8 @@ class RecordList(ListScreen):
     def draw(self, layout):
         rows = self.cached_rows()
         self.scroll(len(rows), layout.RECORD_ROWS)
-        layout.records(self.team_label("NS"), self.team_label("EW"), rows, self.sel, self.top)
+        on_demand.load(layout.OFF_PATH).records(layout, self.team_label("NS"), self.team_label("EW"), rows, self.sel,
+                                                 self.top)
 
 
 

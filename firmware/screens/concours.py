@@ -6,6 +6,7 @@ Loaded on demand (on_demand.py): a round is played on home and deal entry like
 any game; these open before and after it. What they start is recorded by
 table/settings.py (start_round), through the App.
 """
+import on_demand
 from coinche.result_code import MAX_ROUND, MAX_TABLE, MAX_TEAM, grouped
 from events.inputs import BACK, OK, is_key, up_down
 from screens.base import ListScreen, Screen
@@ -25,6 +26,13 @@ def next_round(table):
     number = held["round"] + 1
     return {"round": number if number <= MAX_ROUND else MAX_ROUND, "table": held["table"],
             "teams": dict(held["teams"])}
+
+
+def team_labels(info, texts):
+    """How App.team_name() shows the unnamed teams of a concours round: their seats in
+    the language in use and their numbers, {"NS": "NS 5", "EW": "EO 3"}."""
+    teams = info["teams"]
+    return {team: texts[team] + " " + str(teams[team]) for team in ("NS", "EW")}
 
 
 def round_title(info):
@@ -143,4 +151,5 @@ class RoundOver(Screen):
     def draw(self, layout):
         title, labels, code = self.texts_of_round()
         total = self.app.game.total
-        layout.round_over(title, labels[0], total["NS"], labels[1], total["EW"], code, self.app.texts["ro_keys"])
+        on_demand.load(layout.OFF_PATH).round_over(layout, title, labels[0], total["NS"], labels[1], total["EW"], code,
+                                                    self.app.texts["ro_keys"])

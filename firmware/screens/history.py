@@ -82,7 +82,7 @@ def detail_rows(app, rules, rec, result):
 
 
 def record_row(app, number, rec, result, totals):
-    """A history row for layout.records(): the deal number; its contract, with a capot
+    """A history row for the layout's records(): the deal number; its contract, with a capot
     (all tricks on a number bid), a belote and melds marked, as alternatives from the longest to
     the shortest ('160 SA x2 capot bel.', '160SAx2 capot bel.', '160SAx2 C B'); made or
     failed; each team's deal score and running total; the taker's side."""

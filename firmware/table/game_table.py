@@ -16,7 +16,6 @@ GameTable and tell the player what it answers. Its public API:
                                     screens rebuild their cached rows then
   save_deal(record, index)          a deal added (index None) or deal `index` replaced
   delete_deal(index)                deal `index` removed (undo: the last one)
-  new_game(shown_names)             the game archived, a new one started
   trial(record, index, checked)     what the game would be with that deal (nothing saved)
   at_deal_limit(), next_rules(), record(action), dealer_fixed(fixes)
   concours()                        the concours round the game is ({"round", "table",
@@ -24,8 +23,8 @@ GameTable and tell the player what it answers. Its public API:
 
 A change returns (done, message): done True when it was recorded, message the
 key in the language table of what to tell the player (None: nothing). The
-settings, team names and the dealer correction are in table/settings.py (loaded
-on demand); the start, which builds a GameTable from the journal, in
+settings, team names, the dealer correction and the next game (a new game, a
+concours round) are in table/settings.py (loaded on demand); the start, which builds a GameTable from the journal, in
 table/start.py.
 """
 from coinche.compat import const
@@ -195,33 +194,6 @@ class GameTable:
         if not self.game.deals:
             self.game = self.empty_game()  # as after a reboot
         return True, "deleted"
-
-    def new_game(self, shown_names=None, concours=None, deals=0):
-        """Archive the game and start the next one with the settings: (done, message).
-
-        shown_names: the teams' names as the screens show them, kept with the
-        finished game's result when the table named its teams. concours: the
-        {"round", "table", "teams"} of a concours round the new game plays, of
-        `deals` deals (table/settings.py start_round)."""
-        try:
-            spec = self.next_rules()
-            if concours:
-                spec = {"preset": spec["preset"], "options": dict(spec.get("options") or {})}
-                spec["options"]["deals"] = deals
-            rules = Rules.from_spec(spec)
-        except RulesError:
-            rules = self.game.rules
-        dealer = self.settings.get("dealer", "N")
-        order = self.settings.get("dir", "acw")
-        old = self.game
-        result = {"NS": old.total["NS"], "EW": old.total["EW"], "winner": old.winner} if old.deals else None
-        if result is not None and self.settings.get("names") and shown_names:
-            result["names"] = shown_names  # as the past games list had them
-        refused = self.record(new_game_action(rules, dealer, result, order, self.settings.get("names"), concours))
-        if refused:
-            return False, refused
-        self.game = Game(rules, (), dealer, order)
-        return True, "m_new"
 
     def dealer_fixed(self, fixes):
         """The game's dealer corrections, once journaled (table/settings.py)."""

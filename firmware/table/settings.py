@@ -1,14 +1,16 @@
 """What the settings change at the table, journaled: one setting (rules, first dealer,
-language, contrast, dimming, dealing order), a team name, the next dealer.
+language, contrast, dimming, dealing order), a team name, the next dealer; and the
+next game the settings start (a new game, a concours round).
 
 Loaded on demand (on_demand.py): the settings screens import it, and the App's
-change_setting(), set_team_name() and correct_dealer() (also called from the REPL
-and the bench) load it for one call. Each function takes the GameTable and returns
+change_setting(), set_team_name(), correct_dealer(), new_game() and start_round()
+(also called from the REPL and the bench) load it for one call. Each function takes the GameTable and returns
 (done, message) as its methods do (table/game_table.py); the App then applies
 what the settings now say to the screen (language, contrast).
 """
+from coinche.game import Game
 from coinche.rules import Rules, RulesError
-from table.game_table import MAX_NAME
+from table.game_table import MAX_NAME, new_game_action
 
 # settings screen key -> (journal setting, default)
 SETTINGS = {"s_first": ("dealer", "N"), "s_lang": ("lang", "fr"), "s_contrast": ("contrast", 255),
@@ -85,6 +87,34 @@ def change_setting(table, key, value, option=None):
     return True, "saved"
 
 
+def new_game(table, shown_names=None, concours=None, deals=0):
+    """Archive the game and start the next one with the settings: (done, message).
+
+    shown_names: the teams' names as the screens show them, kept with the
+    finished game's result when the table named its teams. concours: the
+    {"round", "table", "teams"} of a concours round the new game plays, of
+    `deals` deals (start_round below)."""
+    try:
+        spec = table.next_rules()
+        if concours:
+            spec = {"preset": spec["preset"], "options": dict(spec.get("options") or {})}
+            spec["options"]["deals"] = deals
+        rules = Rules.from_spec(spec)
+    except RulesError:
+        rules = table.game.rules
+    dealer = table.settings.get("dealer", "N")
+    order = table.settings.get("dir", "acw")
+    old = table.game
+    result = {"NS": old.total["NS"], "EW": old.total["EW"], "winner": old.winner} if old.deals else None
+    if result is not None and table.settings.get("names") and shown_names:
+        result["names"] = shown_names  # as the past games list had them
+    refused = table.record(new_game_action(rules, dealer, result, order, table.settings.get("names"), concours))
+    if refused:
+        return False, refused
+    table.game = Game(rules, (), dealer, order)
+    return True, "m_new"
+
+
 ROUND_DEALS = 12  # a concours round's deals when the rules play to the target (deals 0)
 
 
@@ -102,4 +132,4 @@ def start_round(table, info, shown_names=None):
         deals = Rules.from_spec(table.next_rules()).round_deals
     except RulesError:
         deals = 0
-    return table.new_game(shown_names, info, deals or ROUND_DEALS)
+    return new_game(table, shown_names, info, deals or ROUND_DEALS)

@@ -21,7 +21,7 @@ trick count other than 0 or 8 is not entered (it never changes a score).
 import json
 import sys
 
-from coinche import melds as M  # noqa: E402
+from coinche import melds  # noqa: E402
 from coinche.game import Game, GameError  # noqa: E402
 from coinche.record import RecordError, validate  # noqa: E402
 from coinche.rules import Rules, RulesError  # noqa: E402
@@ -190,9 +190,9 @@ def plan_deal_read(rules, game, rec):
     # the check step: held OK / held BACK open the NS / EW announce picker, a three-way
     # screen (UP belote, DOWN tierce, held OK quarte, OK the list of the others)
     bel = rec.get("belote") or {}
-    melds = rec.get("melds") or {}
+    declared = rec.get("melds") or {}
     for team in ("NS", "EW"):
-        wanted = [draft.BELOTE] * bel.get(team, 0) + list(melds.get(team, ()))
+        wanted = [draft.BELOTE] * bel.get(team, 0) + list(declared.get(team, ()))
         for item in wanted:
             e, r = announce_events(d, team, item)
             ev += e
@@ -200,7 +200,7 @@ def plan_deal_read(rules, game, rec):
             d.announce(team, item)
     want_to = rec.get("melds_to", "auto")
     has = d.melds["NS"] or d.melds["EW"]
-    auto = M.winner(d.melds, d.trump(), rules["carre_nt"]) if has else None
+    auto = melds.winner(d.melds, d.trump(), rules["carre_nt"]) if has else None
     answer = {"NS": "up", "EW": "down"}
     if d.melds_unsettled():
         ev += ["ok", answer.get(want_to, "ok")]  # OK asks whose melds are best first
@@ -252,7 +252,7 @@ def plan_dealer(game, seat):
     menu > "Next dealer" > UP/DOWN through the seats in the game's dealing order > OK.
     The caller records the correction in its Game (game.fixes = game.with_fix(seat))."""
     from coinche.game import ORDERS
-    from screens.table_screens import Menu
+    from screens.menu import Menu
     items = Menu.ITEMS
     ev = ["ok"] + wrap_moves(0, items.index("m_dealer"), len(items), up_increases=False) + ["ok"]
     seats = ORDERS[game.order]

@@ -126,6 +126,9 @@ def firmware_files(drivers, layout=None, firmware=FIRMWARE):
     chosen += ["drivers/%s.py" % d for d in drivers]
     if layout and "render/layout_%s.py" % layout in files:
         chosen.append("render/layout_%s.py" % layout)
+        # its drawings off the deal-entry path, loaded on demand by name (no import names them)
+        if "render/layout_%s_off_path.py" % layout in files:
+            chosen.append("render/layout_%s_off_path.py" % layout)
     need = set()
     todo = list(chosen)
     while todo:

@@ -2,7 +2,7 @@
 the way a player does it, by pressing through Menu > Concours (the firmware's own
 menu rows and first values tell how many presses each step takes)."""
 from screens.concours import FIELDS, HIGHEST, next_round
-from screens.table_screens import Menu
+from screens.menu import Menu
 
 
 class ConcoursError(ValueError):

@@ -43,7 +43,9 @@ from render.text import text  # noqa: E402
 from screens import history as history_screens, past_games as past_games_screen, settings as settings_screens  # noqa: E402
 from screens.base import Ask  # noqa: E402
 from screens.deal_entry import Entry  # noqa: E402
-from screens.table_screens import GameOver, Home, Menu, ask_undo  # noqa: E402
+from screens.game_over import GameOver  # noqa: E402
+from screens.menu import Menu  # noqa: E402
+from screens.table_screens import Home, ask_undo  # noqa: E402
 from app import App  # noqa: E402
 from table.draft import Draft  # noqa: E402
 from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP  # noqa: E402

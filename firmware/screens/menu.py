@@ -1,0 +1,57 @@
+"""The menu (OK on home): every action off the deal-entry path starts here.
+
+Loaded on demand (on_demand.py) when home's OK opens it and released once it is
+no longer open: with `make deploy`'s .mpy files its code would otherwise stay on
+the heap through every deal, where the heap of a game peaks.
+"""
+import on_demand
+from events.inputs import LONG, OK, is_key
+from screens.base import Ask, ListScreen
+from screens.table_screens import ask_undo
+
+
+class Menu(ListScreen):
+    name = "menu"
+    ITEMS = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_dealer", "m_new", "m_concours",
+             "m_games")
+
+    def title(self):
+        return "Menu"
+
+    def rows(self):
+        texts = self.app.texts
+        return [texts[item] for item in self.ITEMS]
+
+    def hint(self):
+        """On the all-pass row: it takes a held OK (OK, OK from home must not record one)."""
+        return self.app.texts["hint_hold_pass"] if self.sel == 0 else None
+
+    def key(self, ev):
+        if self.sel == 0 and is_key(ev, OK, LONG):
+            self.app.save_deal({"bid": "pass"}, None)
+        else:
+            ListScreen.key(self, ev)
+
+    def pick(self, i):
+        app = self.app
+        item = self.ITEMS[i]
+        if item == "m_pass":
+            app.flash(app.texts["hint_hold_pass"])  # a plain OK records nothing
+        elif item == "m_history":
+            app.go(on_demand.screen("History")(app))
+        elif item == "m_undo":
+            ask_undo(app, self)
+        elif item == "m_settings":
+            app.go(on_demand.screen("Settings")(app))
+        elif item == "m_new":
+            app.go(Ask(app, app.texts["m_new"], None, app.new_game, self))
+        elif item == "m_concours":
+            app.go(on_demand.screen("Concours")(app, self))
+        elif item == "m_games":
+            app.go(on_demand.screen("Archive")(app))
+        elif item == "m_dealer":
+            app.go(on_demand.screen("ValuePicker")(app, "m_dealer", self))
+        elif item == "m_chart":
+            app.go(on_demand.screen("Chart")(app, self))
+        elif item == "m_stats":
+            app.go(on_demand.screen("Stats")(app, self))

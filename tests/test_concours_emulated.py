@@ -1,0 +1,84 @@
+"""A concours round on the emulated Pico (host_tools/rp2emu, stock rp2 MicroPython with
+`make deploy`'s files): the rules of the round given with `--set`, the round started
+through Menu > Concours and its deals entered from the key planner's script, both
+pressed on the board's GPIO pins. At the round's end the device's state (what its
+round-over screen shows) holds the result code; it must be the code made from the
+calculator's totals for the same deals, and the organiser's decoder must read the
+round, the table, the teams and the totals back from it.
+
+One round of a few deals, once: the emulator is slow."""
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from coinche.result_code import decode, encode, grouped
+from coinche.rules import Rules
+from host_tools import rp2emu
+from host_tools.calculator.keys import plan
+from host_tools.sim.concours import round_presses
+from vectors import gen_valid
+
+REASON = rp2emu.missing()
+pytestmark = pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)
+
+PRESET = "federation"
+DEALS = 4
+ROUND, TABLE, NS_TEAM, EW_TEAM = 2, 7, 5, 11
+RULE_ARGS = ["--rules", PRESET, "--set", "deals=%d" % DEALS]
+
+
+def calculator_totals(records):
+    """The totals the calculator (host_tools.score) gives the records played as one round."""
+    stdin = "".join(json.dumps(record) + "\n" for record in records)
+    proc = subprocess.run([sys.executable, "-m", "host_tools.score"] + RULE_ARGS, input=stdin, capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    last = json.loads(proc.stdout.splitlines()[-1])
+    assert last["over"] is True, "the calculator's round did not end after its %d deals" % DEALS
+    return last["total"]
+
+
+@pytest.mark.xfail(reason="on the emulated Pico the round does not start: the device ends on the Concours "
+                          "screen with no deal (the same script starts and plays the round on the simulator); "
+                          "cause not found yet", strict=False)
+def test_a_concours_round_on_the_emulated_pico_ends_with_the_calculators_code(tmp_path):
+    source = random.Random(20261202)
+    rules = Rules(PRESET, {"deals": DEALS})
+    records = [gen_valid(rules, source) for _ in range(DEALS)]
+    # a fresh device: Menu > Concours offers round 1, table 1, teams 1 and 2
+    # (a pause after each OK: on the Pico an OK here opens a screen loaded from flash, or
+    # starts the round with a journal write)
+    script = ["wait 3000"]  # the app up and drawing home first
+    for button in round_presses("home", {}, (ROUND, TABLE, NS_TEAM, EW_TEAM)):
+        script.append(button.lower())
+        if button == "OK":
+            script.append("wait 400")
+    script.append("wait 1500")
+    script += plan(rules, records)[0]
+    script.append("wait 1500")
+    script_path = tmp_path / "round.keys"
+    script_path.write_text("\n".join(script) + "\n")
+    state_path = tmp_path / "state.json"
+    proc = subprocess.run([sys.executable, "-m", "host_tools.rp2emu", "--board", "pico_oled", "--timeout", "1200",
+                           "--script", str(script_path), "--state-out", str(state_path)] + RULE_ARGS,
+                          cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    state = json.loads(state_path.read_text())
+    summary = {key: state.get(key) for key in ("screen", "over", "total", "concours", "rules")}
+    summary["deals"] = len(state["deals"])
+    summary["settings"] = state["settings"].get("concours")
+    assert state["screen"] == "roundover" and state["over"], summary
+    assert len(state["deals"]) == DEALS
+
+    totals = calculator_totals(records)
+    result = state["concours"]
+    assert result["totals"] == totals == state["total"]
+    assert (result["round"], result["table"], result["teams"], result["deals"]) == \
+        (ROUND, TABLE, {"NS": NS_TEAM, "EW": EW_TEAM}, DEALS)
+    assert result["code"] == encode(ROUND, TABLE, totals["NS"], totals["EW"], NS_TEAM, EW_TEAM)
+    # the organiser types it as the screen groups it
+    assert decode(grouped(result["code"])) == (ROUND, TABLE, NS_TEAM, EW_TEAM, totals["NS"], totals["EW"])
