@@ -33,6 +33,7 @@ MODULES = {
     "coinche.stats": (),
     "screens.concours": ("Concours", "NumberPicker", "RoundOver"),
     "coinche.result_code": (),
+    "link.table_link": None,
 }
 
 

@@ -10,6 +10,7 @@ OFFLINE = 0  # no network, or not yet tried (the start of every boot)
 CONNECTING = 1  # joining the WiFi or the broker
 ONLINE = 2  # connected to the broker
 STATES = (OFFLINE, CONNECTING, ONLINE)
+CLUB_FILE = "/club.json"  # what the organiser's tool writes onto a table (docs/link.md)
 
 _current = OFFLINE
 
@@ -17,6 +18,11 @@ _current = OFFLINE
 def state():
     """The link's state now: OFFLINE, CONNECTING or ONLINE."""
     return _current
+
+
+def club_file(board):
+    """Where this board keeps the club's file (the simulator's flash is under /flash)."""
+    return getattr(board, "CLUB_FILE", CLUB_FILE)
 
 
 def set_state(value):
