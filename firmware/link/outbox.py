@@ -53,9 +53,10 @@ class Outbox:
                 held = json.load(file)
         except (OSError, ValueError):
             held = {}
-        if held.get("device") != self.device:  # another device's outbox, or none
+        if held.get("device") != self.device:  # another device's outbox, or none yet
             _remove(self.out_name)
-            held = {"game": 0, "seq": 0}
+            self.write_ack(0, 0)
+            held = {}
         self.acked_game = held.get("game", 0)
         self.acked_seq = held.get("seq", 0)
         torn = False
@@ -108,10 +109,7 @@ class Outbox:
             return False
         self.acked_game = game
         self.acked_seq = seq
-        copy = self.ack_name + ".new"
-        with open(copy, "w") as file:
-            json.dump({"device": self.device, "game": game, "seq": seq}, file)
-        os.rename(copy, self.ack_name)
+        self.write_ack(game, seq)
         if seq >= self.last_seq:
             _remove(self.out_name)
             self.last_seq = 0
@@ -120,6 +118,13 @@ class Outbox:
         else:
             self.pending = self.count_after(seq)
         return True
+
+    def write_ack(self, game, seq):
+        """The last acknowledgement and whose it is, replaced whole (a copy, then a rename)."""
+        copy = self.ack_name + ".new"
+        with open(copy, "w") as file:
+            json.dump({"device": self.device, "game": game, "seq": seq}, file)
+        os.rename(copy, self.ack_name)
 
     def count_after(self, seq):
         count = 0
