@@ -83,6 +83,8 @@ class TableLink:
 
             wlan = network.WLAN(network.STA_IF)
             wlan.active(True)
+            if not wlan.active():
+                raise OSError(19)  # the chip did not start (the emulator has none): ENODEV
             wlan.connect(self.wifi_config.get("ssid", ""), self.wifi_config.get("password", ""))
             self.wlan = wlan
         except (ImportError, OSError, RuntimeError, AttributeError):
