@@ -204,3 +204,37 @@ def test_one_action_goes_up_and_is_acknowledged_through_mosquitto_and_the_servic
     remaining = 2 + topic + 2 + out["message"]  # topic, packet id, payload
     assert sent == 1 + (1 if remaining < 128 else 2) + remaining + 4  # the PUBLISH and a PUBACK, counted
     assert received > 4 + 64
+
+
+DRAW_TEXTS = """
+import json
+from render import languages
+from link.table_link import draw_notices
+from coinche.result_code import MAX_ROUND, MAX_TABLE, MAX_TEAM
+draw = {"v": 1, "device": "t49-abcdef", "round": MAX_ROUND, "table": MAX_TABLE,
+        "teams": {"NS": MAX_TEAM, "EW": MAX_TEAM - 1}, "names": {"NS": "a", "EW": "b"},
+        "next": {"NS": {"team": MAX_TEAM, "table": MAX_TABLE}, "EW": {"team": MAX_TEAM - 1, "table": 0}}}
+empty = {"v": 1, "device": "t49-abcdef", "round": 2, "table": 7, "teams": {"NS": None, "EW": None},
+         "names": {"NS": None, "EW": None}}
+out = {}
+for code in languages.LANGS:
+    texts = languages.load(code)
+    out[code] = [draw_notices(draw, texts), draw_notices(empty, texts)]
+print(json.dumps(out))
+"""
+
+
+def test_the_draw_is_told_in_every_language_in_texts_that_fit_a_line():
+    """At a round's end: where each team goes (a bye too), the round and table, the teams;
+    the largest numbers the concours allows still fit one line of the 128x64 screen
+    (16 characters; the 240x135 screen has more). A table with no game this round is told
+    only its round."""
+    out = last_json(run_mp(DRAW_TEXTS))
+    assert set(out) == {"fr", "de", "it", "en"}
+    for code, (full, empty) in out.items():
+        assert len(full) == 4 and len(empty) == 1, (code, full, empty)
+        assert "99" in full[0] and "49" in full[0] and "98" in full[1] and "49" not in full[1]
+        assert "9" in full[2] and "49" in full[2]
+        for text in full + empty:
+            assert len(text) <= 16, (code, text)
+    assert out["en"][0] == ["Team 99: T49", "Team 98: bye", "Round 9: T49", "NS 99 - EW 98"]
