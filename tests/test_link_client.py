@@ -3,11 +3,13 @@ client's timeouts driven by the board's clock, a table without network, and one
 action through a real Mosquitto and the organiser's service (the bytes it costs)."""
 import json
 import socket
+import subprocess
+import sys
 import threading
 
 import pytest
 
-from conftest import run_mp
+from conftest import ROOT, run_mp
 from host_tools.club import link_run
 
 needs_mosquitto = pytest.mark.skipif(link_run.mosquitto_program() is None,
@@ -238,3 +240,9 @@ def test_the_draw_is_told_in_every_language_in_texts_that_fit_a_line():
         for text in full + empty:
             assert len(text) <= 16, (code, text)
     assert out["en"][0] == ["Team 99: T49", "Team 98: bye", "Round 9: T49", "NS 99 - EW 98"]
+
+
+def test_sim_refuses_a_missing_club_file_with_status_2(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "host_tools.sim", "--script", "-", "--club", str(tmp_path / "none.json")],
+                          input="", cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--club" in proc.stderr and "provision" in proc.stderr
