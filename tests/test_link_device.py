@@ -21,9 +21,10 @@ from host_tools.calculator.keys import plan
 from host_tools.club import link_run
 from host_tools.club.service import Club
 from host_tools.sim import Sim
-from host_tools.sim.concours import start_round
+from host_tools.sim.concours import round_presses, start_round
 from link import protocol, state
 from link_proxy import Proxy
+from screens.table_screens import Menu
 from vectors import gen_valid
 
 pytestmark = pytest.mark.skipif(link_run.mosquitto_program() is None,
@@ -139,7 +140,12 @@ def test_real_firmware_tables_play_a_round_through_faults(club):
         assert link["draw"]["round"] == 1 and link["draw"]["table"] == device.number  # the draw reached it
         seat = drawn["tables"][device.number - 1]
         assert link["draw"]["teams"] == {"NS": seat["NS"], "EW": seat["EW"]}
-        start_round(device.sim, (1, device.number, seat["NS"], seat["EW"]))
+        wanted = (1, device.number, seat["NS"], seat["EW"])
+        shown = device.sim.state()
+        # Menu > Concours offers the drawn round: OK on each value, nothing to change
+        assert round_presses(shown["screen"], shown["settings"], wanted, shown) == (
+            ["OK"] + ["DOWN"] * Menu.ITEMS.index("m_concours") + ["OK", "DOWN", "DOWN", "DOWN", "DOWN", "OK"])
+        start_round(device.sim, wanted)
         device.deal()
     for device in devices:
         device.settle()
