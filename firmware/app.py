@@ -7,7 +7,6 @@ journal, the settings) is the GameTable's (table/game_table.py); the screens
 (screens/) ask it for every change and tell the player what it answers.
 """
 import json
-import os
 
 import on_demand
 from coinche.compat import const
@@ -34,15 +33,6 @@ START_TOAST_MS = const(4000)
 # Display Pack the contrast is the backlight: a low level is black).
 DIM_DEFAULT = 0
 DIM_FLOOR = 64
-
-
-def club_file_exists(path):
-    """Is the organiser's file on the device? (Without it the link's code is never loaded.)"""
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
 
 
 def layout_for(board):
@@ -74,7 +64,6 @@ class App:
         self.link = None
         self.link_drawn = -1
         self.club = None  # the link to the organiser (link/table_link.py), with /club.json only
-        self.notices = []  # texts waiting to be shown, one toast after the other
         if getattr(board, "WIFI", False):
             from link import state as link_state
 
@@ -87,7 +76,7 @@ class App:
         self.table, message = start.start(journal, defaults or {}, languages)
         start = None
         on_demand.release("table.start")
-        if self.link is not None and club_file_exists(self.link.club_file(board)):
+        if self.link is not None and self.link.club_exists(board):
             self.club = on_demand.load("link.table_link").open_link(board, self.table.journal)
             on_demand.release("link.table_link")
         self.set_language(self.table.settings.get("lang", "fr"))
@@ -276,7 +265,7 @@ class App:
                 "total": dict(game.total), "over": game.over, "winner": game.winner,
                 "screen": self.screen_name(), "settings": self.table.settings,
                 "concours": self.round_result(),
-                "link": self.club.figures() if self.club is not None else None}
+                "link": self.club and self.club.figures()}
 
     def state_json(self):
         return json.dumps(self.state())
@@ -318,12 +307,8 @@ class App:
         if self.toast_msg is not None and ticks_diff(now, self.toast_until) >= 0:
             self.toast_msg = None
             self.dirty = True
-        club = self.club
-        if club is not None and club.poll():  # between key events: a bounded slice, never a wait
-            self.notices = on_demand.load("link.table_link").draw_notices(club.take_draw(), self.texts)
-            on_demand.release("link.table_link")
-        if self.notices and self.toast_msg is None:
-            self.flash(self.notices.pop(0), LONG_TOAST_MS)
+        if self.club is not None:
+            self.club.poll(self)  # between key events: a bounded slice of the link's work, never a wait
         dim = self.table.settings.get("dim", DIM_DEFAULT)
         if dim and not self.dimmed and not inputs.any_down() and ticks_diff(now, inputs.last_activity) >= dim * 1000:
             self.dimmed = True

@@ -28,6 +28,7 @@ except ImportError:  # CPython (the static checks)
 RESEND_MS = const(5000)  # no acknowledgement for this long with messages out: send them again
 WIFI_CHECK_MS = const(500)
 WIFI_RETRY_MS = const(10000)
+NOTICE_MS = const(3000)  # each of the draw's notices stays up this long
 
 
 def open_link(board, journal):
@@ -57,7 +58,8 @@ class TableLink:
         self.cursor = 0  # offset in the outbox of the next message to publish
         self.last_progress = self.clock()
         self.draw = None  # the last draw body the organiser sent
-        self.draw_shown = True  # the App has told the players about it
+        self.notices = []  # what the players are still to be told of it, one toast each
+        self.fresh_draw = False  # a draw came that the players were not told of yet
         self.published = 0
         self.mqtt = Mqtt(broker["host"], broker["port"], self.device.encode(), config["mqtt"]["user"].encode(),
                          config["mqtt"]["password"].encode(), (self.ack_topic, self.draw_topic),
@@ -107,8 +109,17 @@ class TableLink:
             self.no_network = True
 
     # -- the loop's side -----------------------------------------------------------
-    def poll(self):
-        """One slice of the link's work. True when a new draw arrived (take_draw())."""
+    def poll(self, app):
+        """One slice of the link's work; the draw's notices told through app.flash(), one
+        after the other, each when no other message is up."""
+        if self.notices and app.toast_msg is None:
+            app.flash(self.notices.pop(0), NOTICE_MS)
+        self.step()
+        if self.fresh_draw:
+            self.fresh_draw = False
+            self.notices = draw_notices(self.draw, app.texts)
+
+    def step(self):
         if self.noted:
             game, sequence, action = self.noted[0]
             try:
@@ -116,20 +127,20 @@ class TableLink:
                                                                        self.outbox.prev()))
             except protocol.MessageError:
                 self.noted.pop(0)  # over the message size: it cannot go up (the journal keeps it)
-                return False
+                return
             try:
                 self.outbox.add(game, sequence, message)
             except OSError:
-                return False  # the flash refused it: tried again at the next poll
+                return  # the flash refused it: tried again at the next poll
             self.noted.pop(0)
-            return False
+            return
         if self.no_network:
-            return False
+            return
         now = self.clock()
         if not self.network_up:
             self.check_wifi(now)
             self.set_state(state.CONNECTING)
-            return False
+            return
         mqtt = self.mqtt
         mqtt.poll()
         if mqtt.ready():
@@ -137,7 +148,6 @@ class TableLink:
             self.send_next(now)
         else:
             self.set_state(state.CONNECTING)
-        return not self.draw_shown
 
     def set_state(self, value):
         if state.state() != value:
@@ -180,12 +190,7 @@ class TableLink:
         elif topic == self.draw_topic:
             if self.draw is None or body != self.draw:
                 self.draw = body
-                self.draw_shown = False
-
-    def take_draw(self):
-        """The draw the players have not been told of yet (a body of protocol.draw_body), once."""
-        self.draw_shown = True
-        return self.draw
+                self.fresh_draw = True
 
     def figures(self):
         """What the link has done since it started (the simulator and the bench read it)."""

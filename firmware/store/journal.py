@@ -674,9 +674,5 @@ class Journal:
                 if copy not in self._behind:
                     self._archive_kept[:] = copy.archive_kept  # in place: Archive views follow
                     break
-        listener = self.listener
-        if listener is not None:
-            for copy in live:
-                if copy not in self._behind:
-                    listener(action, sequence, copy.game_number)
-                    break
+        if self.listener is not None:  # a copy's game number changes only with a "new"
+            self.listener(action, sequence, game_number or live[0].game_number)
