@@ -246,3 +246,41 @@ def test_sim_refuses_a_missing_club_file_with_status_2(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "host_tools.sim", "--script", "-", "--club", str(tmp_path / "none.json")],
                           input="", cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "--club" in proc.stderr and "provision" in proc.stderr
+
+
+DRAW_TOASTS = """
+import json
+from blockdev import RAMBlockDev, mount
+from fakeboard import Board
+from link import protocol
+mount(RAMBlockDev(4096, 352), "/flash")
+config = %s
+with open("/flash/club.json", "w") as f:
+    json.dump(config, f)
+board = Board()
+board.WIFI = True
+board.CLUB_FILE = "/flash/club.json"
+from app import App
+app = App(board, {"rules": "classic2000"})
+import binascii
+key = binascii.unhexlify(config["key"])
+club = app.club
+draw = protocol.draw_body(config["device"], 2, 1, {"NS": 5, "EW": 7}, {"NS": "Team 5", "EW": "Team 7"},
+                          {"NS": {"team": 3, "table": 4}, "EW": {"team": 8, "table": 0}})
+club.received(club.draw_topic, protocol.sign(key, draw))
+club.received(club.draw_topic, protocol.sign(b"another key", dict(draw, round=3)))  # not the organiser's: ignored
+shown = []
+for _ in range(1000):
+    board.now += 20
+    app.poll()
+    if app.toast_msg is not None and (not shown or shown[-1] != app.toast_msg):
+        shown.append(app.toast_msg)
+from screens.concours import Concours
+print(json.dumps({"shown": shown, "offered": Concours(app).info}))
+"""
+
+
+def test_a_draw_is_told_as_toasts_and_offered_by_menu_concours():
+    out = last_json(run_mp(DRAW_TOASTS % json.dumps(CONFIG)))
+    assert out["shown"] == ["Équipe 3: T4", "Éq. 8: exempte", "Partie 2: T1", "NS 5 - EO 7"]
+    assert out["offered"] == {"round": 2, "table": 1, "teams": {"NS": 5, "EW": 7}}
