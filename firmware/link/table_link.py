@@ -102,7 +102,8 @@ class TableLink:
             if wlan.isconnected():
                 self.network_up = True
                 return
-            if wlan.status() < 0 and ticks_diff(now, self.wifi_started) >= WIFI_RETRY_MS:
+            # failed (< 0) or idle (0, the link lost): join again; 1 is a join under way
+            if wlan.status() <= 0 and ticks_diff(now, self.wifi_started) >= WIFI_RETRY_MS:
                 wlan.connect(self.wifi_config.get("ssid", ""), self.wifi_config.get("password", ""))
                 self.wifi_started = now
         except (OSError, AttributeError):
@@ -146,8 +147,14 @@ class TableLink:
         if mqtt.ready():
             self.set_state(state.ONLINE)
             self.send_next(now)
-        else:
-            self.set_state(state.CONNECTING)
+            return
+        self.set_state(state.CONNECTING)
+        if self.wlan is not None and ticks_diff(now, self.wifi_since) >= WIFI_CHECK_MS:
+            self.wifi_since = now  # the broker out of reach: is it the WiFi that went?
+            try:
+                self.network_up = self.wlan.isconnected()
+            except OSError:
+                self.network_up = False
 
     def set_state(self, value):
         if state.state() != value:
