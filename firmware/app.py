@@ -65,6 +65,7 @@ class App:
         # the link's state for home's mark, on a board with WiFi (None: no mark)
         self.link = None
         self.link_drawn = -1
+        self.club = None  # the link to the organiser (link/table_link.py), with /club.json only
         if getattr(board, "WIFI", False):
             from link import state as link_state
 
@@ -77,6 +78,9 @@ class App:
         self.table, message = start.start(journal, defaults or {}, languages)
         start = None
         on_demand.release("table.start")
+        if self.link is not None and self.link.club_exists(board):
+            self.club = on_demand.load("link.table_link").open_link(board, self.table.journal)
+            on_demand.release("link.table_link")
         self.set_language(self.table.settings.get("lang", "fr"))
         self.apply_contrast()
         self._numbered = None  # (round info, language, {"NS": "NS 5", "EW": "EO 3"}): team_name()
@@ -265,7 +269,8 @@ class App:
                 "order": game.order, "fixes": game.fixes, "deals": list(game.deals),
                 "total": dict(game.total), "over": game.over, "winner": game.winner,
                 "screen": self.screen_name(), "settings": self.table.settings,
-                "concours": self.round_result()}
+                "concours": self.round_result(),
+                "link": self.club and self.club.figures()}
 
     def round_result(self):
         """The concours object of the current game (coinche/result_code.py round_result:
@@ -321,6 +326,8 @@ class App:
             self.turn_at = ticks_add(now, HINT_MS)
             view.phase += 1
             self.dirty = True
+        if self.club is not None:
+            self.club.poll(self)  # between key events: a bounded slice of the link's work, never a wait
         dim = self.table.settings.get("dim", DIM_DEFAULT)
         if dim and not self.dimmed and not inputs.any_down() and ticks_diff(now, inputs.last_activity) >= dim * 1000:
             self.dimmed = True

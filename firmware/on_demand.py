@@ -38,6 +38,7 @@ MODULES = {
     "coinche.result_code": (),
     "render.layout_128x64_off_path": (),
     "render.layout_240x135_off_path": (),
+    "link.table_link": None,
 }
 
 

@@ -16,11 +16,15 @@ FIELDS = ("c_round", "c_table", "c_ns", "c_ew")
 HIGHEST = {"c_round": MAX_ROUND, "c_table": MAX_TABLE, "c_ns": MAX_TEAM, "c_ew": MAX_TEAM}
 
 
-def next_round(table):
-    """The round the concours screen offers: the one remembered (settings "concours")
-    with round + 1 once that round was started, the same table and teams; round 1,
-    table 1, teams 1 and 2 on a fresh device."""
+def next_round(table, draw=None):
+    """The round the concours screen offers: the organiser's draw for this table when
+    the club link brought one (a body of link/protocol.draw_body) that is not the round
+    started last; else the one remembered (settings "concours") with round + 1 once
+    that round was started, the same table and teams; round 1, table 1, teams 1 and 2
+    on a fresh device."""
     held = table.settings.get("concours")
+    if draw and draw["teams"].get("NS") is not None and (not held or held["round"] != draw["round"]):
+        return {"round": draw["round"], "table": draw["table"], "teams": dict(draw["teams"])}
     if not held:
         return {"round": 1, "table": 1, "teams": {"NS": 1, "EW": 2}}
     number = held["round"] + 1
@@ -48,7 +52,8 @@ class Concours(ListScreen):
 
     def __init__(self, app, back_to=None):
         ListScreen.__init__(self, app, back_to)
-        self.info = next_round(app.table)
+        club = app.club
+        self.info = next_round(app.table, club.draw if club is not None else None)
 
     def title(self):
         return self.app.texts["m_concours"]

@@ -556,6 +556,9 @@ class Journal:
         self._repair_tried = False  # a copy that missed an action was repaired once this session
         self._legacy = legacy
         self._sources = self.copies  # where parts are read from: the copies (and a legacy journal)
+        # called with (action, its sequence number, its game number) once an action is durable:
+        # the club link's outbox (link/table_link.py) hangs off it
+        self.listener = None
 
     def archive(self):
         """The archive as it stands now (it follows later "new" actions)."""
@@ -671,3 +674,5 @@ class Journal:
                 if copy not in self._behind:
                     self._archive_kept[:] = copy.archive_kept  # in place: Archive views follow
                     break
+        if self.listener is not None:  # a copy's game number changes only with a "new"
+            self.listener(action, sequence, game_number or live[0].game_number)

@@ -2,6 +2,7 @@
 
     micropython host_tools/mp/sim_main.py [--board NAME] [--app MODULE]
         [--rules P] [--target N] [--options JSON] [--flash PATH] [--wrap-in MS]
+        [--club FILE]
 
 Time is virtual and only moves when the host grants it (`t N`), so a
 script yields the same frames on every run and on any machine. The
@@ -48,6 +49,7 @@ class Runtime:
         self.screen = None  # screen name of the last frame sent
         self.level = -1  # display contrast/power last reported
         self.on = None
+        self.real_time = False  # with a club link: granted time is also spent for real
 
     # -- the clock the board exposes
     def ticks_ms(self):
@@ -59,6 +61,8 @@ class Runtime:
             if self.budget <= 0:
                 self.serve()
             step = ms if ms < self.budget else self.budget
+            if self.real_time:  # the network answers in real time: the device's time keeps pace
+                time.sleep_ms(step)
             self.now = time.ticks_add(self.now, step)
             self.budget -= step
             ms -= step
@@ -144,12 +148,12 @@ class Runtime:
 
 def _args(argv):
     opts = {"board": "sim", "app": "app", "rules": None, "target": None, "options": None, "flash": None,
-            "wrap-in": None}
+            "wrap-in": None, "club": None}
     i = 1
     while i < len(argv):
         key = argv[i][2:] if argv[i].startswith("--") else None
         if key not in opts or i + 1 >= len(argv):
-            _fail("usage: sim_main.py [--board NAME] [--app MODULE] [--rules P] [--target N] [--options JSON] [--flash PATH] [--wrap-in MS]")
+            _fail("usage: sim_main.py [--board NAME] [--app MODULE] [--rules P] [--target N] [--options JSON] [--flash PATH] [--wrap-in MS] [--club FILE]")
         opts[key] = argv[i + 1]
         i += 2
     return opts
@@ -184,6 +188,21 @@ def _load_board(name, rt):
     return board
 
 
+def _join_club(board, rt, path):
+    """The table as a provisioned Pico W: the club's file copied onto its flash (where
+    the organiser's tool puts it), WiFi on the board; the unix port has no `network`,
+    the host's own network stands in for the joined WiFi and the TCP link is real."""
+    with open(path, "rb") as source:
+        data = source.read()
+    club_path = FLASH_MOUNT + "/club.json"
+    with open(club_path, "wb") as target:
+        target.write(data)
+    board.CLUB_FILE = club_path
+    board.WIFI = True
+    board.HOST_NETWORK = True
+    rt.real_time = True
+
+
 def main(argv):
     opts = _args(argv)
     sys.path.insert(0, _ROOT + "/firmware")
@@ -194,6 +213,8 @@ def main(argv):
         rt.out.write("L storage: %s\n" % notice)
     board = _load_board(opts["board"], rt)
     board.STORAGE = ROOTS[0] if ROOTS else FLASH_MOUNT  # one copy, for simple apps; app uses both
+    if opts["club"]:
+        _join_club(board, rt, opts["club"])
     rt.board = board
     sys.modules["board"] = board  # firmware code may `import board`, as on the Pico
     defaults = None

@@ -523,6 +523,11 @@ class Pico:
                       % (defaults,))
         self.reset()
 
+    def write_file(self, path, text):
+        """Write a text file onto the device's filesystem over the raw REPL (the club's
+        /club.json, as `make club-provision` copies it with mpremote)."""
+        self.exec("with open(%r, 'w') as f:\n f.write(%r)\n" % (path, text))
+
     def holds_firmware(self):
         """Does the flash hold the scoreboard for this board (main.py and board.py of it)?"""
         out = self.exec("import os\ntry:\n os.stat('/main.py')\n print(open('/board.py').read().count(%r))\n"

@@ -2,7 +2,7 @@
 
     python -m host_tools.rp2emu --board pico_oled --script FILE --state-out FILE
         [--rules PRESET --target N] [--flash IMAGE] [--press-ms 30 --gap-ms 30]
-        [--screenshot-dir DIR] [--uf2 FILE]
+        [--screenshot-dir DIR] [--uf2 FILE] [--club TABLE.json]
     python -m host_tools.rp2emu --board pico_oled --flash IMAGE --serve
         (no script: boot and serve the USB serial on a local port until Ctrl-C;
          `mpremote connect socket://127.0.0.1:PORT repl` talks to it)
@@ -36,6 +36,9 @@ def _parser():
     p.add_argument("--press-ms", type=int, default=PRESS_MS, help="a scripted press: down this long")
     p.add_argument("--gap-ms", type=int, default=GAP_MS, help="then up this long")
     p.add_argument("--serve", action="store_true", help="no script: serve the USB serial until Ctrl-C")
+    p.add_argument("--club", metavar="TABLE.json",
+                   help="the club's file of a provisioned table (`python -m host_tools.club provision`), written "
+                   "to the emulated flash as /club.json; the emulator has no WiFi chip: the table shows offline")
     return p
 
 
@@ -46,6 +49,14 @@ def main(argv=None):
     except OptionError as e:
         print("rp2emu: %s" % e, file=sys.stderr)
         return 2
+    club = None
+    if args.club:
+        try:
+            with open(args.club, encoding="utf-8") as f:
+                club = f.read()
+        except OSError as e:
+            print("rp2emu: --club %s: %s" % (args.club, e.strerror or e), file=sys.stderr)
+            return 2
     uf2 = args.uf2 or uf2_path()
     reason = missing(uf2)
     if reason:
@@ -64,8 +75,11 @@ def main(argv=None):
         if not pico.holds_firmware():
             print("rp2emu: deploying the scoreboard for %s into the emulated Pico" % args.board, file=sys.stderr)
             pico.deploy(rules=args.rules, target=args.target, options=args.options)
-        else:
+        elif club is None:
             pico.reset()  # the REPL check stopped main.py: boot it again
+        if club is not None:
+            pico.write_file("/club.json", club)
+            pico.reset()
         if args.serve:
             print("rp2emu: serving %s (mpremote connect %s repl); Ctrl-C stops" % (pico.url, pico.url))
             try:

@@ -59,6 +59,10 @@ def parser():
     p.add_argument("--app", help="app module or .py file (default app)")
     p.add_argument("--concours", metavar="ROUND,TABLE,NS_TEAM,EW_TEAM",
                    help="start that concours round first, through Menu > Concours as a player would")
+    p.add_argument("--club", metavar="TABLE.json",
+                   help="join the club's link as that provisioned table would (the file `python -m "
+                   "host_tools.club provision` writes): copied to the flash's /club.json; the link is a real "
+                   "TCP connection, and granted time passes for real")
     return p
 
 
@@ -73,6 +77,10 @@ def main(argv=None):
         wanted = parse_concours(args.concours) if args.concours else None
     except (OptionError, ConcoursError) as e:
         print("sim: %s" % e, file=sys.stderr)
+        return 2
+    if args.club and not os.path.isfile(args.club):
+        print("sim: --club %s: no such file (write one with `python -m host_tools.club --db FILE provision "
+              "--table N --out TABLE.json`)" % args.club, file=sys.stderr)
         return 2
     if args.flash and args.format:
         try:
@@ -94,7 +102,7 @@ def main(argv=None):
     try:
         sim = Sim(board=args.board, rules=args.rules, target=args.target, flash=args.flash,
                   heapsize=args.heapsize, app=args.app, screenshot_dir=args.screenshot_dir,
-                  timeout=args.timeout, verbose=args.verbose, options=args.options)
+                  timeout=args.timeout, verbose=args.verbose, options=args.options, club=args.club)
         if wanted is not None:
             start_round(sim, wanted)
         if steps is None:

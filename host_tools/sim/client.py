@@ -43,7 +43,7 @@ class Sim:
 
     def __init__(self, board="sim", rules=None, target=None, flash=None, heapsize=None,
                  app=None, screenshot_dir=None, wrap_in=None, timeout=60.0, verbose=False,
-                 main_script=SIM_MAIN, options=None):
+                 main_script=SIM_MAIN, options=None, club=None):
         self.timeout = timeout
         self.verbose = verbose
         self.screenshot_dir = screenshot_dir
@@ -72,6 +72,8 @@ class Sim:
         cmd += [main_script, "--board", board, "--flash", os.path.abspath(flash)]
         if app:
             cmd += ["--app", os.path.abspath(app) if app.endswith(".py") else app]
+        if club:  # the club's TABLE.json: the link runs, in real time (docs/link.md)
+            cmd += ["--club", os.path.abspath(club)]
         if rules is not None:
             cmd += ["--rules", str(rules)]
         if target is not None:

@@ -33,9 +33,10 @@ class _Settings:
         self.settings = settings
 
 
-def round_presses(screen, settings, wanted):
+def round_presses(screen, settings, wanted, state=None):
     """The buttons that start round `wanted` (round, table, ns, ew) from `screen` (home,
-    game over or a round's end), the device's settings being `settings`."""
+    game over or a round's end), the device's settings being `settings`; state: the
+    device's state, whose club link may hold the organiser's draw (offered first)."""
     presses = []
     if screen == "gameover":
         presses.append("OK")  # a new game: home
@@ -46,7 +47,8 @@ def round_presses(screen, settings, wanted):
     elif screen != "roundover":
         raise ConcoursError("--concours: the device shows %r, not home or the end of a game" % screen)
     presses.append("OK")  # the Concours screen, on its first row
-    offered = next_round(_Settings(settings))
+    link = state.get("link") if state else None
+    offered = next_round(_Settings(settings), link.get("draw") if link else None)
     first = (offered["round"], offered["table"], offered["teams"]["NS"], offered["teams"]["EW"])
     for index in range(len(FIELDS)):
         if index:
@@ -64,7 +66,7 @@ def start_round(sim, wanted):
     """Press the simulated device into round `wanted`; its state's "concours" then holds
     it (ConcoursError when it does not: the device refused, a message says why)."""
     state = sim.state()
-    for button in round_presses(state["screen"], state["settings"], wanted):
+    for button in round_presses(state["screen"], state["settings"], wanted, state):
         sim.press(button)
     sim.sync()
     held = sim.state().get("concours")

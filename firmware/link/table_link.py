@@ -1,0 +1,231 @@
+"""The table's side of the club link: the journal's actions go up to the organiser, its
+acknowledgements and the draw come back; polled from the app loop, never waited for.
+
+Loaded on demand, only when the club's file (/club.json, written by the organiser's
+tool) is on the device: a table without it pays nothing. The journal calls
+journalled() after each action is durable (on the key path: it only notes the
+action); poll() does the rest one bounded step at a time: sign and append one
+noted action to the outbox (link/outbox.py), join the WiFi, keep the MQTT
+connection (link/mqtt.py), publish the next unacknowledged message, and read
+what came in. After every (re)connect, and when no acknowledgement comes for
+RESEND_MS, everything after the last acknowledged seq is sent again, in order,
+with the bytes it was first signed with. link/state.py follows the connection.
+"""
+import binascii
+import json
+
+from link import protocol, state
+from link.mqtt import Mqtt
+from link.outbox import Outbox
+from micropython import const
+
+try:
+    from time import ticks_diff
+except ImportError:  # CPython (the static checks)
+    def ticks_diff(later, earlier):
+        return later - earlier
+
+RESEND_MS = const(5000)  # no acknowledgement for this long with messages out: send them again
+WIFI_CHECK_MS = const(500)
+WIFI_RETRY_MS = const(10000)
+NOTICE_MS = const(3000)  # each of the draw's notices stays up this long
+
+
+def open_link(board, journal):
+    """The link of a board with /club.json (a TableLink), None without the file or with
+    one that cannot be read (the table plays as before)."""
+    path = state.club_file(board)
+    try:
+        with open(path) as file:
+            config = json.load(file)
+        return TableLink(config, path[:path.rfind("/")] + "/link", board, journal)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+class TableLink:
+    def __init__(self, config, folder, board, journal):
+        self.device = config["device"]
+        self.key = binascii.unhexlify(config["key"])
+        self.wifi_config = config.get("wifi") or {}
+        broker = config["broker"]
+        self.clock = board.ticks_ms
+        self.up_topic = protocol.topic(self.device, "up").encode()
+        self.ack_topic = protocol.topic(self.device, "ack").encode()
+        self.draw_topic = protocol.topic(self.device, "draw").encode()
+        self.outbox = Outbox(folder, self.device)
+        self.noted = []  # (game, seq, action) journalled, not yet in the outbox
+        self.cursor = 0  # offset in the outbox of the next message to publish
+        self.last_progress = self.clock()
+        self.draw = None  # the last draw body the organiser sent
+        self.notices = []  # what the players are still to be told of it, one toast each
+        self.fresh_draw = False  # a draw came that the players were not told of yet
+        self.published = 0
+        self.mqtt = Mqtt(broker["host"], broker["port"], self.device.encode(), config["mqtt"]["user"].encode(),
+                         config["mqtt"]["password"].encode(), (self.ack_topic, self.draw_topic),
+                         self.received, self.connected, self.clock)
+        self.wlan = None
+        self.wifi_since = self.wifi_started = self.clock()
+        # the host's network (the simulator on the unix port): no WiFi to join
+        self.network_up = getattr(board, "HOST_NETWORK", False)
+        self.no_network = False
+        if not self.network_up:
+            self.join_wifi()
+        journal.listener = self.journalled
+
+    # -- the journal's side (the key path: note only) ------------------------
+    def journalled(self, action, sequence, game):
+        if action["op"] != "set":
+            self.noted.append((game, sequence, action))
+
+    # -- the WiFi ----------------------------------------------------------------
+    def join_wifi(self):
+        try:
+            import network
+
+            wlan = network.WLAN(network.STA_IF)
+            wlan.active(True)
+            if not wlan.active():
+                raise OSError(19)  # the chip did not start (the emulator has none): ENODEV
+            wlan.connect(self.wifi_config.get("ssid", ""), self.wifi_config.get("password", ""))
+            self.wlan = wlan
+        except (ImportError, OSError, RuntimeError, AttributeError):
+            self.no_network = True  # no WiFi chip (or none that starts): the table stays offline
+        self.wifi_since = self.wifi_started = self.clock()
+
+    def check_wifi(self, now):
+        if ticks_diff(now, self.wifi_since) < WIFI_CHECK_MS:
+            return
+        self.wifi_since = now
+        wlan = self.wlan
+        try:
+            if wlan.isconnected():
+                self.network_up = True
+                return
+            # failed (< 0) or idle (0, the link lost): join again; 1 is a join under way
+            if wlan.status() <= 0 and ticks_diff(now, self.wifi_started) >= WIFI_RETRY_MS:
+                wlan.connect(self.wifi_config.get("ssid", ""), self.wifi_config.get("password", ""))
+                self.wifi_started = now
+        except (OSError, AttributeError):
+            self.no_network = True
+
+    # -- the loop's side -----------------------------------------------------------
+    def poll(self, app):
+        """One slice of the link's work; the draw's notices told through app.flash(), one
+        after the other, each when no other message is up."""
+        if self.notices and app.toast_msg is None:
+            app.flash(self.notices.pop(0), NOTICE_MS)
+        self.step()
+        if self.fresh_draw:
+            self.fresh_draw = False
+            self.notices = draw_notices(self.draw, app.texts)
+
+    def step(self):
+        if self.noted:
+            game, sequence, action = self.noted[0]
+            try:
+                message = protocol.sign(self.key, protocol.action_body(self.device, game, sequence, action,
+                                                                       self.outbox.prev()))
+            except protocol.MessageError:
+                self.noted.pop(0)  # over the message size: it cannot go up (the journal keeps it)
+                return
+            try:
+                self.outbox.add(game, sequence, message)
+            except OSError:
+                return  # the flash refused it: tried again at the next poll
+            self.noted.pop(0)
+            return
+        if self.no_network:
+            return
+        now = self.clock()
+        if not self.network_up:
+            self.check_wifi(now)
+            self.set_state(state.CONNECTING)
+            return
+        mqtt = self.mqtt
+        mqtt.poll()
+        if mqtt.ready():
+            self.set_state(state.ONLINE)
+            self.send_next(now)
+            return
+        self.set_state(state.CONNECTING)
+        if self.wlan is not None and ticks_diff(now, self.wifi_since) >= WIFI_CHECK_MS:
+            self.wifi_since = now  # the broker out of reach: is it the WiFi that went?
+            try:
+                self.network_up = self.wlan.isconnected()
+            except OSError:
+                self.network_up = False
+
+    def set_state(self, value):
+        if state.state() != value:
+            state.set_state(value)
+
+    def send_next(self, now):
+        outbox = self.outbox
+        if not outbox.pending:
+            self.last_progress = now
+            return
+        found = outbox.next_unacknowledged(self.cursor)
+        if found is None:
+            if ticks_diff(now, self.last_progress) >= RESEND_MS:
+                self.cursor = 0  # nothing acknowledged for a while: all of it again
+                self.last_progress = now
+            return
+        if self.mqtt.publish(self.up_topic, found[3]):
+            self.cursor = found[2]
+            self.published += 1
+
+    def connected(self):
+        """The broker took the connection: the outbox goes out again from its start."""
+        self.cursor = 0
+        self.last_progress = self.clock()
+
+    def received(self, topic, payload):
+        try:
+            body = protocol.open_message(self.key, payload)
+        except protocol.MessageError:
+            return  # not the organiser's: ignored
+        if body.get("device") != self.device:
+            return
+        if topic == self.ack_topic:
+            game = body.get("game")
+            seq = body.get("seq")
+            if isinstance(game, int) and isinstance(seq, int) and self.outbox.acknowledge(game, seq):
+                self.last_progress = self.clock()
+                if not self.outbox.size:
+                    self.cursor = 0  # the outbox file was emptied: the next line starts it again
+        elif topic == self.draw_topic:
+            if self.draw is None or body != self.draw:
+                self.draw = body
+                self.fresh_draw = True
+
+    def figures(self):
+        """What the link has done since it started (the simulator and the bench read it)."""
+        mqtt = self.mqtt
+        return {"state": state.state(), "connects": mqtt.connects, "bytes_sent": mqtt.bytes_sent,
+                "bytes_received": mqtt.bytes_received, "packets_sent": mqtt.packets_sent,
+                "packets_received": mqtt.packets_received, "published": self.published,
+                "pending": self.outbox.pending, "acked": [self.outbox.acked_game, self.outbox.acked_seq],
+                "draw": self.draw}
+
+
+
+def draw_notices(draw, texts):
+    """What the players are told of a draw, one short text each (a toast at a time):
+    at a round's end where each team of this table goes, then the round and table
+    this table plays and its teams. texts: the language table in use."""
+    notices = []
+    moves = draw.get("next")
+    if moves:
+        for team in ("NS", "EW"):
+            move = moves.get(team)
+            if move:
+                if move.get("table"):
+                    notices.append(texts["l_goes"] % (move["team"], move["table"]))
+                else:
+                    notices.append(texts["l_bye"] % move["team"])
+    notices.append(texts["l_round"] % (draw["round"], draw["table"]))
+    teams = draw.get("teams")
+    if teams and teams.get("NS") is not None:
+        notices.append(texts["l_teams"] % (texts["NS"], teams["NS"], texts["EW"], teams["EW"]))
+    return notices
