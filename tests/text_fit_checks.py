@@ -1,4 +1,7 @@
-"""Every text fits, in every language, on both layouts (tests/mp/text_fit.py).
+"""Every text fits, in every language, on both layouts (tests/mp/text_fit.py): the
+checks, one per situation, that tests/test_text_fit_128x64.py and
+tests/test_text_fit_240x135.py run on their layout (a file per layout: the two tours
+run side by side on two test workers).
 
 The layouts draw every string through label() into a region they name; with
 their `probe` set, each drawing reports the box it drew and its region. The
@@ -10,21 +13,26 @@ toast) in the four languages, and lists each text that leaves its region, is
 cut, or overlaps another. Teams are also named with 8 characters, the longest
 a name may be.
 """
+import functools
 import json
 import os
-
-import pytest
 
 from conftest import ROOT, run_mp
 from test_ui_screens import SCREENS  # every screen the firmware has: a new one must join the tour too
 from render import languages
 
 SCRIPT = os.path.join(ROOT, "tests", "mp", "text_fit.py")
-LAYOUTS = ("128x64", "240x135")
+
+
+@functools.lru_cache(maxsize=None)
+def tour(layout, *options):
+    """The tour's output lines; the same tour (a deterministic program, the same
+    arguments) is run once per test file, whichever checks read it."""
+    return tuple(run_mp(script=SCRIPT, args=(layout,) + options).stdout.splitlines())
 
 
 def run_fit(layout, *options, lines=None):
-    out = run_mp(script=SCRIPT, args=(layout,) + options).stdout.splitlines()
+    out = tour(layout, *options)
     if lines is not None:
         lines.extend(out)
     problems = [json.loads(line[8:]) for line in out if line.startswith("problem ")]
@@ -39,9 +47,10 @@ def _show(problems):
     return "\n  ".join("%(lang)s %(screen)s (%(what)s): %(kind)s: %(detail)s" % p for p in problems[:40])
 
 
-@pytest.mark.parametrize("names", ["", "--long-names"])
-@pytest.mark.parametrize("layout", LAYOUTS)
-def test_every_text_fits_its_region(layout, names):
+OVERLONG_KEYS = ("m_history", "over_keys1", "dealer_verb", "belote")
+
+
+def every_text_fits_its_region(layout, names):
     states, problems, screens = run_fit(layout, *([names] if names else []))
     assert states > 4000  # every screen state in four languages
     assert SCREENS <= screens, SCREENS - screens
@@ -50,8 +59,7 @@ def test_every_text_fits_its_region(layout, names):
                                                                   _show(problems))
 
 
-@pytest.mark.parametrize("layout", LAYOUTS)
-def test_the_link_mark_fits_on_a_wifi_board(layout):
+def the_link_mark_fits_on_a_wifi_board(layout):
     """A board with WiFi: home's link mark is drawn, in its own region, beside the longest
     team names, in every language."""
     out = []
@@ -61,16 +69,13 @@ def test_the_link_mark_fits_on_a_wifi_board(layout):
     assert not problems, _show(problems)
 
 
-@pytest.mark.parametrize("layout", LAYOUTS)
-def test_no_link_mark_without_wifi(layout):
+def no_link_mark_without_wifi(layout):
     out = []
     run_fit(layout, lines=out)
     assert [line for line in out if line.startswith("link marks ")] == ["link marks 0"]
 
 
-@pytest.mark.parametrize("layout", LAYOUTS)
-@pytest.mark.parametrize("key", ["m_history", "over_keys1", "dealer_verb", "belote"])
-def test_an_overlong_string_fails(layout, key):
+def an_overlong_string_fails(layout, key):
     """The check is not blind: one string of the table made too long is reported, on the
     screens that draw it, in every language."""
     _, problems, _ = run_fit(layout, "--overlong", key)
