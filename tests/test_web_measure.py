@@ -17,13 +17,13 @@ def _figures(board, first_frame_ms, press_median_ms):
 
 def test_the_bench_document_says_how_when_and_in_what_it_was_measured():
     results = [_figures("pico_oled", 7012.0, 236.0), _figures("pico_display_pack", 6543.0, 422.0)]
-    text = measure.document(results, "Chromium 156.0.1", "2026-12-01", "abc1234", "3.5")
+    text = measure.document(results, "Chromium 156.0.1", "2026-12-01", "HEAD", "3.5")
     rows = [line for line in text.splitlines() if line.startswith("| pico_")]
     assert [row.split(" | ")[0] for row in rows] == ["| pico_oled", "| pico_display_pack"]
     assert "7012 ms" in rows[0] and "236 ms / 336 ms (19 of 20 presses)" in rows[0]
     assert "6543 ms" in rows[1] and "422 ms / 522 ms" in rows[1]
     assert "123,456 B (2 files)" in rows[0] and "50% of real time" in rows[0]
-    assert "Chromium 156.0.1" in text and "2026-12-01" in text and "`abc1234`" in text
+    assert "Chromium 156.0.1" in text and "2026-12-01" in text and "`HEAD`" in text
     assert "load average 3.5" in text and "20 presses of DOWN" in text
 
 
