@@ -42,11 +42,13 @@ BOARD ?= sim
 sim: $(STAMP)
 	$(PY) -m host_tools.sim --flash sim-flash.img --board $(BOARD)
 
-# --- device budgets: heap, allocation per press, display bytes, size, flash, CPU -> docs/bench.md
+# --- device budgets: heap, allocation per press, display bytes, size, flash, CPU -> docs/bench.md;
+#     the frozen image -> docs/bench_uf2.md; the web page's download, first frame, press to pixels -> docs/bench_web.md
 .PHONY: bench
 bench: $(STAMP)
 	$(PY) -m host_tools.bench --out docs/bench.md
 	$(PY) -m host_tools.bench_uf2 --deploy --out docs/bench_uf2.md   # the frozen image on the emulated Pico (skips without it)
+	$(PY) -m host_tools.web.measure --out docs/bench_web.md   # the web page in headless Chromium (skips without it or the UF2s)
 
 # --- real hardware (docs/hardware.md): make deploy BOARD=pico_oled [PORT=/dev/ttyACM0] [ARCH=armv7emsp]
 .PHONY: deploy deploy-plan repl mount lint typecheck

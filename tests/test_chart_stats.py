@@ -6,7 +6,7 @@
 * in-process on the unix port (tests/mp/chart_stats.py) with kept games in the
   archive: the statistics shown equal coinche.stats over the same games, a
   redraw of either screen allocates nothing after the first, and every row
-  fits with the widest values 21 kept games can give (tests/test_text_fit.py
+  fits with the widest values 21 kept games can give (tests/text_fit_checks.py
   checks every text of both screens against its region, as on every screen).
 """
 import json

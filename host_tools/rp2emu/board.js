@@ -113,7 +113,10 @@ class Board {
   /**
    * Runs the core until simulated time reaches `nanos` or about `budget` instructions
    * were run, whichever is first: an idle core sleeps to its next alarm, but never past
-   * `nanos` (a page keeps simulated time with the wall clock's).
+   * `nanos` (a page keeps simulated time with the wall clock's).  A core asleep with no
+   * alarm set (MicroPython's REPL waiting for a byte from the host) sleeps to `nanos`:
+   * time goes on for a sleeping chip, and whoever waits for a quiet moment of simulated
+   * time (the page's idle) would otherwise wait for ever.
    */
   runUntil(nanos, budget) {
     const mcu = this.mcu;
@@ -121,7 +124,8 @@ class Board {
     const core = mcu.core;
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu && clock.nanos < nanos; i++) {
       if (core.waiting) {
-        const wait = Math.min(clock.nanosToNextAlarm, nanos - clock.nanos);
+        const left = nanos - clock.nanos;
+        const wait = clock.nextAlarm ? Math.min(clock.nanosToNextAlarm, left) : left;
         clock.tick(wait);
         i += wait / CYCLE_NANOS;
       } else {

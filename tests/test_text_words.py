@@ -1,0 +1,72 @@
+"""The language tables' words, as a player reads them: a key's name never runs into
+the word after it ("^vEiner"), and an abbreviation ends with a dot after the start
+of its word, never after a stem that is a word of its own ("sich.")."""
+import re
+
+import pytest
+
+from render import languages
+
+
+# Every abbreviation of the language tables, with the word it shortens: a new one joins
+# this list, so a reader of the test sees each cut. The stem before the dot is the word's
+# beginning and never a word of its own.
+ABBREVIATIONS = {
+    "fr": {"ann": "annonces", "bel": "belote", "coinch": "coinches", "gén": "générale", "suppr": "supprimer",
+           "surc": "surcoinches", "cap": "capot", "coul": "couleurs", "dern": "dernière", "déf": "défense",
+           "enr": "enregistrer", "gagn": "gagnées", "histo": "historique", "nouv": "nouvelle",
+           "pren": "preneur", "annul": "annuler", "d": "donnes"},
+    "de": {"bel": "belote", "farb": "farben", "geg": "gegner", "gen": "generale", "gleichst": "gleichstand",
+           "italien": "italienisch", "kap": "kapot", "max": "maximal", "meld": "meldungen", "sieg": "sieger",
+           "spie": "spieler", "eig": "eigene", "gew": "gewonnen", "o": "ohne", "sich": "sichern",
+           "zur": "zurück", "sp": "spiele", "rück": "rückgängig"},
+    "it": {"ann": "annunci", "bel": "belote", "capp": "cappotto", "gen": "generale", "pross": "prossimo",
+           "surc": "surcontrate", "vinc": "vincitore", "agg": "aggiungi", "annul": "annullare", "cap": "cappotto",
+           "dif": "difesa", "migl": "migliore", "part": "partita", "ult": "ultima",
+           "m": "mani"},
+    "en": {"bel": "belote", "def": "defence", "gen": "generale", "surcoin": "surcoinches", "cap": "capot", "d": "deals",
+           "meld": "melds"},
+}
+# stems that read as another word of the language: "sich." is "oneself", not "save"
+WORDS_OF_THEIR_OWN = {"fr": {"pas", "as", "dé"}, "de": {"sich", "zur", "ein", "der"}, "it": {"dà", "per"},
+                      "en": {"as", "or"}}
+# key names made of letters: the word after them must not touch them ("^vEiner")
+LETTER_KEYS = re.compile(r"(\^v|OK)(?=[^\W\d_])")
+ABBREVIATED = re.compile(r"([^\W\d_]+)\.(?!\.)")
+
+
+def _table_strings(code):
+    return {key: value for key, value in languages.read_file(code).items() if key != "lang"}
+
+
+@pytest.mark.parametrize("code", languages.LANGS)
+def test_a_key_name_never_runs_into_a_word(code):
+    glued = {key: value for key, value in _table_strings(code).items() if LETTER_KEYS.search(value)}
+    assert not glued, glued
+
+
+@pytest.mark.parametrize("code", languages.LANGS)
+def test_an_abbreviation_ends_with_a_dot_after_the_start_of_its_word(code):
+    known = ABBREVIATIONS[code]
+    problems = []
+    for key, value in _table_strings(code).items():
+        for match in ABBREVIATED.finditer(value):
+            if match.start() > 0 and value[match.start() - 1] == ".":
+                continue  # the tail of an ellipsis
+            stem = match.group(1).lower()
+            if match.end() < len(value) and value[match.end()] == ".":
+                continue  # "Autres...": a word and an ellipsis, not an abbreviation
+            if stem not in known:
+                problems.append("%s = %r: %r is not a known abbreviation (add it with its word)" % (key, value, stem))
+            elif not known[stem].startswith(stem):
+                problems.append("%s = %r: %r does not start %r" % (key, value, stem, known[stem]))
+            elif stem in WORDS_OF_THEIR_OWN[code]:
+                problems.append("%s = %r: %r. reads as the word %r" % (key, value, stem, stem))
+    assert not problems, "\n".join(problems)
+
+
+def test_the_abbreviation_checks_see_the_examples():
+    """The examples a player reported: a key running into a word, a stem that is a word."""
+    assert LETTER_KEYS.search("^vEiner OK sich.") and LETTER_KEYS.search("^vunità OK salva")
+    assert not LETTER_KEYS.search("^v unità OK salva")
+    assert "sich" in WORDS_OF_THEIR_OWN["de"] and ABBREVIATED.findall("^v Einer OK sich.") == ["sich"]

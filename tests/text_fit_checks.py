@@ -1,0 +1,95 @@
+"""Every text fits, in every language, on both layouts (tests/mp/text_fit.py): the
+checks, one per situation, that tests/test_text_fit_128x64.py and
+tests/test_text_fit_240x135.py run on their layout (a file per layout: the two tours
+run side by side on two test workers).
+
+The layouts draw every string through label() into a region they name; with
+their `probe` set, each drawing reports the box it drew and its region. The
+script renders every screen state (home before and after deals of every kind,
+every dealer, menus and lists at every position, every value of every entry
+step and setting, confirm with and without an error, game over for each
+winner, past games and a past game's deals, every string of the table as a
+toast) in the four languages, and lists each text that leaves its region, is
+cut, or overlaps another. Teams are also named with 8 characters, the longest
+a name may be.
+"""
+import functools
+import json
+import os
+
+from conftest import ROOT, run_mp
+from test_ui_screens import SCREENS  # every screen the firmware has: a new one must join the tour too
+from render import languages
+
+SCRIPT = os.path.join(ROOT, "tests", "mp", "text_fit.py")
+
+
+@functools.lru_cache(maxsize=None)
+def tour(layout, *options):
+    """The tour's output lines; the same tour (a deterministic program, the same
+    arguments) is run once per test file, whichever checks read it."""
+    return tuple(run_mp(script=SCRIPT, args=(layout,) + options, heapsize="16M").stdout.splitlines())
+
+
+def run_fit(layout, *options, lines=None):
+    out = tour(layout, *options)
+    if lines is not None:
+        lines.extend(out)
+    problems = [json.loads(line[8:]) for line in out if line.startswith("problem ")]
+    done = [line for line in out if line.startswith("fit done ")]
+    assert done, out[-20:]
+    _, _, states, count = done[-1].split()
+    screens = [line for line in out if line.startswith("screens ")]
+    return int(states), problems, set(json.loads(screens[-1][8:])) if screens else set()
+
+
+def _show(problems):
+    return "\n  ".join("%(lang)s %(screen)s (%(what)s): %(kind)s: %(detail)s" % p for p in problems[:40])
+
+
+OVERLONG_KEYS = ("m_history", "over_keys1", "dealer_verb", "belote")
+
+
+def every_text_fits_its_region(layout, names):
+    states, problems, screens = run_fit(layout, *([names] if names else []))
+    assert states > 4000  # every screen state in four languages
+    assert SCREENS <= screens, SCREENS - screens
+    langs = {p["lang"] for p in problems}
+    assert not problems, "%d texts do not fit on %s (%s):\n  %s" % (len(problems), layout, sorted(langs),
+                                                                  _show(problems))
+
+
+def the_link_mark_fits_on_a_wifi_board(layout):
+    """A board with WiFi: home's link mark is drawn, in its own region, beside the longest
+    team names, in every language."""
+    out = []
+    states, problems, _ = run_fit(layout, "--long-names", "--wifi", lines=out)
+    marks = [int(line.split()[-1]) for line in out if line.startswith("link marks ")]
+    assert marks and marks[0] > 0
+    assert not problems, _show(problems)
+
+
+def no_link_mark_without_wifi(layout):
+    out = []
+    run_fit(layout, lines=out)
+    assert [line for line in out if line.startswith("link marks ")] == ["link marks 0"]
+
+
+def an_overlong_string_fails(layout, key):
+    """The check is not blind: one string of the table made too long is reported, on the
+    screens that draw it, in every language."""
+    _, problems, _ = run_fit(layout, "--overlong", key)
+    named = [p for p in problems if "WWWWWWWWWWWWWWWWWWWW" in p["detail"]]
+    assert {p["lang"] for p in named} == set(languages.LANGS), _show(problems)
+    assert {p["kind"] for p in named} & {"cut", "overlap"}
+
+
+def a_mark_above_the_cell_fails(layout):
+    """The check sees the ink: measured as the font drew accented capitals before (the mark
+    two rows above the cell), German "Ändern" under the title bar "Gabe 1" and French
+    "Équipes" on a highlighted row are reported."""
+    _, problems, _ = run_fit(layout, "--marks-above")
+    named = {(p["lang"], p["screen"]) for p in problems if "\\xc4ndern" in p["detail"] or "Ändern" in p["detail"]}
+    assert ("de", "deal") in named, _show(problems)
+    teams = {p["kind"] for p in problems if p["lang"] == "fr" and ("\\xc9quipes" in p["detail"] or "Équipes" in p["detail"])}
+    assert teams & {"half on a bar", "cut"}, _show(problems)
