@@ -15,7 +15,7 @@ ABBREVIATIONS = {
     "fr": {"ann": "annonces", "bel": "belote", "coinch": "coinches", "gén": "générale", "suppr": "supprimer",
            "surc": "surcoinches", "cap": "capot", "coul": "couleurs", "dern": "dernière", "déf": "défense",
            "enr": "enregistrer", "gagn": "gagnées", "histo": "historique", "nouv": "nouvelle",
-           "pren": "preneur", "annul": "annuler", "d": "donnes"},
+           "pren": "preneur", "annul": "annuler", "d": "donnes", "max": "maximum", "éq": "équipe"},
     "de": {"bel": "belote", "farb": "farben", "geg": "gegner", "gen": "generale", "gleichst": "gleichstand",
            "italien": "italienisch", "kap": "kapot", "max": "maximal", "meld": "meldungen", "sieg": "sieger",
            "spie": "spieler", "eig": "eigene", "gew": "gewonnen", "o": "ohne", "sich": "sichern",
@@ -23,9 +23,9 @@ ABBREVIATIONS = {
     "it": {"ann": "annunci", "bel": "belote", "capp": "cappotto", "gen": "generale", "pross": "prossimo",
            "surc": "surcontrate", "vinc": "vincitore", "agg": "aggiungi", "annul": "annullare", "cap": "cappotto",
            "dif": "difesa", "migl": "migliore", "part": "partita", "ult": "ultima",
-           "m": "mani"},
+           "m": "mani", "sq": "squadra"},
     "en": {"bel": "belote", "def": "defence", "gen": "generale", "surcoin": "surcoinches", "cap": "capot", "d": "deals",
-           "meld": "melds"},
+           "meld": "melds", "max": "maximum"},
 }
 # stems that read as another word of the language: "sich." is "oneself", not "save"
 WORDS_OF_THEIR_OWN = {"fr": {"pas", "as", "dé"}, "de": {"sich", "zur", "ein", "der"}, "it": {"dà", "per"},

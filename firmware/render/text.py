@@ -7,7 +7,6 @@ drawing form (nothing built or kept for it but its place in the table). Numbers 
 digit from constant one-character strings, because str(n) allocates.
 Both layouts place their drawings in regions through Regions (below).
 """
-from coinche.compat import const
 
 DIG = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 
