@@ -33,19 +33,10 @@ def load(code):
 
 
 def read_file(code):
-    """The table in render/lang/`code`.txt, as a dict whose values are interned strings.
-
-    On MicroPython a str of its own costs the heap a 16-byte object and a block for
-    its bytes: 9 KB for the 196 strings of a table, as much as the code of a game. An
-    interned string (a qstr) is its bytes packed in the interpreter's string pool,
-    half of that, and the str built from the same bytes afterwards is that qstr,
-    with nothing on the heap. MicroPython has no sys.intern(); getattr() interns
-    the name it looks up (mp_obj_str_get_qstr), so each value is looked up once on
-    None. Interned strings are never freed: a language chosen later adds its own
-    (about 4 KB each; the four together still under the heap a table of strs takes).
-    On CPython the look-up only returns None."""
-    # The file is read whole (4 KB) and cut up in place: per line only the value
-    # string is built (keys are the interned names the code uses).
+    """The table in render/lang/`code`.txt, as a dict."""
+    # The file is read whole (3 KB) and cut up in place: per line only the
+    # value string is allocated (keys are the interned names the code uses), so
+    # the table's strings lie side by side instead of between freed lines.
     with open(_dir() + code + ".txt", "rb") as f:
         data = f.read()
     mv = memoryview(data)
@@ -62,7 +53,6 @@ def read_file(code):
                 e = j
                 while e > s + 3 and data[e - 1] == 0x0D:  # "\r" of a CRLF file
                     e -= 1
-                getattr(None, str(mv[s + 3:e], "utf-8"), None)  # interns the value (above)
                 table[str(mv[i:s], "utf-8").strip()] = str(mv[s + 3:e], "utf-8")
         i = j + 1
     return table
