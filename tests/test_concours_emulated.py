@@ -42,9 +42,6 @@ def calculator_totals(records):
     return last["total"]
 
 
-@pytest.mark.xfail(reason="on the emulated Pico the round does not start: the device ends on the Concours "
-                          "screen with no deal (the same script starts and plays the round on the simulator); "
-                          "cause not found yet", strict=False)
 def test_a_concours_round_on_the_emulated_pico_ends_with_the_calculators_code(tmp_path):
     source = random.Random(20261202)
     rules = Rules(PRESET, {"deals": DEALS})
