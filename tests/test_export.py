@@ -82,7 +82,7 @@ def build_image(path):
                 new = _edit_for(rules, records, 1)
                 sim.run_script(_history_to(4, 1) + plan_edit(rules, records[1], new))
                 want[1] = new
-                sim.run_script(["back", "back"])  # deal menu, history: home
+                sim.run_script(["back"])  # the edit returned to the history: home
                 for i in range(4, len(records)):
                     sim.run_script(_plan_after(rules, want[:i], records[i]))
             else:

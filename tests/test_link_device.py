@@ -24,7 +24,7 @@ from host_tools.sim import Sim
 from host_tools.sim.concours import round_presses, start_round
 from link import protocol, state
 from link_proxy import Proxy
-from screens.table_screens import Menu
+from screens.menu import Menu
 from vectors import gen_valid
 
 pytestmark = pytest.mark.skipif(link_run.mosquitto_program() is None,

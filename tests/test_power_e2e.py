@@ -115,7 +115,7 @@ def build_game(preset, seed, deals_before_end=22):
              and "melds" not in stored[j] and "melds_to" not in stored[j]
              and not Game(rules, stored[:j] + [plan_points_edit(rules, stored[j])[1]] + stored[j + 1:]).over)
     keys, new = plan_points_edit(rules, stored[i])
-    lines += history_to(n, i) + keys
+    lines += history_to(n, i) + keys + ["back"]  # the edit returns to the history: BACK home
     deals = list(game.deals)
     deals[i] = new
     game = Game(rules, deals, "N", "acw", game.fixes)
