@@ -44,14 +44,15 @@ def round_records(rnd):
     return [gen_valid(rules, rnd) for _ in range(DEALS)]
 
 
-def calculator_totals(records):
-    """The totals the calculator gives the records played as one round."""
+def calculator_totals(records, rule_args=RULE_ARGS):
+    """The totals the calculator (host_tools.score) gives the records played as one round
+    of the rules rule_args name."""
     stdin = "".join(json.dumps(rec) + "\n" for rec in records)
-    proc = subprocess.run([sys.executable, "-m", "host_tools.score"] + RULE_ARGS, input=stdin, capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "host_tools.score"] + rule_args, input=stdin, capture_output=True,
                           text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr
     last = json.loads(proc.stdout.splitlines()[-1])
-    assert last["over"] is True, "the round did not end after its %d deals" % DEALS
+    assert last["over"] is True, "the round did not end after its %d deals" % len(records)
     return last["total"]
 
 

@@ -20,6 +20,7 @@ from coinche.rules import Rules
 from host_tools import rp2emu
 from host_tools.calculator.keys import plan
 from host_tools.sim.concours import round_presses
+from test_concours_calculator import calculator_totals
 from vectors import gen_valid
 
 REASON = rp2emu.missing()
@@ -29,17 +30,6 @@ PRESET = "federation"
 DEALS = 4
 ROUND, TABLE, NS_TEAM, EW_TEAM = 2, 7, 5, 11
 RULE_ARGS = ["--rules", PRESET, "--set", "deals=%d" % DEALS]
-
-
-def calculator_totals(records):
-    """The totals the calculator (host_tools.score) gives the records played as one round."""
-    stdin = "".join(json.dumps(record) + "\n" for record in records)
-    proc = subprocess.run([sys.executable, "-m", "host_tools.score"] + RULE_ARGS, input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    last = json.loads(proc.stdout.splitlines()[-1])
-    assert last["over"] is True, "the calculator's round did not end after its %d deals" % DEALS
-    return last["total"]
 
 
 def test_a_concours_round_on_the_emulated_pico_ends_with_the_calculators_code(tmp_path):
@@ -71,7 +61,7 @@ def test_a_concours_round_on_the_emulated_pico_ends_with_the_calculators_code(tm
     assert state["screen"] == "roundover" and state["over"], summary
     assert len(state["deals"]) == DEALS
 
-    totals = calculator_totals(records)
+    totals = calculator_totals(records, RULE_ARGS)
     result = state["concours"]
     assert result["totals"] == totals == state["total"]
     assert (result["round"], result["table"], result["teams"], result["deals"]) == \
