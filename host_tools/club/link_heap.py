@@ -92,6 +92,7 @@ def page(figures):
     from host_tools.bench.measure import git_commit
 
     without, linked = figures["without"], figures["with"]
+    states = ("offline", "connecting", "online")  # link/state.py's values
     return "\n".join([
         "## The club link's heap on the emulated Pico W (host_tools/club/link_heap.py)",
         "",
@@ -104,9 +105,9 @@ def page(figures):
         "| | the App's live heap | free heap | link state |",
         "| --- | --- | --- | --- |",
         "| without /club.json | %s B | %s B | %s |" % (format(without["app_live"], ","), format(without["free"], ","),
-                                                   without["state"]),
+                                                   states[without["state"]]),
         "| with /club.json | %s B | %s B | %s |" % (format(linked["app_live"], ","), format(linked["free"], ","),
-                                                linked["state"]),
+                                                states[linked["state"]]),
         "| the link's cost | %s B kept | %s B of free heap | |" % (format(figures["live_cost"], ","),
                                                                  format(figures["free_cost"], ",")),
     ]) + "\n"
