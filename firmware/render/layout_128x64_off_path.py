@@ -63,17 +63,25 @@ def records(layout, left, right, rows, sel, top):
         fb.fill_rect(W - 2, y, 2, h, 1)
 
 
+def team_totals(layout, ns_label, ns, ew_label, ew, rule_height, digits):
+    """Each team's name, its total big under it, a rule between the two columns
+    (rule_height px; digits: y, height, width and stroke of the figures), as the end of
+    a game and the end of a round show them."""
+    y, height, width, stroke = digits
+    layout.label(ns_label, 0, 11, HALF - 1)
+    layout.label(ew_label, HALF + 1, 11, HALF - 1, 2)
+    layout.fb.vline(HALF, 11, rule_height, 1)
+    layout.figures(ns, 2, y, HALF - 4, height, width, stroke, 2, 1)
+    layout.figures(ew, HALF + 2, y, HALF - 4, height, width, stroke, 2, 1)
+
+
 def game_over(layout, title, winner_line, ns_label, ns, ew_label, ew, hint_lines):
     """The final totals big (as on home), each under its team, the winner's line on
     top; hint_lines: what each key does, two lines."""
     fb = layout.fb
     layout.label(winner_line, 0, 0, W, 1, 1)
     fb.hline(0, 9, W, 1)
-    layout.label(ns_label, 0, 11, HALF - 1)
-    layout.label(ew_label, HALF + 1, 11, HALF - 1, 2)
-    fb.vline(HALF, 11, 34, 1)
-    layout.figures(ns, 2, 21, HALF - 4, 24, 12, 3, 2, 1)
-    layout.figures(ew, HALF + 2, 21, HALF - 4, 24, 12, 3, 2, 1)
+    team_totals(layout, ns_label, ns, ew_label, ew, 34, (21, 24, 12, 3))
     fb.hline(0, 46, W, 1)
     layout.label(hint_lines[0], 0, 48, W)
     layout.label(hint_lines[1], 0, 56, W)
@@ -86,11 +94,7 @@ def round_over(layout, title, ns_label, ns, ew_label, ew, code, hint):
     fb = layout.fb
     layout.label(title, 0, 0, W, 1, 1)
     fb.hline(0, 9, W, 1)
-    layout.label(ns_label, 0, 11, HALF - 1)
-    layout.label(ew_label, HALF + 1, 11, HALF - 1, 2)
-    fb.vline(HALF, 11, 27, 1)
-    layout.figures(ns, 2, 20, HALF - 4, 17, 10, 2, 2, 1)
-    layout.figures(ew, HALF + 2, 20, HALF - 4, 17, 10, 2, 2, 1)
+    team_totals(layout, ns_label, ns, ew_label, ew, 27, (20, 17, 10, 2))
     fb.hline(0, 38, W, 1)
     layout.label(code[:9], 0, 40, W, 1)
     layout.label(code[10:], 0, 48, W, 1)

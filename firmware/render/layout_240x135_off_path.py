@@ -64,6 +64,20 @@ def records(layout, left, right, rows, index, start):
         fill(W - 3, 21 + (k - w) * start // max(1, n - layout.RECORD_ROWS), 3, w, GREY)
 
 
+def team_totals(layout, ns_label, ns, ew_label, ew, panel_height, digits):
+    """Each team's name on its colour, its total big under it on the darker panel
+    (panel_height px; digits: y, height, width, stroke and gap of the figures), as the
+    end of a game and the end of a round show them."""
+    fill = layout.fill_rect
+    y, height, width, stroke, gap = digits
+    for i, label, n in ((0, ns_label, ns), (1, ew_label, ew)):
+        x0 = 121 * i
+        fill(x0, 25, 119, 18, NS_COLOUR + 3 * i)
+        layout.label(label, x0 + 2, 26, 115, 16, 1)
+        fill(x0, 43, 119, panel_height, NS_DARK + 3 * i)
+        layout.figures(n, x0 + 4, y, 111, height, width, stroke, gap)
+
+
 def game_over(layout, title, winner_line, ns_label, ns, ew_label, ew, hint_lines):
     """The final totals big (as on home) under each team, the winner's line on top, then
     what each key does (two lines)."""
@@ -75,12 +89,7 @@ def game_over(layout, title, winner_line, ns_label, ns, ew_label, ew, hint_lines
         colour = EW_LIGHT
     fill(0, 0, W, 24, TITLE)
     layout.label(winner_line, 2, 0, W - 4, 24, 1, colour, SIZE_TRIPLE)
-    for i, label, n in ((0, ns_label, ns), (1, ew_label, ew)):
-        x0 = 121 * i
-        fill(x0, 25, 119, 18, NS_COLOUR + 3 * i)
-        layout.label(label, x0 + 2, 26, 115, 16, 1)
-        fill(x0, 43, 119, 54, NS_DARK + 3 * i)
-        layout.figures(n, x0 + 4, 46, 111, 48, 24, 6, 5)
+    team_totals(layout, ns_label, ns, ew_label, ew, 54, (46, 48, 24, 6, 5))
     fill(0, 98, W, H - 98, BAR)
     layout.keys_line(hint_lines[0], 4, 99, W - 8)
     layout.keys_line(hint_lines[1], 4, 117, W - 8)
@@ -92,12 +101,7 @@ def round_over(layout, title, ns_label, ns, ew_label, ew, code, hint):
     fill = layout.fill_rect
     fill(0, 0, W, 24, TITLE)
     layout.label(title, 2, 0, W - 4, 24, 1, FOREGROUND, SIZE_TRIPLE)
-    for i, label, n in ((0, ns_label, ns), (1, ew_label, ew)):
-        x0 = 121 * i
-        fill(x0, 25, 119, 18, NS_COLOUR + 3 * i)
-        layout.label(label, x0 + 2, 26, 115, 16, 1)
-        fill(x0, 43, 119, 40, NS_DARK + 3 * i)
-        layout.figures(n, x0 + 4, 45, 111, 36, 18, 5, 4)
+    team_totals(layout, ns_label, ns, ew_label, ew, 40, (45, 36, 18, 5, 4))
     layout.label(code, 0, 85, W, 28, 1, FOREGROUND, SIZE_DOUBLE, SIZE_SMALL)
     fill(0, 117, W, H - 117, BAR)
     layout.keys_line(hint, 4, 118, W - 8)
