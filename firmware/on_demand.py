@@ -39,6 +39,7 @@ MODULES = {
     "render.layout_128x64_off_path": (),
     "render.layout_240x135_off_path": (),
     "link.table_link": None,
+    "link.unsent": None,
 }
 
 

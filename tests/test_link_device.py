@@ -25,6 +25,7 @@ from host_tools.sim.concours import round_presses, start_round
 from link import protocol, state
 from link_proxy import Proxy
 from screens.menu import Menu
+from test_ui_games import plan_edit
 from vectors import gen_valid
 
 pytestmark = pytest.mark.skipif(link_run.mosquitto_program() is None,
@@ -89,6 +90,16 @@ class Device:
         self.score.add(record)
         self.sim.run_script(plan(RULES, [record])[0])
         self.run(100)
+
+    def cut_after(self, presses, op=None):
+        """The keys of one action, the power cut right after the journal saved it: the
+        link had no poll to hand it to its outbox."""
+        self.sim.cut_after_save(presses, op)
+        self.sim.close()
+        self.sim = None
+
+    def cut_deal(self):
+        self.cut_after(plan(RULES, [gen_valid(RULES, self.rnd)])[0], "add")
 
     def power_cut(self):
         self.sim.kill()
@@ -218,3 +229,99 @@ def test_real_firmware_tables_play_a_round_through_faults(club):
             assert (result["NS"], result["EW"]) == (device.score.total["NS"], device.score.total["EW"])
     log = service.log()
     assert "link: duplicate" in log
+
+
+def joined(club, number=1):
+    """One table booted, joined to the club, with the draw of round 1: (device, its round)."""
+    db, _, _, _, devices, folder = club
+    drawn = link_run.club(db, "draw")
+    device = Device(str(folder), number, seed=number).boot()
+    devices.append(device)
+    device.run_until(lambda link: link["draw"] is not None, "no draw")
+    seat = drawn["tables"][number - 1]
+    return device, (1, number, seat["NS"], seat["EW"])
+
+
+def organiser_deals(rows):
+    """The deals of the last game the organiser holds: its stored actions, in order."""
+    deals = []
+    for body in sorted((json.loads(row["body"]) for row in rows), key=lambda body: body["seq"]):
+        action = body["action"]
+        if action["op"] == "new":
+            deals = []
+        elif action["op"] == "add":
+            deals.append(action["deal"])
+        elif action["op"] == "edit":
+            deals[action["i"]] = action["deal"]
+        elif action["op"] == "del":
+            deals.pop(action["i"])
+    return deals
+
+
+def stored_once(db, device):
+    """The device's stored actions, each id once, and what they replay to is what the
+    device holds: the ops, in order."""
+    with Club(db) as opened:
+        rows = opened.store.actions(device.config["device"])
+    ids = [(row["game"], row["seq"]) for row in rows]
+    assert len(ids) == len(set(ids))
+    assert organiser_deals(rows) == device.sim.state()["deals"]
+    return [json.loads(row["body"])["action"]["op"] for row in sorted(rows, key=lambda row: row["seq"])]
+
+
+def test_a_power_cut_right_after_a_save_still_reports_it_once(club):
+    db = club[0]
+    device, wanted = joined(club)
+    shown = device.sim.state()
+    device.cut_after(round_presses(shown["screen"], shown["settings"], wanted, shown), "new")
+    device.boot()
+    assert device.sim.state()["concours"]["round"] == 1  # the journal kept the round's start
+    device.settle()
+    assert stored_once(db, device) == ["new"]  # its report, rebuilt from the journal
+    device.deal()
+    device.settle()
+    device.cut_deal()
+    device.boot()
+    device.settle()
+    assert stored_once(db, device) == ["new", "add", "add"]
+
+
+def test_a_power_cut_after_deals_the_broker_never_got_loses_none(club):
+    db, broker = club[0], club[1]
+    device, wanted = joined(club)
+    start_round(device.sim, wanted)
+    device.settle()
+    broker.kill()
+    device.deal()
+    device.deal()
+    assert device.link()["pending"] == 2  # in the outbox file, the broker away
+    device.cut_deal()  # the third one only in the journal
+    broker.start()
+    device.boot()
+    device.settle()
+    assert stored_once(db, device) == ["new", "add", "add", "add"]
+
+
+def test_a_power_cut_right_after_an_edit_or_an_undo_reports_it_once(club):
+    db = club[0]
+    device, wanted = joined(club)
+    start_round(device.sim, wanted)
+    for _ in range(3):
+        device.deal()
+    device.settle()
+    old = device.sim.state()["deals"][1]
+    rnd = random.Random(7)
+    new = gen_valid(RULES, rnd)
+    while new == old:
+        new = gen_valid(RULES, rnd)
+    history = ["OK", "DOWN", "OK", "UP", "OK"]  # menu > History (the last deal) > deal 2 > its menu
+    device.cut_after(history + plan_edit(RULES, old, new), "edit")
+    device.boot()
+    assert device.sim.state()["deals"][1] != old
+    device.settle()
+    assert stored_once(db, device) == ["new", "add", "add", "add", "edit"]
+    device.cut_after(["BACK", "OK"], "del")  # undo the last deal
+    device.boot()
+    assert len(device.sim.state()["deals"]) == 2
+    device.settle()
+    assert stored_once(db, device) == ["new", "add", "add", "add", "edit", "del"]

@@ -1,16 +1,20 @@
-"""The link's outbox on flash: every signed message the organiser has not acknowledged yet,
-kept across reboots and power cuts, so the table sends it again with the same bytes.
+"""The link's outbox on flash: the signed messages the organiser has not acknowledged yet,
+kept across reboots and power cuts, so the table sends each again with the same bytes.
 
-Why a file next to the journal and not the journal itself: the journal compacts a
-game into bases and archives, where an action is no longer a line of its own;
-the organiser needs each action exactly as it was signed. So each journalled
-action is signed once and appended here (one line: "game seq message"), and the
-file is removed when an acknowledgement covers its last line. `ack.json` holds
-the last acknowledged (game, seq) and the device it was for: a table provisioned
-again (a new device) starts a new outbox.
+The journal is the outbox's source: what is journalled and not in this file yet
+is read back from the journal when the link starts (link/unsent.py), so the
+file is written off the key path, at a later poll, and a power cut before that
+poll loses nothing. The file keeps what the journal cannot: each action exactly
+as it was signed (the journal compacts a game into bases and archives, where an
+action is no longer a line of its own). One line per action ("game seq
+message"); the file is removed when an acknowledgement covers its last line.
+`ack.json` holds the last acknowledged (game, seq), the device it was for (a
+table provisioned again, a new device, starts a new outbox) and "from": the
+journal's sequence number when that outbox was made (what the table journalled
+before it was provisioned is not reported).
 
-A line cut short by a power cut (no newline at the end) is dropped at load: the
-journal holds that action, the organiser never gets it (docs/link.md says so).
+A line cut short by a power cut (no newline at the end) is dropped at load: it
+was never sent, and the journal still holds its action.
 """
 import json
 import os
@@ -30,9 +34,11 @@ def _remove(path):
 
 
 class Outbox:
-    def __init__(self, folder, device):
+    def __init__(self, folder, device, start=0):
+        """start: the journal's sequence number now, kept as "from" if this is a new outbox."""
         self.folder = folder
         self.device = device
+        self.start = start
         self.out_name = folder + "/out.log"
         self.ack_name = folder + "/ack.json"
         self.acked_game = 0
@@ -57,6 +63,8 @@ class Outbox:
             _remove(self.out_name)
             self.write_ack(0, 0)
             held = {}
+        else:
+            self.start = held.get("from", 0)
         self.acked_game = held.get("game", 0)
         self.acked_seq = held.get("seq", 0)
         torn = False
@@ -94,6 +102,11 @@ class Outbox:
         """The seq of the last action handed to the outbox (0: none since provisioning)."""
         return self.last_seq if self.last_seq else self.acked_seq
 
+    def handed(self):
+        """The journal's sequence number up to which every action is in the outbox (or
+        came before it): what the journal holds above it is still to be added."""
+        return max(self.prev(), self.start)
+
     def add(self, game, seq, message):
         """Append one signed message; it is on flash when this returns."""
         line = b"%d %d " % (game, seq) + message + b"\n"
@@ -123,7 +136,7 @@ class Outbox:
         """The last acknowledgement and whose it is, replaced whole (a copy, then a rename)."""
         copy = self.ack_name + ".new"
         with open(copy, "w") as file:
-            json.dump({"device": self.device, "game": game, "seq": seq}, file)
+            json.dump({"device": self.device, "game": game, "seq": seq, "from": self.start}, file)
         os.rename(copy, self.ack_name)
 
     def count_after(self, seq):

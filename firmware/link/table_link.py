@@ -4,8 +4,10 @@ acknowledgements and the draw come back; polled from the app loop, never waited 
 Loaded on demand, only when the club's file (/club.json, written by the organiser's
 tool) is on the device: a table without it pays nothing. The journal calls
 journalled() after each action is durable (on the key path: it only notes the
-action); poll() does the rest one bounded step at a time: sign and append one
-noted action to the outbox (link/outbox.py), join the WiFi, keep the MQTT
+action in RAM, no flash write, no network); what RAM held and a power cut took
+is read back from the journal when the link starts (link/unsent.py): the
+journal is the outbox. poll() does the rest one bounded step at a time: sign
+and append one noted action to the outbox file (link/outbox.py), join the WiFi, keep the MQTT
 connection (link/mqtt.py), publish the next unacknowledged message, and read
 what came in. After every (re)connect, and when no acknowledgement comes for
 RESEND_MS, everything after the last acknowledged seq is sent again, in order,
@@ -14,6 +16,7 @@ with the bytes it was first signed with. link/state.py follows the connection.
 import binascii
 import json
 
+import on_demand
 from link import protocol, state
 from link.mqtt import Mqtt
 from link.outbox import Outbox
@@ -53,8 +56,13 @@ class TableLink:
         self.up_topic = protocol.topic(self.device, "up").encode()
         self.ack_topic = protocol.topic(self.device, "ack").encode()
         self.draw_topic = protocol.topic(self.device, "draw").encode()
-        self.outbox = Outbox(folder, self.device)
-        self.noted = []  # (game, seq, action) journalled, not yet in the outbox
+        rebuild = on_demand.load("link.unsent")
+        self.outbox = Outbox(folder, self.device, rebuild.newest(journal))
+        # (game, seq, action) journalled, not yet in the outbox file: whatever a power
+        # cut left out of it, from the journal itself
+        self.noted = rebuild.unsent(journal, self.outbox.handed())
+        rebuild = None
+        on_demand.release("link.unsent")
         self.cursor = 0  # offset in the outbox of the next message to publish
         self.last_progress = self.clock()
         self.draw = None  # the last draw body the organiser sent

@@ -289,8 +289,13 @@ class JournalCopy:
             self.archive_files.append(game)
         self.damaged_archives.pop(game, None)
 
-    def write_base(self, game, segment, rules, deals, sequence):
+    def write_base(self, game, segment, rules, deals, sequence, made_by=None):
         """A new base segment of a game (the snapshot of deals); the caller then settles.
+
+        made_by: the action that made this base (a "new", or the action folded
+        into a compaction), kept in the header ("a"): the one action a base
+        swallows stays readable, so the club link can still report it after a
+        power cut (link/unsent.py).
 
         The base lists the damaged segments it makes obsolete: those are the
         files a clean-up would delete once the base exists; the base tells the
@@ -303,6 +308,8 @@ class JournalCopy:
         obsolete = [name for name in self.to_set_aside if name[0] == "g"][:64]
         if obsolete:
             header["aside"] = obsolete
+        if made_by is not None:
+            header["a"] = made_by
         first = encode(header)
         name = segment_name(game, segment)
         self.segment_files.append((game, segment))  # before the write: ours even if left
@@ -466,7 +473,7 @@ class JournalCopy:
             fits = self.append_segment_size + len(line) <= self.segment_bytes
             if self.needs_base or (not fits and self.segments_since_base >= self.max_segments):
                 # the new base holds the action: its deals, and its rules (a dealer correction)
-                self.write_base(self.game_number, self.highest_segment + 1, rules, deals, sequence)
+                self.write_base(self.game_number, self.highest_segment + 1, rules, deals, sequence, entry)
                 self._settle_quietly()
             elif fits:
                 with open(self.prefix + segment_name(self.game_number, self.append_segment), "ab") as file:
@@ -507,7 +514,10 @@ class JournalCopy:
                 self.archive_files.remove(old)
             game = max(game_number, self.highest_game_number + 1)
             self.highest_game_number = game
-            self.write_base(game, 0, rules, [], sequence)
+            made_by = {"op": "new"}  # its rules are the header's
+            if action.get("result") is not None:
+                made_by["result"] = action["result"]
+            self.write_base(game, 0, rules, [], sequence, made_by)
             # committed: the new base exists
             if archived:
                 self.archive_kept.append(old)

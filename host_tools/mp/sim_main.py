@@ -140,10 +140,34 @@ class Runtime:
                     out.write(doc)
                     doc = None
                 out.write("\n")
+            elif cmd == "cut":
+                self.cut_after_save(arg or None)
             elif cmd == "quit":
                 sys.exit(0)
             elif cmd:
                 _fail("bad command %r" % line)
+
+
+    def cut_after_save(self, op):
+        """The power cut of the tests: the next action the journal makes durable (of
+        kind `op` if given: "new", "add", ...) is the last thing the device does. Once
+        the journal (and its listener) return, the device says `L cut` and stops in
+        place, before anything else runs (the link's next poll included); the host
+        then kills it."""
+        journal = self.board.app.table.journal
+        listener = journal.listener
+        out = self.out
+
+        def stop_after(action, sequence, game):
+            if listener is not None:
+                listener(action, sequence, game)
+            if op is not None and action.get("op") != op:
+                return
+            out.write("L cut\n")
+            while True:  # frozen: only the host's SIGKILL ends this
+                time.sleep_ms(1000)
+
+        journal.listener = stop_after
 
 
 def _args(argv):

@@ -186,6 +186,31 @@ class Sim:
                     self._save(step[2] + ".png")
         self.sync()
 
+    def cut_after_save(self, lines, op=None):
+        """Run a script whose keys save an action, and cut the power right after the
+        journal's save (of an action of kind `op` if given), before the device does
+        anything else (the `cut` command); the device is killed then. The flash image
+        keeps what was written."""
+        self.send("cut %s" % op if op else "cut")
+        steps = parse_script(lines) if not is_steps(lines) else lines
+        for step in steps:
+            if step[1] == "press":
+                self.press(step[2])
+            elif step[1] == "hold":
+                self.hold(step[2], step[3])
+            elif step[1] == "wait":
+                self.wait(step[2])
+        self.flush()
+        deadline = time.monotonic() + self.timeout
+        while "cut" not in self.log:
+            try:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self.kill()
+                raise SimError("the device saved nothing within %.0f s" % self.timeout, self._stderr_text()) from None
+            self._handle(line, None)
+        self.kill()
+
     def poll(self):
         """Handle whatever the device has sent, without blocking. True if the frame changed."""
         before = self._frame

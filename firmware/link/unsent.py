@@ -1,0 +1,76 @@
+"""What the journal holds that the link has not handed to its outbox yet: read from
+the journal's own files when the link starts, so a power cut between a save and
+the link's next poll loses no report (the journal is the outbox).
+
+The key path only notes an action in RAM (TableLink.journalled); the link signs
+it and appends it to link/outbox.py's file at a later poll. Whatever a power cut
+took from RAM is still in the journal: each game action is a line of the current
+game's segments with its sequence number ("q"), and the one action a base
+swallows (the "new" that starts a game, or the action folded into a compaction)
+is in that base's header ("a", store/journal.py). Loaded on demand when the link
+starts, then released.
+
+Not rebuilt (docs/club.md): an action of a game already closed (its lines are
+gone with the game's segments; they reach the outbox at the poll after the save,
+long before the next game can start), and the action folded into a base that a
+repair wrote again (a repair keeps the deals, not the action).
+"""
+from store.format import segment_name
+
+
+def newest(journal):
+    """The journal's newest sequence number (settings included)."""
+    return max([copy.sequence() for copy in journal.copies] or [0])
+
+
+def unsent(journal, after):
+    """[(game, seq, action)] of the journal's current game with seq above `after`,
+    oldest first, each action as the journal holds it (no "q"); settings are not
+    sent. From the copy that holds them all (the newest one first)."""
+    found = []
+    for copy in sorted(journal.copies, key=lambda held: -held.sequence()):
+        found, complete = copy_unsent(copy, after)
+        if complete:
+            break
+    return found
+
+
+def copy_unsent(copy, after):
+    """(actions, complete) of one copy: complete is False when a base above `after`
+    does not say which action made it."""
+    game = copy.game_number
+    if not game or copy.sequence() <= after:
+        return [], True
+    found = []
+    complete = True
+    segments = sorted(segment for number, segment in copy.segment_files
+                      if number == game and segment >= copy.base_segment)
+    for segment in segments:
+        def visit(line, index):
+            nonlocal complete
+            sequence = line.get("q", 0)
+            if sequence <= after:
+                return
+            if index == 0:  # a header: a base says what made it, a plain segment holds no action
+                if segment != copy.base_segment:
+                    return
+                action = line.get("a")
+                if action is None and segment == 0:
+                    action = {"op": "new"}  # written before headers said so: a game's first base
+                if action is None:
+                    complete = False
+                    return
+                action = dict(action)
+                if action.get("op") == "new":
+                    action["rules"] = line.get("rules")
+            else:
+                action = line
+            action.pop("q", None)
+            found.append((game, sequence, action))
+
+        try:
+            copy.read_lines(segment_name(game, segment), visit)
+        except ValueError:  # a segment that does not read back (load() keeps its readable start)
+            complete = False
+            break
+    return found, complete
