@@ -37,40 +37,43 @@ def unsent(journal, after):
 
 def copy_unsent(copy, after):
     """(actions, complete) of one copy: complete is False when a base above `after`
-    does not say which action made it."""
+    does not say which action made it, or a segment does not read back."""
     game = copy.game_number
     if not game or copy.sequence() <= after:
         return [], True
-    found = []
-    complete = True
-    segments = sorted(segment for number, segment in copy.segment_files
-                      if number == game and segment >= copy.base_segment)
-    for segment in segments:
-        def visit(line, index):
-            nonlocal complete
-            sequence = line.get("q", 0)
-            if sequence <= after:
-                return
-            if index == 0:  # a header: a base says what made it, a plain segment holds no action
-                if segment != copy.base_segment:
-                    return
-                action = line.get("a")
-                if action is None and segment == 0:
-                    action = {"op": "new"}  # written before headers said so: a game's first base
-                if action is None:
-                    complete = False
-                    return
-                action = dict(action)
-                if action.get("op") == "new":
-                    action["rules"] = line.get("rules")
-            else:
-                action = line
-            action.pop("q", None)
-            found.append((game, sequence, action))
+    lines = []  # the lines numbered above `after`: a plain segment's header has no number
 
+    def visit(line, index):
+        if line.get("q", 0) > after:
+            lines.append(line)
+
+    complete = True
+    for segment in sorted(segment for number, segment in copy.segment_files
+                          if number == game and segment >= copy.base_segment):
         try:
             copy.read_lines(segment_name(game, segment), visit)
         except ValueError:  # a segment that does not read back (load() keeps its readable start)
             complete = False
             break
+    found = []
+    for line in lines:
+        sequence = line["q"]
+        action = base_action(line) if "t" in line else line  # a base's header, or an action's line
+        if action is None:
+            complete = False
+            continue
+        action.pop("q", None)
+        found.append((game, sequence, action))
     return found, complete
+
+
+def base_action(header):
+    """The action a base's header says made it (a copy), None when it does not say."""
+    action = header.get("a")
+    if action is None:
+        # a game's first base written before headers said so: its "new"
+        return {"op": "new", "rules": header.get("rules")} if header.get("s") == 0 else None
+    action = dict(action)
+    if action.get("op") == "new":
+        action["rules"] = header.get("rules")
+    return action
