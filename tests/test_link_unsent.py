@@ -60,15 +60,14 @@ print(json.dumps({"bases": bases, "compacted": compacted, "back": unsent.unsent(
     assert [action["deal"]["points"] for _, _, action in back] == list(range(60, 150, 10))[out["compacted"] - 2:]
 
 
-def test_a_new_game_comes_back_with_the_result_it_closed():
+def test_a_new_game_comes_back_with_its_rules_from_its_first_base():
     out = run(512, 32, """
 journal.record({"op": "new", "rules": {"preset": "classic2000", "options": {}}})
 journal.record({"op": "add", "deal": DEAL})
 journal.record({"op": "new", "rules": {"preset": "classic1000", "options": {}}, "result": {"NS": 182, "EW": 0}})
 print(json.dumps({"back": unsent.unsent(journal, 2)}))
 """)
-    assert out["back"] == [[2, 3, {"op": "new", "result": {"NS": 182, "EW": 0},
-                                   "rules": {"preset": "classic1000", "options": {}}}]]
+    assert out["back"] == [[2, 3, {"op": "new", "rules": {"preset": "classic1000", "options": {}}}]]
 
 
 def test_a_new_outbox_starts_at_the_journals_sequence_and_keeps_it():

@@ -5,15 +5,17 @@ the link's next poll loses no report (the journal is the outbox).
 The key path only notes an action in RAM (TableLink.journalled); the link signs
 it and appends it to link/outbox.py's file at a later poll. Whatever a power cut
 took from RAM is still in the journal: each game action is a line of the current
-game's segments with its sequence number ("q"), and the one action a base
-swallows (the "new" that starts a game, or the action folded into a compaction)
-is in that base's header ("a", store/journal.py). Loaded on demand when the link
-starts, then released.
+game's segments with its sequence number ("q"); the one action a base swallows
+is in that base's header: a game's first base is its "new" (with the header's
+rules), a compaction's base holds the action folded into it ("a",
+store/journal.py). Loaded on demand when the link starts, then released.
 
 Not rebuilt (docs/club.md): an action of a game already closed (its lines are
 gone with the game's segments; they reach the outbox at the poll after the save,
-long before the next game can start), and the action folded into a base that a
-repair wrote again (a repair keeps the deals, not the action).
+long before the next game can start), the action folded into a base that a
+repair wrote again (a repair keeps the deals, not the action), and a rebuilt
+"new" carries no "result" (the totals of the game it closed, which its deals
+already gave the organiser; a base does not keep them).
 """
 from store.format import segment_name
 
@@ -68,12 +70,8 @@ def copy_unsent(copy, after):
 
 
 def base_action(header):
-    """The action a base's header says made it (a copy), None when it does not say."""
+    """The action that made a base (a copy), None when its header does not say."""
+    if header.get("s") == 0:
+        return {"op": "new", "rules": header.get("rules")}  # a game's first base
     action = header.get("a")
-    if action is None:
-        # a game's first base written before headers said so: its "new"
-        return {"op": "new", "rules": header.get("rules")} if header.get("s") == 0 else None
-    action = dict(action)
-    if action.get("op") == "new":
-        action["rules"] = header.get("rules")
-    return action
+    return dict(action) if action is not None else None

@@ -292,10 +292,10 @@ class JournalCopy:
     def write_base(self, game, segment, rules, deals, sequence, made_by=None):
         """A new base segment of a game (the snapshot of deals); the caller then settles.
 
-        made_by: the action that made this base (a "new", or the action folded
-        into a compaction), kept in the header ("a"): the one action a base
-        swallows stays readable, so the club link can still report it after a
-        power cut (link/unsent.py).
+        made_by: the action folded into a compaction, kept in the header ("a"):
+        the one action a base swallows stays readable, so the club link can
+        still report it after a power cut (link/unsent.py). A game's first base
+        (segment 0) needs none: it is its "new", with the header's rules.
 
         The base lists the damaged segments it makes obsolete: those are the
         files a clean-up would delete once the base exists; the base tells the
@@ -514,10 +514,7 @@ class JournalCopy:
                 self.archive_files.remove(old)
             game = max(game_number, self.highest_game_number + 1)
             self.highest_game_number = game
-            made_by = {"op": "new"}  # its rules are the header's
-            if action.get("result") is not None:
-                made_by["result"] = action["result"]
-            self.write_base(game, 0, rules, [], sequence, made_by)
+            self.write_base(game, 0, rules, [], sequence)  # a game's first base: its "new"
             # committed: the new base exists
             if archived:
                 self.archive_kept.append(old)
