@@ -93,6 +93,27 @@ def test_without_network_the_table_stays_offline_plays_and_keeps_its_outbox():
     assert out["deals"] == 1 and out["pending"] == 1 and "out.log" in out["files"]
 
 
+def test_a_broker_given_by_name_is_never_resolved_the_table_stays_offline():
+    """getaddrinfo on a name blocks a Pico W's loop: a file holding one (written by hand
+    or an older tool) leaves the link OFFLINE with the host's network there, while the
+    same file with an address in dots tries to connect (port 1: refused, CONNECTING)."""
+    with_network = OFFLINE.replace("board.WIFI = True\n", "board.WIFI = True\nboard.HOST_NETWORK = True\n")
+    named = last_json(run_mp(with_network % json.dumps(dict(CONFIG, broker={"host": "localhost", "port": 1}))))
+    numeric = last_json(run_mp(with_network % json.dumps(CONFIG)))
+    assert named["state"] == 0 and named["connects"] == 0 and named["pending"] == 1
+    assert numeric["state"] == 1
+
+
+def test_only_an_ipv4_address_in_dots_is_numeric():
+    out = last_json(run_mp("""
+import json
+from link.mqtt import numeric_ipv4
+print(json.dumps([numeric_ipv4(host) for host in ("192.168.1.10", "127.0.0.1", "0.0.0.0", "localhost",
+    "broker.local", "256.1.1.1", "1.2.3", "1.2.3.4.5", "1..2.3", "01234.1.1.1", "", "::1")]))
+"""))
+    assert out == [True, True, True] + [False] * 9
+
+
 SILENT = """
 import json
 from link import mqtt

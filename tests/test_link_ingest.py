@@ -202,6 +202,25 @@ def test_provisioning_needs_the_admin_password_and_writes_the_device_file(tmp_pa
         assert status == 2 and "--table" in err
 
 
+def test_provisioning_resolves_a_broker_name_here_and_refuses_one_that_does_not(tmp_path):
+    db = make_event(tmp_path, 4, 2, 12)
+    out = str(tmp_path / "t1.json")
+    stdin = ADMIN_PASSWORD + "\nwifi-password\n"
+    argv = ["provision", "--table", "1", "--out", out, "--ssid", "Club", "--broker"]
+    status, answer, _ = run_cli(db, argv + ["localhost:1883"], stdin)
+    assert status == 0 and "localhost is 127.0.0.1" in json.loads(answer)["resolved"]
+    with open(out) as f:
+        assert json.load(f)["broker"] == {"host": "127.0.0.1", "port": 1883}  # the address, never the name
+    os.remove(out)
+    for bad, said in (("no-such-broker.invalid:1883", "does not resolve on this machine"),
+                      ("[::1]:1883", "IPv6")):
+        status, _, err = run_cli(db, argv + [bad], stdin)
+        assert status == 2 and said in err and "--broker" in err
+        assert not os.path.exists(out) and not os.path.exists(out + ".new")
+    with Club(db) as opened:
+        assert len(opened.store.devices()) == 1  # only the table provisioned with a name that resolved
+
+
 def test_the_password_file_is_mosquittos_pbkdf2():
     entry = mosquitto_hash("secret", bytes(12))
     kind, rounds, salt, digest = entry.split("$")[1:]

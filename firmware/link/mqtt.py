@@ -47,6 +47,20 @@ _SUBSCRIBE = const(0x82)
 _PINGRESP = const(0xD0)
 
 
+def numeric_ipv4(host):
+    """Is `host` an IPv4 address in dots (four numbers 0-255)? Only such an address is
+    connected to: getaddrinfo on a host name asks the DNS and blocks the whole loop
+    on a Pico W, so the organiser's tool resolves names before it writes the table's
+    file, and a name in it leaves the link offline."""
+    parts = host.split(".")
+    if len(parts) != 4:
+        return False
+    for part in parts:
+        if not part or len(part) > 3 or not part.isdigit() or int(part) > 255:
+            return False
+    return True
+
+
 class Mqtt:
     """One connection to the broker, kept up by poll(now).
 
@@ -133,7 +147,7 @@ class Mqtt:
     def open(self, now):
         self.since = now
         try:
-            if self.address is None:
+            if self.address is None:  # an address in dots (numeric_ipv4): answered without the network
                 self.address = socket.getaddrinfo(self.host, self.port)[0][-1]
             sock = socket.socket()
             sock.setblocking(False)

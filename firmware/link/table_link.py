@@ -18,7 +18,7 @@ import json
 
 import on_demand
 from link import protocol, state
-from link.mqtt import Mqtt
+from link.mqtt import Mqtt, numeric_ipv4
 from link.outbox import Outbox
 from micropython import const
 
@@ -76,8 +76,9 @@ class TableLink:
         self.wifi_since = self.wifi_started = self.clock()
         # the host's network (the simulator on the unix port): no WiFi to join
         self.network_up = getattr(board, "HOST_NETWORK", False)
-        self.no_network = False
-        if not self.network_up:
+        # a broker given by name would block the loop in getaddrinfo: never resolved here
+        self.no_network = not numeric_ipv4(broker["host"])
+        if not self.network_up and not self.no_network:
             self.join_wifi()
         journal.listener = self.journalled
 
