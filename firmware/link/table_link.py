@@ -214,7 +214,7 @@ class TableLink:
         return {"state": state.state(), "connects": mqtt.connects, "bytes_sent": mqtt.bytes_sent,
                 "bytes_received": mqtt.bytes_received, "packets_sent": mqtt.packets_sent,
                 "packets_received": mqtt.packets_received, "published": self.published,
-                "pending": self.outbox.pending, "acked": [self.outbox.acked_game, self.outbox.acked_seq],
+                "pending": self.outbox.pending + len(self.noted), "acked": [self.outbox.acked_game, self.outbox.acked_seq],
                 "draw": self.draw}
 
 

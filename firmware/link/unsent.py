@@ -28,13 +28,14 @@ def newest(journal):
 def unsent(journal, after):
     """[(game, seq, action)] of the journal's current game with seq above `after`,
     oldest first, each action as the journal holds it (no "q"); settings are not
-    sent. From the copy that holds them all (the newest one first)."""
-    found = []
-    for copy in sorted(journal.copies, key=lambda held: -held.sequence()):
+    sent. From a copy that holds them all, the one that holds the most (a copy a
+    repair rewrote holds fewer lines: a base without the actions it folded)."""
+    best = None
+    for copy in journal.copies:
         found, complete = copy_unsent(copy, after)
-        if complete:
-            break
-    return found
+        if best is None or (complete, len(found)) > best[0]:
+            best = ((complete, len(found)), found)
+    return best[1] if best else []
 
 
 def copy_unsent(copy, after):
@@ -71,7 +72,7 @@ def copy_unsent(copy, after):
 
 def base_action(header):
     """The action that made a base (a copy), None when its header does not say."""
-    if header.get("s") == 0:
-        return {"op": "new", "rules": header.get("rules")}  # a game's first base
+    if header.get("s") == 0 and header.get("n") == 0:
+        return {"op": "new", "rules": header.get("rules")}  # a game's first base: its "new"
     action = header.get("a")
     return dict(action) if action is not None else None
