@@ -162,10 +162,7 @@ def game(board, image, preset, log, uf2="env", setup="", after=""):
         pico.play(parse_script(lines), press_ms=30, gap_ms=30)
         figures = ast.literal_eval(pico.exec(REPORT).strip())
         if after:
-            try:
-                figures["after"] = ast.literal_eval(pico.exec(after).strip())
-            except EmulatorError as error:  # the game's own figures are kept
-                figures["after_error"] = str(error).strip().splitlines()[-1]
+            figures["after"] = ast.literal_eval(pico.exec(after).strip())
         after = _mem_info(pico.exec(MEM_INFO))
         state = pico.state()
     figures.pop("last", None)

@@ -43,10 +43,8 @@ WITH_STANDIN = ("import sys, board, broker_standin\n"
                 "    sys.modules.pop(name, None)\n"
                 "board.HOST_NETWORK = True\n")
 # after the game: the link's own figures and what the stand-in saw, one line
-# (then the link is let go: the heap is near full after the game, and the state read next needs room)
-AFTER = ("import gc, board, sys\ngc.collect()\nstandin = sys.modules.get('broker_standin')\n"
-         "seen = (board.app.club.figures() if board.app.club else None, standin.counts if standin else None)\n"
-         "board.app.club = None\ngc.collect()\nprint(repr(seen))\n")
+AFTER = ("import board, sys\nstandin = sys.modules.get('broker_standin')\n"
+         "print(repr((board.app.club.figures() if board.app.club else None, standin.counts if standin else None)))\n")
 
 
 def prepare(folder, uf2, log):
@@ -64,32 +62,25 @@ def prepare(folder, uf2, log):
     with Pico(BOARD, image, uf2=uf2, timeout=600) as pico:
         pico.deploy()
         pico.wait_for_frame()
-        for start in range(0, len(standin), 1024):  # in pieces: one string of it does not fit the heap
-            pico.exec("with open('/broker_standin.py', %r) as f:\n f.write(%r)\n"
-                      % ("a" if start else "w", standin[start:start + 1024]))
         pico.write_file("/club.json", club)
+        pico.write_file("/broker_standin.py", standin)
         pico.off()
     return image
 
 
-def run(uf2=DEFAULT_UF2, log=print, games=True):
+def run(uf2=DEFAULT_UF2, log=print):
     work = tempfile.mkdtemp(prefix="link-time-")
     out = {"board": BOARD, "preset": PRESET}
     try:
         image = prepare(work, uf2, log)
-        # the game with the link running first: the offline game's figures are docs/bench.md's
-        # (figure 9, the same firmware on the Pico's UF2) when time is short (games=False)
-        for name, setup, with_game in (("standin", WITH_STANDIN, True), ("offline", "", games)):
+        for name, setup in (("offline", ""), ("standin", WITH_STANDIN)):
             copy = os.path.join(work, name + ".img")
-            figures = {}
-            if with_game:
-                shutil.copy(image, copy)
-                log("    the 40-deal game at 30/30, link %s" % name)
-                played = emulated.game(BOARD, copy, PRESET, log, uf2=uf2, setup=setup, after=AFTER)
-                figures = {key: played.get(key) for key in ("deals_kept", "deals_wanted", "deals_match", "gap_max",
-                                                            "gap_screen", "edges_dropped", "render", "show_max")}
-                figures["link"], figures["standin"] = played.get("after") or (None, None)
-                figures["after_error"] = played.get("after_error")
+            shutil.copy(image, copy)
+            log("    the 40-deal game at 30/30, link %s" % name)
+            played = emulated.game(BOARD, copy, PRESET, log, uf2=uf2, setup=setup, after=AFTER)
+            figures = {key: played.get(key) for key in ("deals_kept", "deals_wanted", "deals_match", "gap_max",
+                                                        "gap_screen", "edges_dropped", "render", "show_max")}
+            figures["link"], figures["standin"] = played["after"]
             shutil.copy(image, copy)
             log("    press-to-pixels, link %s" % name)
             timed = emulated.latency(BOARD, copy, "classic2000", log, uf2=uf2, setup=setup)
@@ -105,8 +96,6 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m host_tools.club.link_time", description=__doc__.split("\n")[0])
     parser.add_argument("--uf2", default=DEFAULT_UF2, help="the Pico W UF2 to boot (default: the stock one)")
     parser.add_argument("--out", help="write the figures as a markdown page (make bench: docs/bench_link_time.md)")
-    parser.add_argument("--one-game", action="store_true",
-                        help="the 40-deal game with the link running only (press-to-pixels both ways)")
     args = parser.parse_args(argv)
     why = None if os.path.exists(args.uf2) else "no Pico W UF2 at %s" % args.uf2
     if why is None:
@@ -119,7 +108,7 @@ def main(argv=None):
             return 0
         print("link_time: %s" % why, file=sys.stderr)
         return 2
-    figures = run(args.uf2, log=lambda text: print(text, file=sys.stderr), games=not args.one_game)
+    figures = run(args.uf2, log=lambda text: print(text, file=sys.stderr))
     print(json.dumps(figures))
     if args.out:
         with open(args.out, "w", encoding="utf-8") as file:
@@ -137,14 +126,10 @@ def page(figures):
     for name, what in (("offline", "offline (no WiFi chip)"), ("standin", "running, through the stand-in")):
         run_figures = figures[name]
         latency = run_figures["latency_ms"]
-        if "deals_kept" in run_figures:
-            game = "%s of %s | %s | %.1f ms (%s)" % (
-                run_figures["deals_kept"], run_figures["deals_wanted"], "yes" if run_figures["deals_match"] else "NO",
-                run_figures["gap_max"] / 1000, run_figures["gap_screen"])
-        else:
-            game = "not run (`--one-game`): docs/bench.md's figure 9 | | "
-        rows.append("| %s | %s | %s of %s presses: %s |" % (what, game, len(latency), run_figures["presses"],
-                                                           emulated.summary(latency)))
+        rows.append("| %s | %s of %s | %s | %.1f ms (%s) | %s of %s presses: %s |" % (
+            what, run_figures["deals_kept"], run_figures["deals_wanted"],
+            "yes" if run_figures["deals_match"] else "NO", run_figures["gap_max"] / 1000,
+            run_figures["gap_screen"], len(latency), run_figures["presses"], emulated.summary(latency)))
     link, standin = figures["standin"]["link"] or {}, figures["standin"]["standin"] or {}
     return "\n".join([
         "## The club link's cost in the device's time (host_tools/club/link_time.py)",
