@@ -143,26 +143,21 @@ def _mem_info(text):
             "largest_free": int(largest.group(1)) * 16 if largest else None}
 
 
-def game(board, image, preset, log, uf2="env", setup="", after=""):
-    """The 40-deal game at 30/30 under the measuring layer: heap, renders, pauses.
-
-    uf2: the firmware (Pico's default); setup: REPL lines run before main.py starts
-    again; after: REPL lines whose printed repr() joins the figures as "after"."""
+def game(board, image, preset, log):
+    """The 40-deal game at 30/30 under the measuring layer: heap, renders, pauses."""
     rules, records, lines, _ = bench_game(preset, GAME_DEALS)
     target = rules.spec()["options"].get("target")
-    with Pico(board, image, uf2=uf2, timeout=600) as pico:
+    with Pico(board, image) as pico:
         pico.wait_for_frame()
         before = _mem_info(pico.exec(MEM_INFO))
         # the bench game's rules (its target is far: 40 deals never end it), then main.py again
-        setup += "import board\nboard.app.change_setting('s_preset', %r)\n" % preset
+        setup = "import board\nboard.app.change_setting('s_preset', %r)\n" % preset
         if target is not None:
             setup += "board.app.change_setting('s_target', %d)\n" % target
         _instrumented(pico, setup + "board.app = None\n")
         log("    %d deals of %s at 30 ms presses / 30 ms gaps" % (len(records), preset))
         pico.play(parse_script(lines), press_ms=30, gap_ms=30)
         figures = ast.literal_eval(pico.exec(REPORT).strip())
-        if after:
-            figures["after"] = ast.literal_eval(pico.exec(after).strip())
         after = _mem_info(pico.exec(MEM_INFO))
         state = pico.state()
     figures.pop("last", None)
@@ -185,14 +180,14 @@ def _same_game(rules, state, records):
     return [r.score for r in got.results] == [r.score for r in want.results] and state["total"] == want.total
 
 
-def latency(board, image, preset, log, gap_ms=600, uf2="env", setup=""):
+def latency(board, image, preset, log, gap_ms=600):
     """Press-to-pixels on one deal typed with the keys apart (ms): per acting edge, the end
-    of the last display transfer before the next edge (uf2, setup: as for game())."""
+    of the last display transfer before the next edge."""
     _, records, lines, _ = bench_game(preset, 2)
     steps = parse_script(deal_scripts(lines)[1][0])
-    with Pico(board, image, uf2=uf2, timeout=600) as pico:
+    with Pico(board, image) as pico:
         pico.wait_for_frame()
-        _instrumented(pico, setup)
+        _instrumented(pico)
         transfers = []
         record = pico.display
 
