@@ -420,8 +420,10 @@ class Entry(Screen):
                         ctx = name + " " + kind
                 self._ctx = ctx
             ctx = self._ctx
-            hint = self._turn("^v  OK >", texts["h_hold_kind"] if many and b != "pass" else None,
-                              texts["h_hold_coinche"] if b != "pass" and len(draft.coinche_items()) > 1 else None)
+            # the coinche first: it is said at the table and missed most when it hides behind the others
+            coinche_hint = texts["h_hold_coinche"] if b != "pass" and len(draft.coinche_items()) > 1 else None
+            hint = self._turn(coinche_hint or "^v  OK >", "^v  OK >" if coinche_hint else None,
+                              texts["h_hold_kind"] if many and b != "pass" else None)
             coinche = draft.coinche_level()
             if isinstance(b, int):
                 lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
