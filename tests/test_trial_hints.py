@@ -65,3 +65,45 @@ def test_the_bid_screen_says_the_coinche_first_and_keeps_the_contract_type(lang)
     out = play('key(UP)\nout["bid"] = hints("picker", 5)', lang)
     assert out["bid"][0] == texts["h_hold_coinche"]
     assert texts["h_hold_kind"] in out["bid"]
+
+
+def _has_a_word_after_each_key(hint):
+    """'OK oui   < non': each key ('OK', '<') followed by a word, never a bare row of keys."""
+    words = hint.replace("<", " < ").split()
+    keys = [i for i, word in enumerate(words) if word in ("OK", "<")]
+    return bool(keys) and all(i + 1 < len(words) and words[i + 1] not in ("OK", "<", "/") for i in keys)
+
+
+def test_the_key_check_sees_the_bare_rows():
+    assert not _has_a_word_after_each_key("OK / <") and not _has_a_word_after_each_key("^v  OK  <")
+    assert _has_a_word_after_each_key("OK oui   < non")
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_the_undo_question_says_yes_and_no_in_words(lang):
+    out = play('app.save_deal({"taker": "NS", "bid": 100, "trump": "H", "points": 112}, None)\n'
+               'app.render()\nkey(BACK)\nout["screen"] = app.screen\nout["keys"] = drawn["ask"][2]', lang)
+    assert out["screen"] == "ask"
+    assert out["keys"] == languages.read_file(lang)["ask_keys"] and _has_a_word_after_each_key(out["keys"])
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_a_setting_picker_says_what_its_keys_do(lang):
+    out = play('import on_demand\napp.go(on_demand.screen("Settings")(app))\napp.render()\n'
+               'app.view.pick(app.view.ITEMS.index("s_target"))\napp.render()\n'
+               'out["screen"] = app.screen\nout["keys"] = drawn["picker"][5]', lang)
+    assert out["screen"] == "setting"
+    assert out["keys"] == languages.read_file(lang)["value_keys"] and _has_a_word_after_each_key(out["keys"])
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_the_options_screen_says_the_highlighted_option_in_words(lang):
+    texts = languages.read_file(lang)
+    out = play('import on_demand\napp.go(on_demand.screen("OptionsScreen")(app, None))\napp.render()\n'
+               'out["first"] = drawn["listing"][5]\nout["top"] = drawn["listing"][3]\n'
+               'for _ in range(7):\n    key(DOWN)\n'
+               'out["eighth"] = drawn["listing"][5]\nout["sel"] = drawn["listing"][2]\nout["top8"] = drawn["listing"][3]',
+               lang)
+    assert out["first"] == texts["oh_contracts"]
+    assert out["eighth"] == texts["oh_melds"] and out["sel"] == 7
+    assert out["top8"] == 3  # five rows above the hint: the highlight stays in sight
