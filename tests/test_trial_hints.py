@@ -107,3 +107,42 @@ def test_the_options_screen_says_the_highlighted_option_in_words(lang):
     assert out["first"] == texts["oh_contracts"]
     assert out["eighth"] == texts["oh_melds"] and out["sel"] == 7
     assert out["top8"] == 3  # five rows above the hint: the highlight stays in sight
+
+
+CHECK_AND_SAVE = """
+from screens.deal_entry import Entry
+from table.draft import Draft
+entry = Entry(app, Draft(app.game.rules, record=RECORD), None)
+app.go(entry)
+entry.goto("confirm")
+out["details"] = hints("confirm", 2, 2)
+"""
+# the trial's deal: EW's carre of nines beats NS's cinquante, so EW scores both (federation)
+TRIAL_DEAL = {"taker": "NS", "bid": 100, "trump": "H", "coinche": 1, "points": 112, "belote": {"NS": 1, "EW": 0},
+              "melds": {"NS": ["quarte"], "EW": ["carre_9"]}}
+
+
+def _check_and_save(record, lang):
+    return play(CHECK_AND_SAVE.replace("RECORD", repr(record)), lang)["details"]
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_check_and_save_shows_whose_melds_the_winner_scores(lang):
+    texts = languages.read_file(lang)
+    details = _check_and_save(TRIAL_DEAL, lang)
+    assert details[0].startswith(texts["belote"][:3])  # the belote first, as before
+    assert details[1] == texts["melds_short"] + " " + texts["EW"] + " 150+" + texts["NS"] + " 50", details
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_check_and_save_without_belote_says_the_sum_on_its_line(lang):
+    texts = languages.read_file(lang)
+    record = dict(TRIAL_DEAL, belote={"NS": 0, "EW": 0})
+    details = _check_and_save(record, lang)
+    assert details[0] == details[1] == texts["melds_short"] + " " + texts["EW"] + " 150+" + texts["NS"] + " 50"
+
+
+def test_check_and_save_keeps_one_line_when_only_one_side_announced():
+    record = dict(TRIAL_DEAL, melds={"NS": [], "EW": ["carre_9"]})
+    details = _check_and_save(record, "fr")
+    assert details[0] == details[1] and "+" not in details[0] and "150" in details[0]
