@@ -146,3 +146,16 @@ def test_check_and_save_keeps_one_line_when_only_one_side_announced():
     record = dict(TRIAL_DEAL, melds={"NS": [], "EW": ["carre_9"]})
     details = _check_and_save(record, "fr")
     assert details[0] == details[1] and "+" not in details[0] and "150" in details[0]
+
+
+def test_a_three_digit_ns_total_keeps_clear_of_home_divider():
+    """pico_oled home: NS's 444 was drawn 2 px from the divider at x 64, beside EW's down
+    arrow; the text-fit tour now reports a big figure closer than 3 px to a line."""
+    out = play('app.save_deal(RECORD, None)\nboxes = []\n'
+               'app.layout.probe = lambda s, x, y, w, h, *region: boxes.append((s, x, w, h))\n'
+               'app.render()\napp.layout.probe = None\n'
+               'out["screen"] = app.screen\nout["totals"] = [list(b) for b in boxes if b[3] >= 16 and b[0] == app.game.total["NS"]]\n'
+               'out["ns"] = app.game.total["NS"]'.replace("RECORD", repr(TRIAL_DEAL)))
+    assert out["screen"] == "home" and out["ns"] == 444
+    (_, x, width, _), = out["totals"]
+    assert 64 - (x + width) >= 3, out["totals"]

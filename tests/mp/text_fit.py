@@ -156,6 +156,11 @@ class ShapeProbe:
         self.fb.vline(x, y, h, colour)
 
 
+# big figures (the totals) this far from a vertical line at least: closer, at a table's
+# distance the divider reads as a digit's bar (the trial's "444" against home's divider)
+CLEARANCE = 3
+
+
 def _inside(a, b):
     """Box a lies wholly in box b."""
     return b[0] <= a[0] and b[1] <= a[1] and a[0] + a[2] <= b[0] + b[2] and a[1] + a[3] <= b[1] + b[3]
@@ -193,6 +198,11 @@ def check(layout):
         box = (sx, sy, sw, sh)
         if any(_inside(box, r[1:5]) for r in records):
             continue  # a stroke within a drawing (an underline in a text's last row, a mark)
+        if kind == "line" and sw == 1 and sh > 1:  # a divider or a frame's side: big figures keep clear of it
+            for r in records:
+                if r[4] >= 16 and not isinstance(r[0], str) and _overlap((r[1] - CLEARANCE, r[2], r[3] + 2 * CLEARANCE, r[4]), box):
+                    report("touches a divider", "%r at (%d,%d %dx%d) is less than %d px from the line (%d,%d %dx%d)" % (
+                        r[0], r[1], r[2], r[3], r[4], CLEARANCE, sx, sy, sw, sh))
         for index in range(n):
             r = records[index]
             if not _overlap(r[1:5], box):
