@@ -159,3 +159,14 @@ def test_a_three_digit_ns_total_keeps_clear_of_home_divider():
     assert out["screen"] == "home" and out["ns"] == 444
     (_, x, width, _), = out["totals"]
     assert 64 - (x + width) >= 3, out["totals"]
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_check_and_save_says_each_teams_hold_in_whole_words(lang):
+    """'tenir OK <: ann.' read as announce or cancel; now one line per team's key, the word whole."""
+    texts = languages.read_file(lang)
+    out = play(CHECK_AND_SAVE.replace("RECORD", repr(dict(TRIAL_DEAL, belote={"NS": 0, "EW": 0})))
+               + 'out["hints"] = hints("confirm", 9, 3)', lang)
+    assert out["hints"][1:] == [texts["h_hold_announce"], texts["h_hold_announce_ew"]]
+    for text in out["hints"][1:]:
+        assert not text.rstrip(".").endswith((" ann", ":ann")), text

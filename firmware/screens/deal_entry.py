@@ -625,7 +625,8 @@ class Entry(Screen):
             return
         r, tot, _ = self._result
         app = self.app
-        hint = self._turn(hint, texts["h_hold_announce"] if holds[0] or holds[1] else None)
+        hint = self._turn(hint, texts["h_hold_announce"] if holds[0] else None,  # each team's hold in words
+                          texts["h_hold_announce_ew"] if holds[1] else None)
         layout.confirm(title, verdict, detail, app.team_name("NS"), r.score["NS"], app.team_name("EW"), r.score["EW"],
                   tot["NS"], tot["EW"], hint, None, r.made, holds, mark)
 
