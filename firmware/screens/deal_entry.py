@@ -550,7 +550,7 @@ class Entry(Screen):
         own = str(pts - theirs)
         return _first_on_a_line(short + " " + name + " " + own + "+" + other_name + " " + str(theirs),
                                 short + name + " " + own + "+" + other_name + " " + str(theirs),
-                                short + name + " " + own + "+" + str(theirs))
+                                short + name + " " + own + "+" + str(theirs), short + own + "+" + str(theirs))
 
     def _holds_open_announces(self):
         """(NS, EW): can the team announce anything in this deal (its hold key then opens

@@ -28,6 +28,7 @@ ROUND_DEALS = (0, 4, 6, 8, 10, 12, 15, 16, 20, 24)
 # the options screen's rows: the scoring options (the target has its own setting), then
 # how long a game lasts (a round of a fixed number of deals)
 LISTED_OPTIONS = tuple(k for k in ORDER if k != "target") + ROUND_ORDER
+OPTION_HELP = tuple("oh_" + k for k in LISTED_OPTIONS)  # each row's help line (keys built once, not per frame)
 
 
 class Settings(ListScreen):
@@ -252,7 +253,7 @@ class OptionsScreen(ListScreen):
 
     def hint(self):
         """The highlighted option in words: its label is cut to share a row with its value."""
-        return self.app.texts["oh_" + LISTED_OPTIONS[self.sel]]
+        return self.app.texts[OPTION_HELP[self.sel]]
 
     def pick(self, i):
         self.app.go(ValuePicker(self.app, "s_option", self, LISTED_OPTIONS[i]))
