@@ -543,14 +543,12 @@ class Entry(Screen):
         theirs = total((rec.get("melds") or {}).get(other, ()), rec["trump"], rules["carre_nt"])
         if not theirs:
             return None
-        app = self.app
-        short = app.texts["melds_short"]
-        name = app.team_name(team)
-        other_name = app.team_name(other)
-        own = str(pts - theirs)
-        return _first_on_a_line(short + " " + name + " " + own + "+" + other_name + " " + str(theirs),
-                                short + name + " " + own + "+" + other_name + " " + str(theirs),
-                                short + name + " " + own + "+" + str(theirs), short + own + "+" + str(theirs))
+        short = self.app.texts["melds_short"]
+        name = self.app.team_name(team)
+        added = str(pts - theirs) + "+"
+        theirs = str(theirs)
+        return _first_on_a_line(short + " " + name + " " + added + self.app.team_name(other) + " " + theirs,
+                                short + name + " " + added + theirs, short + added + theirs)
 
     def _holds_open_announces(self):
         """(NS, EW): can the team announce anything in this deal (its hold key then opens
