@@ -33,9 +33,9 @@ def _menu(item):
 
 
 def _language(code):
-    """From home: settings > language > code (the picker cycles fr, en, de, it), back home."""
+    """From home: settings > language > code (the picker cycles fr, en, de, it), back to the menu, home."""
     steps = (settings_screens.LANGS.index(code) - settings_screens.LANGS.index("fr")) % len(settings_screens.LANGS)
-    return _menu("m_settings") + ["down"] * settings_screens.Settings.ITEMS.index("s_lang") + ["ok"] + ["up"] * steps + ["ok", "back"]
+    return _menu("m_settings") + ["down"] * settings_screens.Settings.ITEMS.index("s_lang") + ["ok"] + ["up"] * steps + ["ok", "back", "back"]
 
 
 def _game(cfg=1):

@@ -80,6 +80,13 @@ def test_the_deal_screen_names_each_teams_melds_and_the_belote(lang):
 
 
 @pytest.mark.parametrize("lang", languages.LANGS)
+def test_the_deal_screen_shows_the_other_sides_melds_going_to_the_best(lang):
+    _, rows, texts, _ = _shown("federation", lang, FEDERATION_MELDS)
+    scored = rows.index(texts["melds_short"] + " " + texts["EW"] + " 200")
+    assert rows[scored + 1] == "  150+" + texts["NS"] + " 50", rows
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
 def test_the_deal_screen_shows_the_reason_and_the_belote_of_a_failed_coinche(lang):
     _, rows, texts, _ = _shown("classic2000", lang, FAILED_WITH_BELOTE)
     assert texts["failed"] in rows and texts["r_bid"] in rows, rows

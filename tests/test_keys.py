@@ -326,7 +326,7 @@ def test_dealing_order_and_a_correction_on_the_device(order):
     rec = {"taker": "NS", "bid": 80, "trump": "H", "points": 90}
     # settings: the dealing order is the row above the last; UP from the anticlockwise default is clockwise
     settings = ["ok", "down", "down", "down", "ok", "up", "up", "ok"]
-    lines = (settings + ["up", "ok", "back"] if order == "cw" else [])
+    lines = (settings + ["up", "ok", "back", "back"] if order == "cw" else [])
     g = Game(rules, (), "N", order)
     lines += planner.plan_deal(rules, g, rec)
     g.add(rec)

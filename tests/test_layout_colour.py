@@ -86,7 +86,7 @@ TOUR = [
     ("press", "BACK", "settings"), ("press", "DOWN", "settings"), ("press", "OK", "setting"),
     ("press", "BACK", "settings"), ("press", "DOWN", "settings"), ("press", "OK", "options"),
     ("press", "UP", "options"), ("press", "OK", "setting"), ("press", "BACK", "options"),
-    ("press", "BACK", "settings"), ("press", "BACK", "home"),
+    ("press", "BACK", "settings"), ("press", "BACK", "menu"), ("press", "BACK", "home"),
     # past games (none yet)
     ("press", "OK", "menu")] + [("press", "UP", "menu")] * 1 + [
     ("press", "OK", "archive"), ("press", "BACK", "home"),

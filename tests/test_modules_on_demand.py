@@ -8,6 +8,7 @@ per visit: not a second copy while its own key handler still runs. And the one t
 (on_demand.MODULES) against the firmware and against docs/architecture.md.
 """
 import ast
+import functools
 import json
 import os
 import re
@@ -47,6 +48,7 @@ open_menu_item("m_settings")
 loaded("settings open")
 app.handle(BACK)
 loaded("settings closed")
+out["back from settings"] = app.screen
 
 # the next-dealer picker: OK goes back to the menu (which releases the picker's module)
 # and then corrects the dealer with the module's own function, not a fresh import of it
@@ -92,15 +94,25 @@ print(json.dumps(out))
 """ % (ON_DEMAND,)
 
 
+@functools.lru_cache(maxsize=None)
+def _visit():
+    return json.loads(run_mp(code=PLAY).stdout.strip().splitlines()[-1])
+
+
+def test_back_from_the_settings_returns_to_the_menu_that_opened_them():
+    assert _visit()["back from settings"] == "menu"
+
+
 def test_modules_loaded_at_each_step_of_a_visit():
-    out = json.loads(run_mp(code=PLAY).stdout.strip().splitlines()[-1])
+    out = _visit()
     # the start, the journal's reading back and the language reader: gone once the app runs
     assert out["booted"] == []
     # the menu: loaded while it is open, released on the way back home
     assert out["menu open"] == ["screens.menu"]
     assert out["menu closed"] == []
-    assert out["settings open"] == ["screens.settings"]
-    assert out["settings closed"] == []
+    # the settings opened from the menu: BACK returns there, so the menu stays loaded meanwhile
+    assert out["settings open"] == ["screens.menu", "screens.settings"]
+    assert out["settings closed"] == ["screens.menu"]
     # correcting the dealer: one import when the picker opens, none when OK saves; the
     # same seat goes back to the menu (open, so loaded), another one home
     assert out["dealer unchanged"] == ["screens.menu"]

@@ -87,13 +87,13 @@ def build_game(preset, seed, deals_before_end=22):
 
     for _ in range(8):
         add(fresh_deal(False))
-    # the language: menu > settings > language > UP (fr -> en) > OK, then BACK home
-    lines += settings_to("s_lang") + ["up", "ok", "back"]
+    # the language: menu > settings > language > UP (fr -> en) > OK, then BACK to the menu, BACK home
+    lines += settings_to("s_lang") + ["up", "ok", "back", "back"]
     done.append("lang")
     for _ in range(6):
         add(fresh_deal(False))
     # the first dealer of the next game (this one has deals: only the setting is written)
-    lines += settings_to("s_first") + ["up", "ok", "back"]
+    lines += settings_to("s_first") + ["up", "ok", "back", "back"]
     done.append("dealer W next game")
     # undo on home: BACK, OK; then BACK, BACK (asked, declined: nothing written)
     last = game.deals[-1]
@@ -260,7 +260,7 @@ def test_first_dealer_change_on_a_new_game_is_all_or_nothing(tmp_path):
     applies to this game at once), then one deal. Every cut: before or after."""
     preset = "federation"
     rules = Rules(preset)
-    lines = settings_to("s_first") + ["up", "ok", "back"]
+    lines = settings_to("s_first") + ["up", "ok", "back", "back"]
     lines += planner.plan_deal(rules, Game(rules), {"taker": "NS", "bid": 100, "trump": "H", "points": 110})
     r = run_e2e(tmp_path, preset, lines)
     assert r["actions"] == 3

@@ -27,3 +27,7 @@ def test_an_overlong_string_fails(key):
 
 def test_a_mark_above_the_cell_fails():
     checks.a_mark_above_the_cell_fails(LAYOUT)
+
+
+def test_a_total_against_the_divider_fails():
+    checks.a_total_against_the_divider_fails()

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from render import languages
+from screens.settings import LISTED_OPTIONS
 
 
 # Every abbreviation of the language tables, with the word it shortens: a new one joins
@@ -19,7 +20,8 @@ ABBREVIATIONS = {
     "de": {"bel": "belote", "farb": "farben", "geg": "gegner", "gen": "generale", "gleichst": "gleichstand",
            "italien": "italienisch", "kap": "kapot", "max": "maximal", "meld": "meldungen", "sieg": "sieger",
            "spie": "spieler", "eig": "eigene", "gew": "gewonnen", "o": "ohne", "sich": "sichern",
-           "zur": "zurück", "sp": "spiele", "rück": "rückgängig"},
+           "zur": "zurück", "sp": "spiele", "rück": "rückgängig",
+           "rückg": "rückgängig"},
     "it": {"ann": "annunci", "bel": "belote", "capp": "cappotto", "gen": "generale", "pross": "prossimo",
            "surc": "surcontrate", "vinc": "vincitore", "agg": "aggiungi", "annul": "annullare", "cap": "cappotto",
            "dif": "difesa", "migl": "migliore", "part": "partita", "ult": "ultima",
@@ -70,3 +72,51 @@ def test_the_abbreviation_checks_see_the_examples():
     assert LETTER_KEYS.search("^vEiner OK sich.") and LETTER_KEYS.search("^vunità OK salva")
     assert not LETTER_KEYS.search("^v unità OK salva")
     assert "sich" in WORDS_OF_THEIR_OWN["de"] and ABBREVIATED.findall("^v Einer OK sich.") == ["sich"]
+
+
+# words cut without the dot that would say so, as a player met them ("Coinch cap", "batre"):
+# never again in a table
+UNDOTTED_CUTS = {"fr": {"coinch": "coinche", "batre": "battre"}, "de": {"coinch": "coinche", "kap": "kapot"},
+                 "it": {"cap": "cappotto"}, "en": {"coinch": "coinche"}}
+WORD = re.compile(r"[^\W\d_]+")
+
+
+def _undotted_cuts(code, strings):
+    cuts = UNDOTTED_CUTS[code]
+    found = []
+    for key, value in strings.items():
+        for match in WORD.finditer(value):
+            if match.group(0).lower() in cuts and value[match.end():match.end() + 1] != ".":
+                found.append("%s = %r: %r (%s)" % (key, value, match.group(0), cuts[match.group(0).lower()]))
+    return found
+
+
+@pytest.mark.parametrize("code", languages.LANGS)
+def test_no_word_is_cut_without_a_dot(code):
+    found = _undotted_cuts(code, _table_strings(code))
+    assert not found, "\n".join(found)
+
+
+def test_the_undotted_cut_check_sees_the_examples():
+    assert _undotted_cuts("fr", {"o_capot_coinche": "Coinch cap", "v_beat": "batre"})
+    assert _undotted_cuts("de", {"o_capot_coinche": "Coinch Kap"})
+    assert not _undotted_cuts("fr", {"st_coinche": "Coinch.gagn.", "v_beat": "battre"})
+
+
+@pytest.mark.parametrize("code", languages.LANGS)
+def test_every_option_has_a_help_line_in_words(code):
+    """The options' labels share a row with their value, so each option says what it is
+    in the hint line when it is highlighted: words, no key names."""
+    strings = _table_strings(code)
+    for option in LISTED_OPTIONS:
+        help_line = strings["oh_" + option]
+        assert help_line and help_line != strings["o_" + option], option
+        assert not re.search(r"(^|\s)(OK|<|\^|v)(\s|$|\+|:)", help_line), (option, help_line)
+
+
+def test_german_says_coinche_and_no_french_word():
+    """The German bid screen said 'Kontra' where the details say 'Coinche', and the rules
+    screen showed the French 'Générale'."""
+    strings = _table_strings("de")
+    assert not [key for key, value in strings.items() if re.search(r"\bKontra\b", value)]
+    assert not [key for key, value in strings.items() if re.search("[éèêàç]", value)]

@@ -407,11 +407,11 @@ def test_team_names_are_journaled_and_shown(tmp_path):
     flash = str(tmp_path / "flash.img")
     to_teams = ["ok", "down", "down", "down", "ok", "up", "ok"]  # menu > settings > teams (last row)
     with Sim(rules="classic2000", flash=flash) as sim:
-        sim.run_script(to_teams + ["ok", "up", "ok", "down", "ok", "up", "up", "ok", "back", "back"])
+        sim.run_script(to_teams + ["ok", "up", "ok", "down", "ok", "up", "up", "ok", "back", "back", "back"])
         st = sim.state()
         assert st["screen"] == "home" and st["settings"]["names"] == {"NS": "Nous", "EW": "Eux"}
     with Sim(flash=flash) as sim:
         assert sim.state()["settings"]["names"] == {"NS": "Nous", "EW": "Eux"}
-        sim.run_script(to_teams + ["ok", "down", "ok", "back", "back"])  # NS: DOWN from "Nous" is NS again
+        sim.run_script(to_teams + ["ok", "down", "ok", "back", "back", "back"])  # NS: DOWN from "Nous" is NS again
         st = sim.state()
     assert st["settings"]["names"] == {"EW": "Eux"}

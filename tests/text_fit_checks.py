@@ -93,3 +93,10 @@ def a_mark_above_the_cell_fails(layout):
     assert ("de", "deal") in named, _show(problems)
     teams = {p["kind"] for p in problems if p["lang"] == "fr" and ("\\xc9quipes" in p["detail"] or "Équipes" in p["detail"])}
     assert teams & {"half on a bar", "cut"}, _show(problems)
+
+
+def a_total_against_the_divider_fails():
+    """The check sees a big figure that nearly touches a line: home's NS total as the
+    128x64 layout drew it before ("444" 2 px from the divider)."""
+    _, problems, _ = run_fit("128x64", "--divider-example")
+    assert [p for p in problems if p["kind"] == "touches a divider" and "444" in p["detail"]], _show(problems)

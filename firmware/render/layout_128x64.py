@@ -192,7 +192,7 @@ class Layout(Regions):
             self.link_mark(link.state(), 0, 20)
         self.arrow_up(1, 13)
         self.arrow_down(HALF + 2, 13)
-        self.figures(g.total["NS"], 10, 9, HALF - 12, 20, 11, 3, 2)
+        self.figures(g.total["NS"], 10, 9, HALF - 16, 20, 11, 3, 2)  # clear of the divider and EW's arrow
         self.figures(g.total["EW"], HALF + 12, 9, HALF - 13, 20, 11, 3, 2)
         if g.results:
             result = g.results[-1]

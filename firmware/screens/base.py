@@ -103,8 +103,9 @@ class ListScreen(Screen):
 
     def draw(self, layout):
         rows = self.cached_rows()
-        self.scroll(len(rows), layout.ROWS)
-        layout.listing(self.title(), rows, self.sel, self.top, self.right(), self.hint())
+        hint = self.hint()
+        self.scroll(len(rows), layout.HINT_ROWS if hint else layout.ROWS)  # the hint takes rows
+        layout.listing(self.title(), rows, self.sel, self.top, self.right(), hint)
 
 
 class RecordList(ListScreen):
@@ -148,7 +149,7 @@ class Ask(Screen):
             self.back()
 
     def draw(self, layout):
-        layout.ask(self.q, self.detail, "OK / <")
+        layout.ask(self.q, self.detail, self.app.texts["ask_keys"])
 
 
 def contract_text(app, rec, taker=True, compact=False):

@@ -110,7 +110,7 @@ class NumberPicker(Screen):
             self.back()
 
     def draw(self, layout):
-        layout.picker(self.app.texts[self.field], None, self.number, None, None, "^v  OK  <")
+        layout.picker(self.app.texts[self.field], None, self.number, None, None, self.app.texts["value_keys"])
 
 
 class RoundOver(Screen):

@@ -6,7 +6,7 @@ and saves it (app.save_deal); this screen only turns keys into changes of the
 draft and draws each step.
 """
 from coinche.game import GameError
-from coinche.melds import credited
+from coinche.melds import credited, total
 from coinche.record import RecordError, validate
 from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP, is_key, up_down
 from render.text import first_that_fits
@@ -73,6 +73,7 @@ class Entry(Screen):
         self._units_kept = [None, None, None, None]
         self._checked = None  # the record last scored there, as validate() returned it
         self._holds = None  # the confirm step's (NS, EW): does the team's hold key open its announces?
+        self._sum = None  # the melds' sum, 'Ann.EO 150+NS 50', shown in turn with the detail line
         self._picker_texts = None  # (team, (choices, rows, title, hold)) of the open picker
         # the card points say every trick went one way (162 or 0) but no capot was
         # entered: asked once on saving ("Capot?": OK a capot, BACK the points kept)
@@ -420,8 +421,10 @@ class Entry(Screen):
                         ctx = name + " " + kind
                 self._ctx = ctx
             ctx = self._ctx
-            hint = self._turn("^v  OK >", texts["h_hold_kind"] if many and b != "pass" else None,
-                              texts["h_hold_coinche"] if b != "pass" and len(draft.coinche_items()) > 1 else None)
+            # the coinche first: it is said at the table and missed most when it hides behind the others
+            coinche_hint = texts["h_hold_coinche"] if b != "pass" and len(draft.coinche_items()) > 1 else None
+            hint = self._turn(coinche_hint or "^v  OK >", "^v  OK >" if coinche_hint else None,
+                              texts["h_hold_kind"] if many and b != "pass" else None)
             coinche = draft.coinche_level()
             if isinstance(b, int):
                 lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
@@ -464,6 +467,7 @@ class Entry(Screen):
         texts = self.app.texts
         draft = self.draft
         r = self._result[0]
+        self._sum = None  # the melds' sum when the detail line has no room for it (_announces_part)
         if r.made is None:
             return texts["passed"], ""
         parts = []
@@ -492,6 +496,8 @@ class Entry(Screen):
             # the belote and melds always (their shortest form fits: the text-fit test sees it)
             if p and (not detail or _LINE >= len(detail + " " + p)):
                 detail = detail + " " + p if detail else p
+        if self._sum is not None and self._sum in detail:
+            self._sum = None  # said already: no second detail line
         return line, detail
 
     def _announces_part(self):
@@ -504,11 +510,15 @@ class Entry(Screen):
         belote = draft.belote
         team, pts = credited(draft.rules, self._checked or draft.record())
         full = _belote_label(app, belote)
+        self._sum = None
         if not pts:
             return full
         short = texts["melds_short"]
         name = app.team_name(team)
+        self._sum = self._melds_sum(team, pts)
         if belote == (0, 0):
+            if self._sum is not None:
+                return self._sum
             return _first_on_a_line(short + " " + name + " " + str(pts), short + str(pts))
         mark = texts["belote_mark"]
         mark = mark[0].upper() + mark[1:]
@@ -519,6 +529,26 @@ class Entry(Screen):
         return _first_on_a_line(full + " " + short + " " + name + " " + str(pts), names + " " + short + name + " " + str(pts),
                                 "%s%d-%d %s%d-%d" % (mark, belote[0], belote[1], short,
                                                      pts if team == "NS" else 0, pts if team == "EW" else 0))
+
+    def _melds_sum(self, team, pts):
+        """'Ann.EO 150+NS 50': where the best side scores both sides' melds (rules melds
+        'all') and the other side announced some, whose points they are, so the other
+        side's announce is seen going over; None otherwise."""
+        draft = self.draft
+        rules = draft.rules
+        if rules["melds"] != "all":
+            return None
+        rec = self._checked or draft.record()
+        other = "EW" if team == "NS" else "NS"
+        theirs = total((rec.get("melds") or {}).get(other, ()), rec["trump"], rules["carre_nt"])
+        if not theirs:
+            return None
+        short = self.app.texts["melds_short"]
+        name = self.app.team_name(team)
+        added = str(pts - theirs) + "+"
+        theirs = str(theirs)
+        return _first_on_a_line(short + " " + name + " " + added + self.app.team_name(other) + " " + theirs,
+                                short + name + " " + added + theirs, short + added + theirs)
 
     def _holds_open_announces(self):
         """(NS, EW): can the team announce anything in this deal (its hold key then opens
@@ -572,6 +602,7 @@ class Entry(Screen):
                                    contract_text(self.app, rec, False))
             title = self._title
             verdict = detail = ""
+            self._sum = None
             units = draft.has_units()
             hint = texts["save_units"] if units else texts["save"]
             if self.error is None:
@@ -581,8 +612,10 @@ class Entry(Screen):
             # each team's hold key marked where the hold opens its announces
             holds = self._holds_open_announces()
             mark = units and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
-            self._confirm = (title, verdict, detail, hint, holds, mark)
-        title, verdict, detail, hint, holds, mark = self._confirm
+            self._confirm = (title, verdict, detail, hint, holds, mark, self._sum)
+        title, verdict, detail, hint, holds, mark, melds_sum = self._confirm
+        if melds_sum is not None and self.phase % 2:  # in turn with the detail it had no room in
+            detail = melds_sum
         if self.error is not None:
             e = self.error
             layout.confirm(title, verdict, "", "", 0, "", 0, 0, 0, "<",
@@ -590,7 +623,8 @@ class Entry(Screen):
             return
         r, tot, _ = self._result
         app = self.app
-        hint = self._turn(hint, texts["h_hold_announce"] if holds[0] or holds[1] else None)
+        hint = self._turn(hint, texts["h_hold_announce"] if holds[0] else None,  # each team's hold in words
+                          texts["h_hold_announce_ew"] if holds[1] else None)
         layout.confirm(title, verdict, detail, app.team_name("NS"), r.score["NS"], app.team_name("EW"), r.score["EW"],
                   tot["NS"], tot["EW"], hint, None, r.made, holds, mark)
 

@@ -7,7 +7,7 @@ on demand (on_demand.py) when home, the menu, the game-over screen or the past
 games open the list; the app releases it once no open screen comes from it
 (App.go).
 """
-from coinche.melds import credited
+from coinche.melds import credited, total
 from screens.base import Ask, ListScreen, RecordList, contract_text
 from screens.deal_entry import Entry
 from table.draft import Draft
@@ -76,6 +76,11 @@ def detail_rows(app, rules, rec, result):
             name = app.team_name(team)
             rows.append(_row(texts["melds_short"] + " " + name + " " + str(scored),
                              texts["melds_short"].rstrip(".") + "." + name + " " + str(scored)))
+            other = "EW" if team == "NS" else "NS"
+            theirs = total(melds.get(other) or (), rec["trump"], rules["carre_nt"]) if rules["melds"] == "all" else 0
+            if theirs:  # the best side scores both sides' melds: the other side's are seen going over
+                rows.append(_row("  " + str(scored - theirs) + "+" + app.team_name(other) + " " + str(theirs),
+                                 "  " + str(scored - theirs) + "+" + str(theirs)))
         else:
             rows.append(texts["melds_short"] + " " + texts["nobody"])
     return rows

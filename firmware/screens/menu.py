@@ -42,7 +42,7 @@ class Menu(ListScreen):
         elif item == "m_undo":
             ask_undo(app, self)
         elif item == "m_settings":
-            app.go(on_demand.screen("Settings")(app))
+            app.go(on_demand.screen("Settings")(app, self))  # BACK returns to the menu
         elif item == "m_new":
             app.go(Ask(app, app.texts["m_new"], None, app.new_game, self))
         elif item == "m_concours":

@@ -28,6 +28,7 @@ ROUND_DEALS = (0, 4, 6, 8, 10, 12, 15, 16, 20, 24)
 # the options screen's rows: the scoring options (the target has its own setting), then
 # how long a game lasts (a round of a fixed number of deals)
 LISTED_OPTIONS = tuple(k for k in ORDER if k != "target") + ROUND_ORDER
+OPTION_HELP = tuple("oh_" + k for k in LISTED_OPTIONS)  # each row's help line (keys built once, not per frame)
 
 
 class Settings(ListScreen):
@@ -190,10 +191,10 @@ class ValuePicker(Screen):
             title = texts[self.key_] if self.option is None else texts["o_" + self.option]
         v = self.value
         if isinstance(v, int) and not isinstance(v, bool) and self.key_ != "s_dim" and v:
-            layout.picker(title, None, v, None, None, "^v  OK  <")
+            layout.picker(title, None, v, None, None, texts["value_keys"])
         else:
             context = texts["d_" + v] if self.key_ == "s_preset" else None
-            layout.picker(title, None, None, self.label(), context, "^v  OK  <")
+            layout.picker(title, None, None, self.label(), context, texts["value_keys"])
 
 
 # team names offered (the language in use first, then the others'): "us" and "them"
@@ -249,6 +250,10 @@ class OptionsScreen(ListScreen):
         texts = self.app.texts
         r = Rules.from_spec(self.app.table.next_rules())
         return [(texts["o_" + k], option_label(texts, k, r[k])) for k in LISTED_OPTIONS]
+
+    def hint(self):
+        """The highlighted option in words: its label is cut to share a row with its value."""
+        return self.app.texts[OPTION_HELP[self.sel]]
 
     def pick(self, i):
         self.app.go(ValuePicker(self.app, "s_option", self, LISTED_OPTIONS[i]))

@@ -34,7 +34,7 @@ PACK_SHOTS = {"pack_home.png": "pack_home", "pack_history.png": "pack_history", 
 _TO_SETTINGS = "ok down down down ok"  # home > menu > settings
 _LANG = {"en": "down down down down ok up ok",  # settings > language: fr -> en, OK (back on settings)
          "de": "down down down down ok up up ok"}
-_NEXT_LANGUAGE = "down down down down ok up ok back"  # settings > language: the next one (fr en de it), home
+_NEXT_LANGUAGE = "down down down down ok up ok back back"  # settings > language: the next one (fr en de it), menu, home
 _TO_CHART = "ok down down down down ok"  # home > menu > chart (screens/table_screens.py Menu.ITEMS)
 _CAPOT_FIRST = "up down down ok ok ok"  # classic2000, NS: 80 -> pass -> capot, all tricks, save
 _CAPOT_AGAIN = _CAPOT_FIRST  # the contract starts at 80 every time
@@ -69,8 +69,8 @@ def guard_words(suffix="", lang_words=()):
     (the keys, held OK, held BACK), the card points' (held OK: the other pile), the
     "Capot?" question of 162 card points, the team name's letter picker."""
     return [*lang_words,
-            "up", "shot:guard_bid_keys" + suffix, "wait:2100", "shot:guard_bid_hold_kind" + suffix,
-            "wait:2000", "shot:guard_bid_hold_coinche" + suffix,
+            "up", "shot:guard_bid_hold_coinche" + suffix, "wait:2100", "shot:guard_bid_keys" + suffix,
+            "wait:2000", "shot:guard_bid_hold_kind" + suffix,
             "ok", "wait:2100", "shot:guard_points_hold" + suffix,
             *(["up"] * 8), "ok", "up", "up", "wait:2100", "shot:guard_confirm_hold" + suffix,
             "wait:2000", "shot:guard_confirm_hold_2" + suffix,
@@ -103,7 +103,7 @@ SCENES = [
         "down", "ok", "shot:setting_target",
         "back", "down", "ok", "shot:options",
         "ok", "shot:setting_option",
-        "back", "back", "back",
+        "back", "back", "back", "back",
         *_s("ok up up up ok"), "shot:ask_new_game", "ok", "wait:1600",  # the game goes to the archive
         *_s("ok up ok"), "shot:archive",
         "back",
@@ -159,7 +159,7 @@ SCENES = [
         *_s(_TO_SETTINGS), "up", "ok", "shot:teams",
         "ok", "up", "shot:setting_team_name", "ok",
         "down", "ok", "up", "up", "ok", "shot:teams_named",
-        "back", "back", *_s("up ok ok ok ok"), "wait:1600", "shot:home_names",
+        "back", "back", "back", *_s("up ok ok ok ok"), "wait:1600", "shot:home_names",
         *_s("ok down ok"), "shot:history_names",
     ]),
     ("long", "coinche1000", [
@@ -175,7 +175,7 @@ SCENES = [
         "hold:ok:700", "ok", "up", "shot:entry_meld_remove_belote",
     ]),
     ("english", "classic2000", [
-        *_lang("en"), "wait:1600", "back", "shot:home_fresh_en",
+        *_lang("en"), "wait:1600", "back", "back", "shot:home_fresh_en",
         *_s("down ok hold:down:430 ok hold:down:580 hold:back:700"), "shot:confirm_en",
         "hold:ok:700", "shot:toast_no_belote_en", "wait:1600",  # the belote is the takers' only here
         "ok", "wait:1600", "shot:home_deals_en",
@@ -185,7 +185,7 @@ SCENES = [
     ]),
     ("german", "federation", [
         *_lang("de"), "wait:1600", "shot:settings_de",
-        "back", "ok", "shot:menu_de",
+        "back", "back", "ok", "shot:menu_de",
         "back", "up", "ok", "down", "ok", "shot:confirm_de",
         "hold:ok:700", "shot:entry_meld_picker_de", "ok", "down", "down", "down", "shot:entry_meld_list_de",
     ]),
@@ -284,7 +284,7 @@ def guard_shots(out_dir):
     written = []
     for board, scale in (("pico_oled", SCALE), ("pico_display_pack", PACK_SCALE)):
         for lang in ("fr", "de"):
-            words = guard_words("", _s(_TO_SETTINGS) + _s(_LANG[lang]) + ["back"] if lang != "fr" else ())
+            words = guard_words("", _s(_TO_SETTINGS) + _s(_LANG[lang]) + ["back", "back"] if lang != "fr" else ())
             for name, fr in run_scene("federation", words, board).items():
                 path = os.path.join(out_dir, "%s-%s-%s.png" % (name.replace("guard_", "guard-"), board, lang))
                 frame_image(fr, scale).save(path, optimize=True)

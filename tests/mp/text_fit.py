@@ -9,6 +9,8 @@ argv: LAYOUT [--long-names] [--wifi] [--overlong KEY] [--marks-above]
                 proves the check fails then)
   --marks-above each accented capital measured with its mark two rows above its
                 cell, as the font drew it before (the test proves the check sees it)
+  --divider-example  no tour: home's NS total drawn as the 128x64 layout drew it
+                before, 2 px from the divider (the test proves the check sees it)
 
 Runs the real App in-process (fakeboard, RAM littlefs) and sets the layout's
 probe: every label(), figures() and mark the layout draws reports the box it
@@ -156,6 +158,11 @@ class ShapeProbe:
         self.fb.vline(x, y, h, colour)
 
 
+# big figures (the totals) this far from a vertical line at least: closer, at a table's
+# distance the divider reads as a digit's bar (the trial's "444" against home's divider)
+CLEARANCE = 3
+
+
 def _inside(a, b):
     """Box a lies wholly in box b."""
     return b[0] <= a[0] and b[1] <= a[1] and a[0] + a[2] <= b[0] + b[2] and a[1] + a[3] <= b[1] + b[3]
@@ -193,6 +200,11 @@ def check(layout):
         box = (sx, sy, sw, sh)
         if any(_inside(box, r[1:5]) for r in records):
             continue  # a stroke within a drawing (an underline in a text's last row, a mark)
+        if kind == "line" and sw == 1 and sh > 1:  # a divider or a frame's side: big figures keep clear of it
+            for r in records:
+                if r[8] >= 16 and not isinstance(r[0], str) and _overlap((r[1] - CLEARANCE, r[2], r[3] + 2 * CLEARANCE, r[4]), box):
+                    report("touches a divider", "%r at (%d,%d %dx%d) is less than %d px from the line (%d,%d %dx%d)" % (
+                        r[0], r[1], r[2], r[3], r[4], CLEARANCE, sx, sy, sw, sh))
         for index in range(n):
             r = records[index]
             if not _overlap(r[1:5], box):
@@ -675,4 +687,24 @@ def main():
     print("fit done", count[0], len(problems))
 
 
-main()
+def divider_example():
+    """Home's NS total where the 128x64 layout drew it before (its region up to 2 px from
+    the divider at x 64): the check must report it (the test proves the check sees it)."""
+    app = fresh_app("federation")
+    state["screen"] = "home"
+    state["lang"] = "fr"
+    state["what"] = "NS 444 up to the divider"
+    records[:] = []
+    shapes[:] = []
+    app.layout.figures(444, 10, 9, 52, 20, 11, 3, 2)
+    app.layout.fb.vline(64, 9, 29, 1)
+    check(app.layout)
+    for p in problems:
+        print("problem", json.dumps(p))
+    print("fit done", 1, len(problems))
+
+
+if "--divider-example" in sys.argv:
+    divider_example()
+else:
+    main()

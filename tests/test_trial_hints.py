@@ -1,0 +1,172 @@
+"""What a newcomer's trial of the screens found, on the real App (MicroPython unix
+port, fakeboard, RAM littlefs): each test names one screen a player misread.
+
+The texts checked are the ones the screen hands to the layout (the same on both
+boards); the text-fit tests see that they fit each board.
+"""
+import json
+
+import pytest
+
+from conftest import run_mp
+from render import languages
+
+HARNESS = r"""
+import json
+from blockdev import RAMBlockDev, mount
+from fakeboard import Board
+from app import App
+from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP, event
+
+mount(RAMBlockDev(4096, 352), "/flash")
+app = App(Board(), {"rules": PRESET})
+app.settings["lang"] = LANG
+app.set_language(LANG)
+drawn = {}
+
+def recorder(method):
+    real = getattr(app.layout, method)
+    def record(*args):
+        drawn[method] = [a if isinstance(a, (str, int, type(None))) else repr(a) for a in args]
+        return real(*args)
+    setattr(app.layout, method, record)
+
+for method in ("picker", "confirm", "ask", "listing", "hint"):
+    recorder(method)
+
+def key(button, kind=PRESS):
+    app.handle(event(kind, button))
+    app.render()
+
+def hints(method, index, turns=4):
+    seen = []
+    for phase in range(turns):
+        app.view.phase = phase
+        app.render()
+        seen.append(drawn[method][index])
+    app.view.phase = 0
+    return seen
+
+out = {}
+STEPS
+print("OUT " + json.dumps(out))
+"""
+
+
+def play(steps, lang="fr", preset="federation"):
+    code = HARNESS.replace("PRESET", repr(preset)).replace("LANG", repr(lang)).replace("STEPS", steps)
+    lines = run_mp(code=code).stdout.splitlines()
+    return json.loads([line for line in lines if line.startswith("OUT ")][-1][4:])
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_the_bid_screen_says_the_coinche_first_and_keeps_the_contract_type(lang):
+    texts = languages.read_file(lang)
+    out = play('key(UP)\nout["bid"] = hints("picker", 5)', lang)
+    assert out["bid"][0] == texts["h_hold_coinche"]
+    assert texts["h_hold_kind"] in out["bid"]
+
+
+def _has_a_word_after_each_key(hint):
+    """'OK oui   < non': each key ('OK', '<') followed by a word, never a bare row of keys."""
+    words = hint.replace("<", " < ").split()
+    keys = [i for i, word in enumerate(words) if word in ("OK", "<")]
+    return bool(keys) and all(i + 1 < len(words) and words[i + 1] not in ("OK", "<", "/") for i in keys)
+
+
+def test_the_key_check_sees_the_bare_rows():
+    assert not _has_a_word_after_each_key("OK / <") and not _has_a_word_after_each_key("^v  OK  <")
+    assert _has_a_word_after_each_key("OK oui   < non")
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_the_undo_question_says_yes_and_no_in_words(lang):
+    out = play('app.save_deal({"taker": "NS", "bid": 100, "trump": "H", "points": 112}, None)\n'
+               'app.render()\nkey(BACK)\nout["screen"] = app.screen\nout["keys"] = drawn["ask"][2]', lang)
+    assert out["screen"] == "ask"
+    assert out["keys"] == languages.read_file(lang)["ask_keys"] and _has_a_word_after_each_key(out["keys"])
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_a_setting_picker_says_what_its_keys_do(lang):
+    out = play('import on_demand\napp.go(on_demand.screen("Settings")(app))\napp.render()\n'
+               'app.view.pick(app.view.ITEMS.index("s_target"))\napp.render()\n'
+               'out["screen"] = app.screen\nout["keys"] = drawn["picker"][5]', lang)
+    assert out["screen"] == "setting"
+    assert out["keys"] == languages.read_file(lang)["value_keys"] and _has_a_word_after_each_key(out["keys"])
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_the_options_screen_says_the_highlighted_option_in_words(lang):
+    texts = languages.read_file(lang)
+    out = play('import on_demand\napp.go(on_demand.screen("OptionsScreen")(app, None))\napp.render()\n'
+               'out["first"] = drawn["listing"][5]\nout["top"] = drawn["listing"][3]\n'
+               'for _ in range(7):\n    key(DOWN)\n'
+               'out["eighth"] = drawn["listing"][5]\nout["sel"] = drawn["listing"][2]\nout["top8"] = drawn["listing"][3]',
+               lang)
+    assert out["first"] == texts["oh_contracts"]
+    assert out["eighth"] == texts["oh_melds"] and out["sel"] == 7
+    assert out["top8"] == 3  # five rows above the hint: the highlight stays in sight
+
+
+CHECK_AND_SAVE = """
+from screens.deal_entry import Entry
+from table.draft import Draft
+entry = Entry(app, Draft(app.game.rules, record=RECORD), None)
+app.go(entry)
+entry.goto("confirm")
+out["details"] = hints("confirm", 2, 2)
+"""
+# the trial's deal: EW's carre of nines beats NS's cinquante, so EW scores both (federation)
+TRIAL_DEAL = {"taker": "NS", "bid": 100, "trump": "H", "coinche": 1, "points": 112, "belote": {"NS": 1, "EW": 0},
+              "melds": {"NS": ["quarte"], "EW": ["carre_9"]}}
+
+
+def _check_and_save(record, lang):
+    return play(CHECK_AND_SAVE.replace("RECORD", repr(record)), lang)["details"]
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_check_and_save_shows_whose_melds_the_winner_scores(lang):
+    texts = languages.read_file(lang)
+    details = _check_and_save(TRIAL_DEAL, lang)
+    assert details[0].startswith(texts["belote"][:3])  # the belote first, as before
+    assert details[1] == texts["melds_short"] + " " + texts["EW"] + " 150+" + texts["NS"] + " 50", details
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_check_and_save_without_belote_says_the_sum_on_its_line(lang):
+    texts = languages.read_file(lang)
+    record = dict(TRIAL_DEAL, belote={"NS": 0, "EW": 0})
+    details = _check_and_save(record, lang)
+    assert details[0] == details[1] == texts["melds_short"] + " " + texts["EW"] + " 150+" + texts["NS"] + " 50"
+
+
+def test_check_and_save_keeps_one_line_when_only_one_side_announced():
+    record = dict(TRIAL_DEAL, melds={"NS": [], "EW": ["carre_9"]})
+    details = _check_and_save(record, "fr")
+    assert details[0] == details[1] and "+" not in details[0] and "150" in details[0]
+
+
+def test_a_three_digit_ns_total_keeps_clear_of_home_divider():
+    """pico_oled home: NS's 444 was drawn 2 px from the divider at x 64, beside EW's down
+    arrow; the text-fit tour now reports a big figure closer than 3 px to a line."""
+    out = play('app.save_deal(RECORD, None)\nboxes = []\n'
+               'app.layout.probe = lambda s, x, y, w, h, *region: boxes.append((s, x, w, h))\n'
+               'app.render()\napp.layout.probe = None\n'
+               'out["screen"] = app.screen\nout["totals"] = [list(b) for b in boxes if b[3] >= 16 and b[0] == app.game.total["NS"]]\n'
+               'out["ns"] = app.game.total["NS"]'.replace("RECORD", repr(TRIAL_DEAL)))
+    assert out["screen"] == "home" and out["ns"] == 444
+    (_, x, width, _), = out["totals"]
+    assert 64 - (x + width) >= 3, out["totals"]
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_check_and_save_says_each_teams_hold_in_whole_words(lang):
+    """'tenir OK <: ann.' read as announce or cancel; now one line per team's key, the word whole."""
+    texts = languages.read_file(lang)
+    out = play(CHECK_AND_SAVE.replace("RECORD", repr(dict(TRIAL_DEAL, belote={"NS": 0, "EW": 0})))
+               + 'out["hints"] = hints("confirm", 9, 3)', lang)
+    assert out["hints"][1:] == [texts["h_hold_announce"], texts["h_hold_announce_ew"]]
+    for text in out["hints"][1:]:
+        assert not text.rstrip(".").endswith((" ann", ":ann")), text
