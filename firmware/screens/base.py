@@ -151,10 +151,11 @@ class Ask(Screen):
         layout.ask(self.q, self.detail, "OK / <")
 
 
-def contract_text(app, rec, taker=True, compact=False):
-    """'NS 100 SA x2': a deal's contract (taker: with the taking team's name first;
-    compact: '100SAx2', no spaces, 'Gén.' for 'Générale'). With the taker's name, a
-    text longer than a 128x64 line is given compact."""
+def contract_text(app, rec, taker=True, compact=False, team_name=None):
+    """'NS 100 SA x2': a deal's contract (taker: with the taking team's name first, as
+    team_name(team) gives it, app.team_name by default; compact: '100SAx2', no spaces,
+    'Gén.' for 'Générale'). With the taker's name, a text longer than a 128x64 line is
+    given compact."""
     texts = app.texts
     if rec["bid"] == "pass":
         return texts["passed"]
@@ -168,7 +169,7 @@ def contract_text(app, rec, taker=True, compact=False):
     if c:
         s += sep + "x" + str(2 * c)
     if taker:
-        s = app.team_name(rec["taker"]) + " " + s
+        s = (team_name or app.team_name)(rec["taker"]) + " " + s
         if not compact and len(s) > 16:
-            return contract_text(app, rec, True, True)
+            return contract_text(app, rec, True, True, team_name)
     return s
