@@ -93,3 +93,14 @@ def a_mark_above_the_cell_fails(layout):
     assert ("de", "deal") in named, _show(problems)
     teams = {p["kind"] for p in problems if p["lang"] == "fr" and ("\\xc9quipes" in p["detail"] or "Équipes" in p["detail"])}
     assert teams & {"half on a bar", "cut"}, _show(problems)
+
+
+def four_digit_totals_clear_the_scroll_bar(layout):
+    """A long game whose totals pass 1000 (and a deal score of four digits): every row of its
+    deals list selected, as the current game and as a past game, and a deal's details, in
+    every language; each total lies in its region, clear of the scroll bar."""
+    out = []
+    states, problems, _ = run_fit(layout, "--big-totals", lines=out)
+    big = [int(line.split()[-1]) for line in out if line.startswith("big totals ")]
+    assert big and big[0] >= 4 * 12, out[-5:]  # four-digit totals were drawn beside the scroll bar
+    assert not problems, _show(problems)

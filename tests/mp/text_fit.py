@@ -663,9 +663,11 @@ def tour_concours(app, code):
     app.toast_msg = None
 
 
-# twelve deals, each team taking in turn: both totals pass 1000 ("1120" among them)
-# before either reaches classic2000's 2000, and the list is longer than a screen
-LONG_GAME = [{"taker": "NS" if k & 1 else "EW", "bid": 100, "trump": "H", "points": 122 - 2 * k} for k in range(12)]
+# twelve deals, each team taking in turn: both totals pass 1000 before either reaches
+# classic2000's 2000, and the list is longer than a screen; then a surcoinched capot
+# (a deal score of four digits) ends the game
+LONG_GAME = [{"taker": "NS" if k & 1 else "EW", "bid": 100, "trump": "H", "points": 122 - 2 * k} for k in range(12)] + [
+    {"taker": "EW", "bid": "capot", "trump": "H", "coinche": 2, "points": 162, "tricks": 8}]
 
 
 def count_big_totals(app):
