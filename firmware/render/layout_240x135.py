@@ -322,9 +322,10 @@ class Layout(Regions):
         self.fill_rect(x, y, 20, 16, colour)
         self.label(KEY_NAMES[(0, 2, 1)[answer]], x, y, 20, 16, 1, BACKGROUND)
 
-    def home(self, app, last_line):
+    def home(self, app, last_line, keys=0):
         """app: the App (reads app.texts, app.game, app.team_name(), app.dealer_team()); last_line:
-        the last deal's contract, or the target line before the first deal. Allocates nothing.
+        the last deal's contract, or the target line before the first deal; keys: what the
+        bar's left says, 0 the keys X and Y, 1 what A and B do, 2 what held X does. Allocates nothing.
 
         Each team: its name in its colour with the key that enters a deal it took (A, B),
         its total big over a bar (the total against the target; in a concours round, the
@@ -373,10 +374,18 @@ class Layout(Regions):
         self.label(last_line, 0, 95, W, 18, 1, FOREGROUND)
         # the bar: OK (X) menu, BACK (Y) undo; the next dealer, big
         fill(0, 113, W, H - 113, BAR)
-        self.key_cap(2, 2, 116)
-        self.label(texts["home_ok"], 24, 116, 34, 16, 0, GREY)
-        self.key_cap(3, 60, 116)
-        self.label(texts["home_back"], 82, 116, 52, 16, 0, GREY)
+        if keys == 1:  # in words, the keys as printed on the pack: "A B nouv. donne"
+            x = self.key_cap(1, self.key_cap(0, 2, 116) - 2, 116)
+            self.label(texts["home_pack_arrows"], x, 116, 134 - x, 16, 0, GREY, SIZE_TALL)
+        elif keys:  # "tenir X donnes"
+            x = self.label(texts["home_hold_verb"], 2, 116, 60, 16, 0, GREY, SIZE_TALL) + 4
+            x = self.key_cap(2, x, 116)
+            self.label(texts["home_hold_2"], x, 116, 134 - x, 16, 0, GREY, SIZE_TALL)
+        else:
+            self.key_cap(2, 2, 116)
+            self.label(texts["home_ok"], 24, 116, 34, 16, 0, GREY)
+            self.key_cap(3, 60, 116)
+            self.label(texts["home_back"], 82, 116, 52, 16, 0, GREY)
         i = app.dealer_team() == "EW"
         fill(136, 113, W - 136, H - 113, NS_DARK + 3 * i)
         self.label(app.seat_label(), 138, 114, 24, 21, 1, FOREGROUND, SIZE_TRIPLE, SIZE_DOUBLE)

@@ -378,7 +378,7 @@ class Entry(Screen):
         title = texts["t_pick_meld"] + " " + self.app.team_name(team)
         if len(title) > 16:  # a long team name: "Nordsud add"
             title = self.app.team_name(team) + " " + texts["add"]
-        hold = "OK+ " + texts[items[2]] if items[2] else None  # held OK: "OK+ Quarte"
+        hold = texts["h_hold_meld"] % texts[items[2]] if items[2] else None  # held OK: "hold OK: Quarte"
         p = (items, rows, title, hold)
         self._picker_texts = (team, p)
         return p

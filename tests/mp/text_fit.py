@@ -224,6 +224,12 @@ def render(app, what=""):
     app.render()
     count[0] += 1
     check(app.layout)
+    view = app.view
+    if view.name == "home" and view.phase == 0 and not what.startswith("toast "):
+        for phase in (1, 2):  # home's key rows turn: the arrows, then held OK, in words
+            view.phase = phase
+            render(app, what + " keys %d" % phase)
+        view.phase = 0
 
 
 def ev(button, kind=PRESS):
