@@ -15,6 +15,14 @@ import on_demand
 from events.inputs import BACK, OK, PRESS, is_key, up_down
 
 
+def played_name(app, played, team):
+    """A team's name in a game: played, a finished game's names as it was played with
+    ({}: none, so NS/EW in the language in use); None: the table's (app.team_name)."""
+    if played is None:
+        return app.team_name(team)
+    return played.get(team) or app.texts[team]
+
+
 class Screen:
     """A screen; BACK returns to back_to (the screen that opened it), or home when there
     is none (home and game over answer BACK otherwise: they never call back())."""
@@ -117,10 +125,7 @@ class RecordList(ListScreen):
 
     def team_label(self, team):
         """The team's name over the columns: the one the game was played with."""
-        played = self.played
-        if played is None:
-            return self.app.team_name(team)
-        return played.get(team) or self.app.texts[team]
+        return played_name(self.app, self.played, team)
 
     def draw(self, layout):
         rows = self.cached_rows()

@@ -1,4 +1,5 @@
-"""The chart screen: both totals of the current game after each deal, and the target line.
+"""The chart screen: both totals of a game after each deal (the current game, or a
+finished one from past games), and the target line.
 
 128x64: NS a solid line, EW a dotted one (one colour), each named at its end on
 the right, the totals in the bottom row; a game whose teams have names shows
@@ -15,7 +16,7 @@ A finished game's chart (from past games) is drawn with the names it was played 
 import on_demand
 from coinche.compat import const
 from events.inputs import BACK, OK, is_key
-from screens.base import Screen
+from screens.base import Screen, played_name
 
 _DASH = const(6)  # the target line: 3 pixels drawn in every 6
 
@@ -65,11 +66,8 @@ class Chart(Screen):
             self.back()
 
     def team_name(self, team):
-        """The team's name in the game drawn: a finished game's own, else the table's."""
-        played = self.played
-        if played is None:
-            return self.app.team_name(team)
-        return played.get(team) or self.app.texts[team]
+        """The team's name in this game (see played_name)."""
+        return played_name(self.app, self.played, team)
 
     # -- geometry: the plot area of each layout
     def _area(self, layout):

@@ -9,7 +9,7 @@ games open the list; the app releases it once no open screen comes from it
 """
 import on_demand
 from coinche.melds import credited
-from screens.base import Ask, ListScreen, RecordList, contract_text
+from screens.base import Ask, ListScreen, RecordList, contract_text, played_name
 from screens.deal_entry import Entry
 from table.draft import Draft
 
@@ -162,11 +162,8 @@ class DealMenu(ListScreen):
         self.played = names  # a finished game's names as it was played ({}: none); None: the table's
 
     def team_name(self, team):
-        """The team's name in the deal's game: a finished game's own, else the table's."""
-        played = self.played
-        if played is None:
-            return self.app.team_name(team)
-        return played.get(team) or self.app.texts[team]
+        """The team's name in this game (see played_name)."""
+        return played_name(self.app, self.played, team)
 
     def title(self):
         return self.app.texts["deal"] + " " + str(self.index + 1)

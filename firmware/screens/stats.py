@@ -14,7 +14,7 @@ from coinche.game import Game
 from coinche.rules import Rules
 from coinche.stats import BELOTES, CAPOTS, COINCHE_WON, GAMES, MADE, SURCOINCHE_WON, TAKEN, WON, Tally, percent
 from events.inputs import BACK, OK, is_key, up_down
-from screens.base import Screen
+from screens.base import Screen, played_name
 from render.text import width
 
 # row labels (language keys), in the order shown
@@ -90,11 +90,8 @@ class Stats(Screen):
         self.key_bar = None  # 240x135: the layout's hint bar (render/layout_240x135.py), found once
 
     def team_name(self, team):
-        """The team's name in the game shown: a finished game's own, else the table's."""
-        played = self.played
-        if played is None:
-            return self.app.team_name(team)
-        return played.get(team) or self.app.texts[team]
+        """The team's name in this game (see played_name)."""
+        return played_name(self.app, self.played, team)
 
     def _prepare(self, layout):
         app = self.app
