@@ -212,9 +212,9 @@ class Layout(Regions):
             self.arrow_down(9, 50)
             self.label(texts["home_arrows"], 18, 48, HALF - 19)
             self.label(texts["home_arrows_2"], 0, 56, HALF - 1)
-        elif keys:  # what held OK does ("tenir OK: / donnes")
+        elif keys:  # what held OK does ("tenir OK: / donnes": the deals list)
             self.label(texts["home_hold"], 0, 48, HALF - 1)
-            self.label(texts["home_hold_2"], 0, 56, HALF - 1)
+            self.label(texts["deals_n"], 0, 56, HALF - 1)
         else:
             self.label("OK", 0, 48, 16)
             self.label(texts["home_ok"], 24, 48, HALF - 24)

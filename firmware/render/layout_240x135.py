@@ -131,6 +131,7 @@ class Layout(Regions):
     def __init__(self, fb):
         self.fb = fb
         self.fill_rect = fb.fill_rect  # bound once: the text loop calls it without allocating
+        self.hold_words = None  # (the language table, "tenir" of its "tenir OK:"): home's held-OK words
         self.W = W
         self.H = H
         # the scratch line: 32 characters of 8 px, 2 rows above the cell for capital accents
@@ -374,13 +375,18 @@ class Layout(Regions):
         self.label(last_line, 0, 95, W, 18, 1, FOREGROUND)
         # the bar: OK (X) menu, BACK (Y) undo; the next dealer, big
         fill(0, 113, W, H - 113, BAR)
-        if keys == 1:  # in words, the keys as printed on the pack: "A B nouv. donne"
+        if keys == 1:  # in words, the keys as printed on the pack: "A B une donne"
             x = self.key_cap(1, self.key_cap(0, 2, 116) - 2, 116)
-            self.label(texts["home_pack_arrows"], x, 116, 134 - x, 16, 0, GREY, SIZE_TALL)
-        elif keys:  # "tenir X donnes"
-            x = self.label(texts["home_hold_verb"], 2, 116, 60, 16, 0, GREY, SIZE_TALL) + 4
+            self.label(texts["home_arrows_2"], x, 116, 134 - x, 16, 0, GREY, SIZE_TALL)
+        elif keys:  # "tenir X donnes": the words of "tenir OK:" around the key, cut once per language
+            hold = self.hold_words
+            if hold is None or hold[0] is not texts:
+                words = texts["home_hold"]
+                k = words.find("OK")
+                hold = self.hold_words = (texts, words[:k].strip())
+            x = self.label(hold[1], 2, 116, 60, 16, 0, GREY, SIZE_TALL) + 4
             x = self.key_cap(2, x, 116)
-            self.label(texts["home_hold_2"], x, 116, 134 - x, 16, 0, GREY, SIZE_TALL)
+            self.label(texts["deals_n"], x, 116, 134 - x, 16, 0, GREY, SIZE_TALL)
         else:
             self.key_cap(2, 2, 116)
             self.label(texts["home_ok"], 24, 116, 34, 16, 0, GREY)

@@ -58,8 +58,8 @@ app.set_language(LANG)
 app.save_deal({"taker": "NS", "bid": 100, "trump": "H", "points": 120}, None)
 app.toast_msg = None
 app.home()
-out = {"pack_arrows": app.texts["home_pack_arrows"], "texts": {k: app.texts[k] for k in ("home_ok", "home_back", "home_arrows", "home_arrows_2", "home_hold",
-                                           "home_hold_verb", "home_hold_2", "quarte", "h_hold_meld")}}
+out = {"texts": {k: app.texts[k] for k in ("home_ok", "home_back", "home_arrows", "home_arrows_2", "home_hold",
+                                           "deals_n", "quarte")}}
 out["home"] = [texts_of(app)] + [turned(app, board) for _ in range(3)]
 key(app, OK, LONG)
 out["held_ok"] = app.view.name
