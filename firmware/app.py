@@ -143,8 +143,11 @@ class App:
 
     def team_name(self, team):
         """How a team ("NS" or "EW") is shown everywhere: the name the table gave it
-        (settings "names", up to 8 characters), else NS/EW in the language in use."""
-        names = self.table.settings.get("names")
+        (up to 8 characters: a game with deals keeps its own, the settings' are for a
+        game not started), else NS/EW in the language in use."""
+        table = self.table
+        held = table.journal_rules
+        names = held.get("names") if held and table.game.deals else table.settings.get("names")
         if names:
             name = names.get(team)
             if name:

@@ -70,6 +70,9 @@ def build_image(path):
     played = []
     games = [ui_corpus.games(ui_corpus.SEED_TUNING, 1, [ui_corpus.CONFIGS[i]])[0] for i in range(4)]
     with Sim(rules=PRESET_NAMES[0], flash=path) as sim:
+        # the teams get names before the first game: every game keeps them
+        sim.run_script(_menu("m_settings") + _names_from_settings() + ["back"])
+        assert sim.current().screen == "home"
         for n, (_label, preset, options, records) in enumerate(games):
             rules = Rules(preset, options)
             assert sim.state()["rules"]["preset"] == preset
@@ -90,9 +93,7 @@ def build_image(path):
             st = sim.state()
             assert st["over"] and st["screen"] == "gameover", (preset, st["screen"])
             played.append((preset, options, want))
-            if n == 0:  # the teams get names: the game this closes keeps them, and every later one
-                sim.run_script(["down"] + _names_from_settings() + _next_preset(True)[1:] + _new_game(True))
-            elif n < 3:
+            if n < 3:
                 sim.run_script(_next_preset(True) + _new_game(True))
         # the evening's last game is still being played: the current game
         _label, preset, options, records = ui_corpus.games(ui_corpus.SEED_TUNING + 1, 1, [ui_corpus.CONFIGS[0]])[0]

@@ -49,7 +49,8 @@ out["archive"] = arc.rows()
 app.handle(OK)
 out["opened"] = app.screen
 out["past_rows"] = [r[0] for r in app.view.rows()]
-app.handle(DOWN)
+out["past_last_row"] = app.view.rows()[-1][1]
+app.handle(UP)
 app.handle(OK)  # read-only: OK on a past deal shows what was recorded, nothing to edit
 out["after_ok"] = app.screen
 out["past_deal_rows"] = app.view.rows()
@@ -89,6 +90,8 @@ def test_history_past_games_and_game_over():
     assert row[1][0] == "Classique, %d donnes" % out["deals"]
     assert row[3] == [True, out["final"]["NS"]] and row[4] == [None, out["final"]["EW"]]
     # OK opens the game's deals, read-only; BACK returns to the list
-    assert out["opened"] == "history" and out["past_rows"] == list(range(1, out["deals"] + 1))
+    # its deals, then one row: the game's chart
+    assert out["opened"] == "history" and out["past_rows"] == list(range(1, out["deals"] + 1)) + [None]
+    assert out["past_last_row"] == ["Courbe"]
     assert out["after_ok"] == "deal" and out["back"] == "history" and out["back_again"] == "archive"
     assert "Modifier" not in out["past_deal_rows"] and "Supprimer" not in out["past_deal_rows"]

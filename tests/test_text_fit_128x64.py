@@ -31,3 +31,7 @@ def test_a_mark_above_the_cell_fails():
 
 def test_a_total_against_the_divider_fails():
     checks.a_total_against_the_divider_fails()
+
+
+def test_four_digit_totals_clear_the_scroll_bar():
+    checks.four_digit_totals_clear_the_scroll_bar(LAYOUT)

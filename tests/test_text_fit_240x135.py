@@ -27,3 +27,7 @@ def test_an_overlong_string_fails(key):
 
 def test_a_mark_above_the_cell_fails():
     checks.a_mark_above_the_cell_fails(LAYOUT)
+
+
+def test_four_digit_totals_clear_the_scroll_bar():
+    checks.four_digit_totals_clear_the_scroll_bar(LAYOUT)

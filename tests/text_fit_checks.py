@@ -100,3 +100,14 @@ def a_total_against_the_divider_fails():
     128x64 layout drew it before ("444" 2 px from the divider)."""
     _, problems, _ = run_fit("128x64", "--divider-example")
     assert [p for p in problems if p["kind"] == "touches a divider" and "444" in p["detail"]], _show(problems)
+
+
+def four_digit_totals_clear_the_scroll_bar(layout):
+    """A long game whose totals pass 1000 (and a deal score of four digits): every row of its
+    deals list selected, as the current game and as a past game, and a deal's details, in
+    every language; each total lies in its region, clear of the scroll bar."""
+    out = []
+    states, problems, _ = run_fit(layout, "--big-totals", lines=out)
+    big = [int(line.split()[-1]) for line in out if line.startswith("big totals ")]
+    assert big and big[0] >= 4 * 12, out[-5:]  # four-digit totals were drawn beside the scroll bar
+    assert not problems, _show(problems)

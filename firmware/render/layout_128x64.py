@@ -174,9 +174,10 @@ class Layout(Regions):
             self.fb.hline(x + i, y + i, 7 - 2 * i, colour)
 
     # -- home ------------------------------------------------------------------
-    def home(self, app, last_line):
+    def home(self, app, last_line, keys=0):
         """app: the App (reads app.texts, app.game, app.team_name(), app.seat_label()); last_line:
-        the last deal's contract ('Nous 100 SA x2'), or the target line before the first deal.
+        the last deal's contract ('Nous 100 SA x2'), or the target line before the first deal;
+        keys: which keys the two rows at the left say, 0 OK and BACK, 1 the arrows, 2 held OK.
 
         Team names on top (an arrow: the key that enters a deal taken by that team), the
         totals big, under each the last deal's score (a tick or a cross beside the takers'),
@@ -206,10 +207,19 @@ class Layout(Regions):
         fb.hline(0, 38, W, 1)
         self.label(last_line, 0, 39, W, 1)
         # the keys (left) and the next dealer, big (right)
-        self.label("OK", 0, 48, 16)
-        self.label(texts["home_ok"], 24, 48, HALF - 24)
-        self.label("<", 0, 56, 8)
-        self.label(texts["home_back"], 16, 56, HALF - 16)
+        if keys == 1:  # what the arrows do ("^v saisir / une donne")
+            self.arrow_up(1, 50)
+            self.arrow_down(9, 50)
+            self.label(texts["home_arrows"], 18, 48, HALF - 19)
+            self.label(texts["home_arrows_2"], 0, 56, HALF - 1)
+        elif keys:  # what held OK does ("tenir OK: / donnes": the deals list)
+            self.label(texts["home_hold"], 0, 48, HALF - 1)
+            self.label(texts["deals_n"], 0, 56, HALF - 1)
+        else:
+            self.label("OK", 0, 48, 16)
+            self.label(texts["home_ok"], 24, 48, HALF - 24)
+            self.label("<", 0, 56, 8)
+            self.label(texts["home_back"], 16, 56, HALF - 16)
         fb.fill_rect(HALF, 48, W - HALF, 16, 1)
         self.label(app.seat_label(), HALF + 2, 48, 16, 1, 0, True)
         self.label(texts["dealer_verb"], HALF + 20, 52, W - HALF - 20, 0, 0)

@@ -131,6 +131,7 @@ class Layout(Regions):
     def __init__(self, fb):
         self.fb = fb
         self.fill_rect = fb.fill_rect  # bound once: the text loop calls it without allocating
+        self.hold_words = None  # (the language table, "tenir" of its "tenir OK:"): home's held-OK words
         self.W = W
         self.H = H
         # the scratch line: 32 characters of 8 px, 2 rows above the cell for capital accents
@@ -322,9 +323,10 @@ class Layout(Regions):
         self.fill_rect(x, y, 20, 16, colour)
         self.label(KEY_NAMES[(0, 2, 1)[answer]], x, y, 20, 16, 1, BACKGROUND)
 
-    def home(self, app, last_line):
+    def home(self, app, last_line, keys=0):
         """app: the App (reads app.texts, app.game, app.team_name(), app.dealer_team()); last_line:
-        the last deal's contract, or the target line before the first deal. Allocates nothing.
+        the last deal's contract, or the target line before the first deal; keys: what the
+        bar's left says, 0 the keys X and Y, 1 what A and B do, 2 what held X does. Allocates nothing.
 
         Each team: its name in its colour with the key that enters a deal it took (A, B),
         its total big over a bar (the total against the target; in a concours round, the
@@ -373,10 +375,23 @@ class Layout(Regions):
         self.label(last_line, 0, 95, W, 18, 1, FOREGROUND)
         # the bar: OK (X) menu, BACK (Y) undo; the next dealer, big
         fill(0, 113, W, H - 113, BAR)
-        self.key_cap(2, 2, 116)
-        self.label(texts["home_ok"], 24, 116, 34, 16, 0, GREY)
-        self.key_cap(3, 60, 116)
-        self.label(texts["home_back"], 82, 116, 52, 16, 0, GREY)
+        if keys == 1:  # in words, the keys as printed on the pack: "A B une donne"
+            x = self.key_cap(1, self.key_cap(0, 2, 116) - 2, 116)
+            self.label(texts["home_arrows_2"], x, 116, 134 - x, 16, 0, GREY, SIZE_TALL)
+        elif keys:  # "tenir X donnes": the words of "tenir OK:" around the key, cut once per language
+            hold = self.hold_words
+            if hold is None or hold[0] is not texts:
+                words = texts["home_hold"]
+                k = words.find("OK")
+                hold = self.hold_words = (texts, words[:k].strip())
+            x = self.label(hold[1], 2, 116, 60, 16, 0, GREY, SIZE_TALL) + 4
+            x = self.key_cap(2, x, 116)
+            self.label(texts["deals_n"], x, 116, 134 - x, 16, 0, GREY, SIZE_TALL)
+        else:
+            self.key_cap(2, 2, 116)
+            self.label(texts["home_ok"], 24, 116, 34, 16, 0, GREY)
+            self.key_cap(3, 60, 116)
+            self.label(texts["home_back"], 82, 116, 52, 16, 0, GREY)
         i = app.dealer_team() == "EW"
         fill(136, 113, W - 136, H - 113, NS_DARK + 3 * i)
         self.label(app.seat_label(), 138, 114, 24, 21, 1, FOREGROUND, SIZE_TRIPLE, SIZE_DOUBLE)

@@ -15,6 +15,14 @@ import on_demand
 from events.inputs import BACK, OK, PRESS, is_key, up_down
 
 
+def played_name(app, played, team):
+    """A team's name in a game: played, a finished game's names as it was played with
+    ({}: none, so NS/EW in the language in use); None: the table's (app.team_name)."""
+    if played is None:
+        return app.team_name(team)
+    return played.get(team) or app.texts[team]
+
+
 class Screen:
     """A screen; BACK returns to back_to (the screen that opened it), or home when there
     is none (home and game over answer BACK otherwise: they never call back())."""
@@ -118,10 +126,7 @@ class RecordList(ListScreen):
 
     def team_label(self, team):
         """The team's name over the columns: the one the game was played with."""
-        played = self.played
-        if played is None:
-            return self.app.team_name(team)
-        return played.get(team) or self.app.texts[team]
+        return played_name(self.app, self.played, team)
 
     def draw(self, layout):
         rows = self.cached_rows()
@@ -152,10 +157,11 @@ class Ask(Screen):
         layout.ask(self.q, self.detail, self.app.texts["ask_keys"])
 
 
-def contract_text(app, rec, taker=True, compact=False):
-    """'NS 100 SA x2': a deal's contract (taker: with the taking team's name first;
-    compact: '100SAx2', no spaces, 'Gén.' for 'Générale'). With the taker's name, a
-    text longer than a 128x64 line is given compact."""
+def contract_text(app, rec, taker=True, compact=False, team_name=None):
+    """'NS 100 SA x2': a deal's contract (taker: with the taking team's name first, as
+    team_name(team) gives it, app.team_name by default; compact: '100SAx2', no spaces,
+    'Gén.' for 'Générale'). With the taker's name, a text longer than a 128x64 line is
+    given compact."""
     texts = app.texts
     if rec["bid"] == "pass":
         return texts["passed"]
@@ -169,7 +175,7 @@ def contract_text(app, rec, taker=True, compact=False):
     if c:
         s += sep + "x" + str(2 * c)
     if taker:
-        s = app.team_name(rec["taker"]) + " " + s
+        s = (team_name or app.team_name)(rec["taker"]) + " " + s
         if not compact and len(s) > 16:
-            return contract_text(app, rec, True, True)
+            return contract_text(app, rec, True, True, team_name)
     return s

@@ -1,7 +1,9 @@
-"""The chart screen: both totals of the current game after each deal, and the target line.
+"""The chart screen: both totals of a game after each deal (the current game, or a
+finished one from past games), and the target line.
 
 128x64: NS a solid line, EW a dotted one (one colour), each named at its end on
-the right, the totals in the bottom row.
+the right, the totals in the bottom row; a game whose teams have names shows
+them in two rows below the plot instead, each after a piece of its team's line.
 240x135: both lines in the team colours, NS drawn two pixels thick, the totals
 below in the team colours, the keys in the hint bar.
 Every text goes through the layout's label() into a region (the text-fit test
@@ -9,12 +11,12 @@ checks them).
 The points and the strings are worked out once per change of the game
 (app.version); a redraw only draws lines and prepared strings: it allocates nothing.
 Keys: OK the statistics, BACK where the chart was opened from.
+A finished game's chart (from past games) is drawn with the names it was played with.
 """
 import on_demand
 from coinche.compat import const
 from events.inputs import BACK, OK, is_key
-from screens.base import Screen
-from render.text import width
+from screens.base import Screen, played_name
 
 _DASH = const(6)  # the target line: 3 pixels drawn in every 6
 
@@ -40,8 +42,10 @@ def _dotted(fb, x0, y0, x1, y1, colour):
 class Chart(Screen):
     name = "chart"
 
-    def __init__(self, app, back_to):
+    def __init__(self, app, back_to, game=None, names=None):
         Screen.__init__(self, app, back_to)
+        self.game = game  # None: the current game
+        self.played = names  # a finished game's names as it was played ({}: none); None: the table's
         self.version = -1  # app.version the points were worked out for
         self.points = None  # x, then NS y, then EW y, after deal 0 (the start), 1, ..., n
         self.count = 0  # points
@@ -52,26 +56,35 @@ class Chart(Screen):
         self.key_bar = None  # 240x135: the layout's hint bar (render/layout_240x135.py), found once
         self.area = None  # the plot's left, top, right, bottom
         self.label_y = None  # 128x64: the heights of the NS and EW codes beside the lines' ends
+        self.named = False  # 128x64: the teams have names: one row each below the plot, no codes
 
     def key(self, ev):
         app = self.app
         if is_key(ev, OK):
-            app.go(on_demand.screen("Stats")(app, self))
+            app.go(on_demand.screen("Stats")(app, self, 0, self.game, self.played))
         elif is_key(ev, BACK):
             self.back()
+
+    def team_name(self, team):
+        """The team's name in this game (see played_name)."""
+        return played_name(self.app, self.played, team)
 
     # -- geometry: the plot area of each layout
     def _area(self, layout):
         """(left, top, right, bottom) of the plot in pixels."""
         if layout.W >= 240:
             return 4, 26, layout.W - 5, 90
+        if self.named:
+            return 0, 12, layout.W - 2, 44  # the two rows of names and totals below
         return 0, 12, layout.W - 21, 52  # the team codes at the lines' ends on the right
 
     def _prepare(self, layout):
         app = self.app
-        game = app.game
+        game = self.game or app.game
         scores = game.results.scores  # NS then EW of each deal: kept, nothing scored again
         n = len(scores) // 2 + 1
+        texts = app.texts
+        self.named = layout.W < 240 and (self.team_name("NS") != texts["NS"] or self.team_name("EW") != texts["EW"])
         self.area = self._area(layout)
         left, top, right, bottom = self.area
         target = game.rules["target"]
@@ -98,10 +111,7 @@ class Chart(Screen):
         self.count = n
         self.target_y = bottom - span * target // high
         self.target_s = str(target)
-        self.legend = (app.team_name("NS") + " " + str(ns), app.team_name("EW") + " " + str(ew))
-        if layout.W < 240 and max(width(self.legend[0]), width(self.legend[1])) > layout.W // 2 - 1:
-            # long team names: the codes, so both totals stay on the line
-            self.legend = (app.texts["NS"] + " " + str(ns), app.texts["EW"] + " " + str(ew))
+        self.legend = (self.team_name("NS") + " " + str(ns), self.team_name("EW") + " " + str(ew))
         # 128x64: where the team codes go, at the height of each line's end, _APART px apart at
         # least (two blank rows between them), the pair moved together inside the plot's height
         ns_y = pts[3 * n - 2] - 3
@@ -158,6 +168,11 @@ class Chart(Screen):
             layout.label(ns_s, 4, 94, half, 18, 0, ns_c)
             layout.label(ew_s, layout.W - 4 - half, 94, half, 18, 2, ew_c)
             self.key_bar(layout, texts["m_stats"], texts["k_back"])
+        elif self.named:  # a row per team: a piece of its line, its name and total
+            fb.hline(0, 51, 9, ns_c)
+            _dotted(fb, 0, 59, 8, 59, ew_c)
+            layout.label(ns_s, 12, 48, layout.W - 12)
+            layout.label(ew_s, 12, 56, layout.W - 12)
         else:
             label_x = right + 4
             layout.label(texts["NS"], label_x, self.label_y[0], layout.W - label_x)

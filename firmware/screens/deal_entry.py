@@ -379,7 +379,11 @@ class Entry(Screen):
         title = texts["t_pick_meld"] + " " + self.app.team_name(team)
         if len(title) > 16:  # a long team name: "Nordsud add"
             title = self.app.team_name(team) + " " + texts["add"]
-        hold = "OK+ " + texts[items[2]] if items[2] else None  # held OK: "OK+ Quarte"
+        hold = None
+        if items[2]:  # held OK: "hold OK: Quarte" ("tenir OK:Cinquante" where a space leaves no room)
+            hold = texts["home_hold"] + " " + texts[items[2]]
+            if len(hold) > 16:
+                hold = texts["home_hold"] + texts[items[2]]
         p = (items, rows, title, hold)
         self._picker_texts = (team, p)
         return p

@@ -7,8 +7,9 @@ on demand (on_demand.py) when home, the menu, the game-over screen or the past
 games open the list; the app releases it once no open screen comes from it
 (App.go).
 """
+import on_demand
 from coinche.melds import credited, total
-from screens.base import Ask, ListScreen, RecordList, contract_text
+from screens.base import Ask, ListScreen, RecordList, contract_text, played_name
 from screens.deal_entry import Entry
 from table.draft import Draft
 
@@ -24,14 +25,16 @@ def _row(*texts):
     return texts[-1]
 
 
-def detail_rows(app, rules, rec, result):
+def detail_rows(app, rules, rec, result, team_name=None):
     """What was recorded for one deal, one short row each (a list row of the 128x64
     screen): the contract and its type, the coinche, made or failed with capot or
     generale named, why it failed, both sides' card points, the belotes by team, each
     team's melds by name and whose melds scored. Every fact has its own row, so a
-    failure reason never takes the place of a belote or a meld."""
+    failure reason never takes the place of a belote or a meld. team_name(team): the
+    names of the deal's game (app.team_name by default)."""
     texts = app.texts
-    rows = [contract_text(app, rec)]
+    team_name = team_name or app.team_name
+    rows = [contract_text(app, rec, True, False, team_name)]
     if rec["bid"] == "pass":
         return rows
     rows.append(texts[_KINDS.get(rec.get("trump"), "suit")])
@@ -60,26 +63,26 @@ def detail_rows(app, rules, rec, result):
         count = belote.get(team, 0)
         if count:
             times = " x" + str(count) if count > 1 else ""
-            name = app.team_name(team)
+            name = team_name(team)
             rows.append(_row(texts["belote"] + " " + name + times, texts["belote_mark"] + " " + name + times))
     melds = rec.get("melds") or {}
     for team in ("NS", "EW"):
         codes = melds.get(team) or ()
         if codes:
-            name = app.team_name(team)
+            name = team_name(team)
             rows.append(_row(texts["d_melds"] + " " + name, texts["melds_short"] + " " + name))
             for code in codes:
                 rows.append("  " + texts[code])
     if melds.get("NS") or melds.get("EW"):
         team, scored = credited(rules, rec)
         if scored:
-            name = app.team_name(team)
+            name = team_name(team)
             rows.append(_row(texts["melds_short"] + " " + name + " " + str(scored),
                              texts["melds_short"].rstrip(".") + "." + name + " " + str(scored)))
             other = "EW" if team == "NS" else "NS"
             theirs = total(melds.get(other) or (), rec["trump"], rules["carre_nt"]) if rules["melds"] == "all" else 0
             if theirs:  # the best side scores both sides' melds: the other side's are seen going over
-                rows.append(_row("  " + str(scored - theirs) + "+" + app.team_name(other) + " " + str(theirs),
+                rows.append(_row("  " + str(scored - theirs) + "+" + team_name(other) + " " + str(theirs),
                                  "  " + str(scored - theirs) + "+" + str(theirs)))
         else:
             rows.append(texts["melds_short"] + " " + texts["nobody"])
@@ -136,13 +139,18 @@ class History(RecordList):
             out.append(record_row(app, i + 1, g.deals[i], r, totals))
         if not out:
             out.append((None, (app.texts["no_deals"],), None, (None, None), (None, None), None))
+        elif self.game is not None:  # a finished game's chart, one row below its last deal
+            out.append((None, (app.texts["m_chart"],), None, (None, None), (None, None), None))
         return out
 
     def pick(self, i):
-        if self.game is None and self.app.game.deals:
-            self.app.go(DealMenu(self.app, i))
+        app = self.app
+        if self.game is None and app.game.deals:
+            app.go(DealMenu(app, i))
+        elif self.game is not None and i == len(self.game.deals):
+            app.go(on_demand.screen("Chart")(app, self, self.game, self.played or {}))
         elif self.game is not None and self.game.deals:  # a finished game's deal: what was recorded
-            self.app.go(DealMenu(self.app, i, self.game, self))
+            app.go(DealMenu(app, i, self.game, self, self.played or {}))
 
 
 class DealMenu(ListScreen):
@@ -152,10 +160,15 @@ class DealMenu(ListScreen):
 
     name = "deal"
 
-    def __init__(self, app, index, game=None, back_to=None):
+    def __init__(self, app, index, game=None, back_to=None, names=None):
         ListScreen.__init__(self, app, back_to)
         self.index = index
         self.game = game  # None: the current game's deal (it can be edited)
+        self.played = names  # a finished game's names as it was played ({}: none); None: the table's
+
+    def team_name(self, team):
+        """The team's name in this game (see played_name)."""
+        return played_name(self.app, self.played, team)
 
     def title(self):
         return self.app.texts["deal"] + " " + str(self.index + 1)
@@ -170,8 +183,8 @@ class DealMenu(ListScreen):
         r = g.results[self.index]
         tot = g.totals_after(self.index)
         actions = [texts["edit"], texts["delete"]] if self.game is None else []
-        return actions + detail_rows(app, g.rules, g.deals[self.index], r) + [
-            (app.team_name("NS"), "+" + str(r.score["NS"])), (app.team_name("EW"), "+" + str(r.score["EW"])),
+        return actions + detail_rows(app, g.rules, g.deals[self.index], r, self.team_name) + [
+            (self.team_name("NS"), "+" + str(r.score["NS"])), (self.team_name("EW"), "+" + str(r.score["EW"])),
             (texts["total"], "%d %d" % (tot["NS"], tot["EW"]))]
 
     def draw(self, layout):

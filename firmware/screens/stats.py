@@ -14,7 +14,7 @@ from coinche.game import Game
 from coinche.rules import Rules
 from coinche.stats import BELOTES, CAPOTS, COINCHE_WON, GAMES, MADE, SURCOINCHE_WON, TAKEN, WON, Tally, percent
 from events.inputs import BACK, OK, is_key, up_down
-from screens.base import Screen
+from screens.base import Screen, played_name
 from render.text import width
 
 # row labels (language keys), in the order shown
@@ -39,13 +39,16 @@ def _winner_name(app, result, winner):
     return name if name else app.texts[winner]
 
 
-def tallies(app):
-    """(this game, every kept game and this one) as two Tallies; an unreadable kept game is left out.
+def tallies(app, shown=None, team_name=None):
+    """(the game shown, every kept game and the current one) as two Tallies; an unreadable
+    kept game is left out. shown: a finished game (None: the current one); team_name(team):
+    its teams' names (None: app.team_name).
 
     Over every game, "games won" counts by team name: the games won by a team that
-    had the name this team has now (by NS/EW when no names were given)."""
+    had the name this team has in the game shown (by NS/EW when no names were given)."""
+    team_name = team_name or app.team_name
     game = Tally()
-    game.add_game(app.game)
+    game.add_game(shown or app.game)
     every = Tally()
     won = {}  # winner's name -> games won
     archive = app.archive
@@ -68,15 +71,17 @@ def tallies(app):
         name = app.team_name(current.winner)
         won[name] = won.get(name, 0) + 1
     for team in TEAMS:
-        every.counts[team][WON] = won.get(app.team_name(team), 0)
+        every.counts[team][WON] = won.get(team_name(team), 0)
     return game, every
 
 
 class Stats(Screen):
     name = "stats"
 
-    def __init__(self, app, back_to, page=0):
+    def __init__(self, app, back_to, page=0, game=None, names=None):
         Screen.__init__(self, app, back_to)
+        self.game = game  # None: the current game
+        self.played = names  # a finished game's names as it was played ({}: none); None: the table's
         self.page = page  # 0 NS game, 1 EW game, 2 NS all, 3 EW all
         self.top = 0  # first row shown
         self.version = -1
@@ -84,15 +89,19 @@ class Stats(Screen):
         self.colours = None  # of the NS and EW values
         self.key_bar = None  # 240x135: the layout's hint bar (render/layout_240x135.py), found once
 
+    def team_name(self, team):
+        """The team's name in this game (see played_name)."""
+        return played_name(self.app, self.played, team)
+
     def _prepare(self, layout):
         app = self.app
         texts = app.texts
-        game, every = tallies(app)
+        game, every = tallies(app, self.game, self.team_name)
         pages = []
         for k in range(4):
             team = TEAMS[k & 1]
             scope = texts["st_game" if k < 2 else "st_all"]
-            title = app.team_name(team) + " " + scope
+            title = self.team_name(team) + " " + scope
             if width(title) > layout.W - 8:  # a long team name: its code, so the scope stays readable
                 title = texts[team] + " " + scope
             pages.append((title, _values(every if k >= 2 else game, team)))

@@ -2,7 +2,8 @@
 (starting a deal's entry, asking before an undo).
 
 Home: UP = NS took, DOWN = EW took, OK = menu, BACK = undo the last deal, held
-OK = the deals list. The screens off this path (the menu, game over, history,
+OK = the deals list. Its key rows turn through the three, in words: OK and BACK,
+the arrows, held OK. The screens off this path (the menu, game over, history,
 settings, past games, chart, statistics) are loaded when they open and released
 afterwards: on_demand.screen() finds each in the one table of on_demand.py.
 """
@@ -38,6 +39,7 @@ def ask_undo(app, back_to):
 
 class Home(Screen):
     name = "home"
+    turns = True  # the keys' rows: OK and BACK, then the arrows, then held OK
 
     def key(self, ev):
         app = self.app
@@ -74,4 +76,4 @@ class Home(Screen):
         return self._line
 
     def draw(self, layout):
-        layout.home(self.app, self.last_line())
+        layout.home(self.app, self.last_line(), self.phase % 3)

@@ -82,6 +82,19 @@ def _check_dealer(deals, action):
             raise Unreadable
 
 
+def _check_names(deals, action):
+    """The game's team names from this deal on: "names", {"NS": text, "EW": text} or
+    null (NS/EW). It leaves the deals alone: the game's rules carry it (see rules_after)."""
+    names = action.get("names")
+    if names is None:
+        return
+    if not isinstance(names, dict):
+        raise Unreadable
+    for team in names:
+        if team not in ("NS", "EW") or not isinstance(names[team], str):
+            raise Unreadable
+
+
 # op -> (apply(deals, action): raises Unreadable before changing anything when the
 # action does not fit; the fields of the action that are stored with its "op")
 GAME_ACTIONS = {
@@ -89,16 +102,23 @@ GAME_ACTIONS = {
     "edit": (_apply_edit, ("i", "deal")),
     "del": (_apply_delete, ("i",)),
     "dealer": (_check_dealer, ("fix",)),
+    "names": (_check_names, ("names",)),
 }
 
 
 def rules_after(rules, action):
-    """The game's rules spec after a game action: a dealer correction is kept in it
-    (so a base written later, and the archive, carry it too)."""
-    if action.get("op") != "dealer":
-        return rules
-    rules = dict(rules)
-    rules["fix"] = action["fix"]
+    """The game's rules spec after a game action: a dealer correction and the team
+    names are kept in it (so a base written later, and the archive, carry them too)."""
+    op = action.get("op")
+    if op == "dealer":
+        rules = dict(rules)
+        rules["fix"] = action["fix"]
+    elif op == "names":
+        rules = dict(rules)
+        if action["names"]:
+            rules["names"] = action["names"]
+        else:
+            rules.pop("names", None)
     return rules
 
 

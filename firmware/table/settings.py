@@ -18,7 +18,11 @@ SETTINGS = {"s_first": ("dealer", "N"), "s_lang": ("lang", "fr"), "s_contrast": 
 
 
 def set_team_name(table, team, name):
-    """Name a team (None: back to NS/EW); one journaled setting, like any other."""
+    """Name a team (None: back to NS/EW): a journaled setting, the names of the next games.
+
+    A game under way takes the new name too (a game action, so it stays with the game
+    in the archive and the export); a game that has ended keeps the names it was
+    played with, and the name is for the next game."""
     settings = table.settings
     names = dict(settings.get("names") or {})
     if name:
@@ -28,6 +32,18 @@ def set_team_name(table, team, name):
     value = names or None
     if settings.get("names") == value:
         return False, None
+    game = table.game
+    held = table.journal_rules  # the journal's current game, None: none yet (its "new" will carry them)
+    if not game.over and held is not None and held.get("names") != value:
+        refused = table.record({"op": "names", "names": value})
+        if refused:
+            return False, refused
+        rules = dict(held)
+        if value is None:
+            rules.pop("names", None)
+        else:
+            rules["names"] = value
+        table.journal_rules = rules
     refused = table.record({"op": "set", "k": "names", "v": value})
     if refused:
         return False, refused
@@ -35,7 +51,7 @@ def set_team_name(table, team, name):
         del settings["names"]
     else:
         settings["names"] = value
-    return True, "saved"
+    return True, "next_game" if game.over else "saved"
 
 
 def correct_dealer(table, seat):
@@ -106,8 +122,8 @@ def new_game(table, shown_names=None, concours=None, deals=0):
     order = table.settings.get("dir", "acw")
     old = table.game
     result = {"NS": old.total["NS"], "EW": old.total["EW"], "winner": old.winner} if old.deals else None
-    if result is not None and table.settings.get("names") and shown_names:
-        result["names"] = shown_names  # as the past games list had them
+    if result is not None and (table.journal_rules or {}).get("names") and shown_names:
+        result["names"] = shown_names  # the game's own names, as its screens showed them
     refused = table.record(new_game_action(rules, dealer, result, order, table.settings.get("names"), concours))
     if refused:
         return False, refused

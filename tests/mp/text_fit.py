@@ -1,6 +1,6 @@
 """Every screen state, every language, one layout: does every drawn text fit its region?
 
-argv: LAYOUT [--long-names] [--wifi] [--overlong KEY] [--marks-above]
+argv: LAYOUT [--long-names] [--wifi] [--overlong KEY] [--marks-above] [--big-totals] [--divider-example]
   LAYOUT        128x64 or 240x135
   --long-names  teams named with 8 characters (the longest a name may be)
   --wifi        a board with WiFi: home shows the link's state mark (counted in
@@ -11,6 +11,10 @@ argv: LAYOUT [--long-names] [--wifi] [--overlong KEY] [--marks-above]
                 cell, as the font drew it before (the test proves the check sees it)
   --divider-example  no tour: home's NS total drawn as the 128x64 layout drew it
                 before, 2 px from the divider (the test proves the check sees it)
+  --big-totals  only the deals lists of a long game whose totals pass 1000 (the
+                current game's and a past game's, scrolled through, and a deal's
+                details), in every language; `big totals N` counts the totals of
+                four digits drawn beside a scroll bar
 
 Runs the real App in-process (fakeboard, RAM littlefs) and sets the layout's
 probe: every label(), figures() and mark the layout draws reports the box it
@@ -58,6 +62,8 @@ WIFI = "--wifi" in sys.argv
 link_marks = [0]
 OVERLONG = sys.argv[sys.argv.index("--overlong") + 1] if "--overlong" in sys.argv else None
 MARKS_ABOVE = "--marks-above" in sys.argv
+BIG_TOTALS = "--big-totals" in sys.argv
+big_totals = [0]
 ACCENTED_CAPITALS = "ÉÈÀÜÖÄ"
 
 
@@ -230,6 +236,12 @@ def render(app, what=""):
     app.render()
     count[0] += 1
     check(app.layout)
+    view = app.view
+    if view.name == "home" and view.phase == 0 and not what.startswith("toast "):
+        for phase in (1, 2):  # home's key rows turn: the arrows, then held OK, in words
+            view.phase = phase
+            render(app, what + " keys %d" % phase)
+        view.phase = 0
 
 
 def ev(button, kind=PRESS):
@@ -669,7 +681,62 @@ def tour_concours(app, code):
     app.toast_msg = None
 
 
+# twelve deals, each team taking in turn: both totals pass 1000 before either reaches
+# classic2000's 2000, and the list is longer than a screen; then a surcoinched capot
+# (a deal score of four digits) ends the game
+LONG_GAME = [{"taker": "NS" if k & 1 else "EW", "bid": 100, "trump": "H", "points": 122 - 2 * k} for k in range(12)] + [
+    {"taker": "EW", "bid": "capot", "trump": "H", "coinche": 2, "points": 162, "tricks": 8}]
+
+
+def count_big_totals(app):
+    """The totals of four digits the last render drew while the list showed a scroll bar."""
+    view = app.view
+    if len(view.cached_rows()) > app.layout.RECORD_ROWS:
+        big_totals[0] += len([r for r in records if type(r[0]) is int and r[0] >= 1000])
+
+
+def tour_big_totals(app):
+    """The current game's deals, every row selected (and each time the totals counted),
+    a deal's details scrolled through, then the same game's deals as a past game."""
+    play(app, LONG_GAME)
+    app.home()
+    deals = history_screens.History(app)
+    app.go(deals)
+    deals.sel = 0
+    deals.top = 0
+    render(app, "long game deals")
+    count_big_totals(app)
+    for _ in range(len(deals.cached_rows())):
+        press(app, DOWN, PRESS, "long game deals")
+        count_big_totals(app)
+    deals.pick(deals.sel)
+    tour_lists(app, app.view, "long game deal")
+    app.new_game()
+    app.toast_msg = None
+    arc = past_games_screen.Archive(app)
+    app.go(arc)
+    arc.sel = 0
+    arc.pick(0)
+    past = app.view
+    past.sel = 0
+    past.top = 0
+    render(app, "long past game deals")
+    for _ in range(len(past.cached_rows())):
+        press(app, DOWN, PRESS, "long past game deals")
+        count_big_totals(app)
+
+
 def main():
+    if BIG_TOTALS:
+        for code in languages.LANGS:
+            app = fresh_app("classic2000")
+            set_language(app, code)
+            tour_big_totals(app)
+        for p in problems:
+            print("problem", json.dumps(p))
+        print("big totals", big_totals[0])
+        print("fit done", count[0], len(problems))
+        return
     for preset in ("classic2000", "federation", "coinche1000", "coinche1001"):
         app = fresh_app(preset)
         for code in languages.LANGS:
