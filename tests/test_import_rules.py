@@ -22,7 +22,7 @@ FIRMWARE_LAYERS = {
     "drivers": set(),
     "on_demand": set(),
     "flash_report": set(),
-    "link": set(),
+    "link": {"store", "on_demand"},
     "events": {"coinche"},
     "store": {"on_demand"},
     "render": {"coinche"},
