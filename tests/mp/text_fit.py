@@ -1,12 +1,13 @@
 """Every screen state, every language, one layout: does every drawn text fit its region?
 
-argv: LAYOUT [--long-names] [--wifi] [--overlong KEY] [--marks-above]
+argv: LAYOUT [--long-names] [--wifi] [--overlong KEY=LETTER]... [--marks-above]
   LAYOUT        128x64 or 240x135
   --long-names  teams named with 8 characters (the longest a name may be)
   --wifi        a board with WiFi: home shows the link's state mark (counted in
                 the `link marks N` line)
-  --overlong K  the string K of every language table made far too long (the test
-                proves the check fails then)
+  --overlong K=L the string K of every language table made far too long: 40 times the
+                letter L (the test proves the check fails then; repeated, several keys
+                at once, each of its own letter)
   --marks-above each accented capital measured with its mark two rows above its
                 cell, as the font drew it before (the test proves the check sees it)
 
@@ -54,7 +55,8 @@ LAYOUT = sys.argv[1]
 LONG_NAMES = "--long-names" in sys.argv
 WIFI = "--wifi" in sys.argv
 link_marks = [0]
-OVERLONG = sys.argv[sys.argv.index("--overlong") + 1] if "--overlong" in sys.argv else None
+# key -> the letter it is made of, 40 times (a letter per key: one tour tells the keys apart)
+OVERLONG = dict(sys.argv[index + 1].split("=") for index in range(len(sys.argv)) if sys.argv[index] == "--overlong")
 MARKS_ABOVE = "--marks-above" in sys.argv
 ACCENTED_CAPITALS = "ÉÈÀÜÖÄ"
 
@@ -255,7 +257,8 @@ def set_language(app, code):
     app.settings["lang"] = code
     app.set_language(code)
     if OVERLONG:
-        app.texts[OVERLONG] = "W" * 40
+        for key in OVERLONG:
+            app.texts[key] = OVERLONG[key] * 40
         from render.text import prepare_table
         prepare_table(app.texts)
     state["lang"] = code
