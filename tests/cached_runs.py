@@ -19,7 +19,7 @@ CACHE_DIR = os.path.join(ROOT, "build", "test_cache")
 SCRIPTS = os.path.join(ROOT, "tests", "mp")
 
 
-def _tree_digest(digest, folder):
+def tree_digest(digest, folder):
     for parent, folders, files in os.walk(folder):
         folders[:] = sorted(name for name in folders if name != "__pycache__")
         for name in sorted(files):
@@ -51,7 +51,7 @@ def code_digest():
     """The hash of everything a MicroPython test program reads (once per test process)."""
     digest = hashlib.sha256()
     for folder in (FIRMWARE, HOST_MP, SCRIPTS):
-        _tree_digest(digest, folder)
+        tree_digest(digest, folder)
     for path in _interpreter_files():
         with open(path, "rb") as handle:
             digest.update(handle.read())
