@@ -90,3 +90,28 @@ def uf2_wifi_image():
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: takes minutes (the 40-deal game on the emulated Pico); "
                                        "`make test` runs it, `pytest -m 'not slow'` leaves it out")
+
+
+# The files that take longest (minutes, measured with `--durations`), first: under
+# `--dist loadfile` a free worker takes the next file in the order collected, so one of
+# these collected last would run alone at the end while the other worker waits. Their
+# own tests keep their order (the sort is stable).
+SLOWEST_FILES_FIRST = (
+    "test_budgets.py",
+    "test_rp2emu_presses.py",
+    "test_rp2emu.py",
+    "test_uf2_emulated.py",
+    "test_concours_emulated.py",
+    "test_export_emulated.py",
+    "test_picow_emulated.py",
+    "test_text_fit_240x135.py",
+    "test_journal_faults.py",
+    "test_storage_layout.py",
+    "test_journal_power.py",
+    "test_text_fit_128x64.py",
+)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {name: index for index, name in enumerate(SLOWEST_FILES_FIRST)}
+    items.sort(key=lambda item: rank.get(os.path.basename(str(item.fspath)), len(SLOWEST_FILES_FIRST)))

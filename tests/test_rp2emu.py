@@ -5,24 +5,25 @@ rp2040js, serves its USB CDC on a local port (mpremote connects unchanged), keep
 the flash in an image file through a NOR flash model, presses buttons on the
 board's GPIO pins and decodes the display bus through the controller models.
 
-`make deploy` puts the firmware on it exactly as on a Pico; then a game is played
+`make deploy` puts the firmware on it exactly as on a Pico (once per run of the suite,
+tests/deployed_images.py); then a game is played
 with presses, the power is cycled and cut in the middle of flash writes, and the
 device must say what the host calculator says.  Skipped, with the reason, where
 the UF2, the boot ROM, node or rp2040js is missing (.ci/run provides them).
+The 40-deal game at 30/30 ms has its file (tests/test_rp2emu_presses.py): the two files
+run side by side on two test workers.
 """
 import ast
 import shutil
-import subprocess
 import time
 
 import pytest
 
-from conftest import ROOT
+import deployed_images
 from device_games import calculator_totals as _calculator_totals  # one copy for the emulator tests
 from device_games import corpus_game as _game
 from host_tools.calculator import keys as planner
 from host_tools import rp2emu
-from host_tools.bench import emulated
 from host_tools.common.script import parse_script
 from host_tools.sim import Sim
 
@@ -44,12 +45,6 @@ def teardown_module(module):
     print("\nemulated Pico tests: %.0f s (%s)" % (total, ", ".join("%s %.0f s" % kv for kv in TIMINGS.items())))
 
 
-def _make_deploy(board, url):
-    proc = subprocess.run(["make", "-s", "deploy", "BOARD=" + board, "PORT=" + url], cwd=ROOT,
-                          capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-
-
 def _sim_home(board):
     with Sim(board=board) as sim:
         sim.wait(1500)
@@ -57,15 +52,11 @@ def _sim_home(board):
 
 
 @pytest.fixture(scope="module")
-def oled_image(tmp_path_factory):
-    """A flash image with the firmware deployed by `make deploy` (and its first boot done)."""
-    path = str(tmp_path_factory.mktemp("pico") / "flash.img")
-    with rp2emu.Pico("pico_oled", path) as pico:
-        _make_deploy("pico_oled", pico.url)
-        # the reset comes after mpremote returns (it waits 100 ms first): counted once the
-        # app, which only that boot starts, has drawn (the reader reports in the emulator's order)
-        frame = pico.wait_for_frame()
-        assert pico.reboots == 1, "make deploy ends with a reset"
+def oled_image():
+    """A flash image with the firmware deployed by `make deploy` (and its first boot done),
+    made once per run of the suite (tests/deployed_images.py): copy it before booting it."""
+    path, frame, reboots = deployed_images.deployed("pico_oled")
+    assert reboots == 1, "make deploy ends with a reset"
     return path, frame
 
 
@@ -105,29 +96,11 @@ def test_display_pack_boots_over_spi(tmp_path):
     """The Display Pack's ST7789 on SPI: after make deploy, home, as the simulator draws it."""
     image = str(tmp_path / "flash.img")
     with rp2emu.Pico("pico_display_pack", image) as pico:
-        _make_deploy("pico_display_pack", pico.url)
+        deployed_images.make_deploy("pico_display_pack", pico.url)
         frame = pico.wait_for_frame()
     want = _sim_home("pico_display_pack")
     assert (frame.fmt, frame.w, frame.h) == ("rgb565", 240, 135)
     assert frame.data == want.data
-
-
-@pytest.mark.slow
-def test_no_press_lost_or_reordered_in_40_deals_at_30_30_ms(oled_image, tmp_path):
-    """A 40-deal federation game (melds, held keys) typed at 30 ms presses with 30 ms
-    gaps while the app renders, saves (each sector erase keeps interrupts off for
-    45 ms) and collects garbage (make bench's measuring layer runs gc.collect() every
-    8 polls): every press lands, in order.  The device scores every deal as the
-    planner typed it, and the edge ring never overflowed.  make bench's figure 9 plays
-    the same game."""
-    image = str(tmp_path / "flash.img")
-    shutil.copy(oled_image[0], image)
-    game = emulated.game("pico_oled", image, "federation", log=lambda text: None)
-    assert "crash" not in game, "the app's loop ended:\n%s" % game["crash"]
-    assert game["interrupts"], "the buttons were polled, not on edge interrupts"
-    assert game["edges_dropped"] == 0, "%d edges found the ring full" % game["edges_dropped"]
-    assert game["deals_kept"] == game["deals_wanted"] == 40
-    assert game["deals_match"], "a press was lost or reordered: the deals do not score as typed"
 
 
 # On the device, from the raw REPL (main.py interrupted): the app's own inputs module on

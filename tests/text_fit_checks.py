@@ -13,22 +13,31 @@ toast) in the four languages, and lists each text that leaves its region, is
 cut, or overlaps another. Teams are also named with 8 characters, the longest
 a name may be.
 """
-import functools
 import json
 import os
 
-from conftest import ROOT, run_mp
+import cached_runs
+from conftest import ROOT
 from test_ui_screens import SCREENS  # every screen the firmware has: a new one must join the tour too
 from render import languages
 
 SCRIPT = os.path.join(ROOT, "tests", "mp", "text_fit.py")
 
+OVERLONG_KEYS = ("m_history", "over_keys1", "dealer_verb", "belote")
+# each overlong string is 40 times its own letter, so that one tour with every fault at
+# once tells apart what each fault made the check report
+OVERLONG_LETTERS = dict(zip(OVERLONG_KEYS, "WMHN"))
+FAULTS = ("--marks-above",) + tuple(
+    word for key in OVERLONG_KEYS for word in ("--overlong", "%s=%s" % (key, OVERLONG_LETTERS[key])))
 
-@functools.lru_cache(maxsize=None)
+
 def tour(layout, *options):
-    """The tour's output lines; the same tour (a deterministic program, the same
-    arguments) is run once per test file, whichever checks read it."""
-    return tuple(run_mp(script=SCRIPT, args=(layout,) + options, heapsize="16M").stdout.splitlines())
+    """The tour's output lines. A tour is a deterministic program: the same tour (the
+    same code, the same arguments) runs once per test process whichever checks read it,
+    and once per change of the code whichever run of the suite reads it
+    (tests/cached_runs.py). The checks that prove the check is not blind share one tour
+    with all their faults (FAULTS)."""
+    return cached_runs.output_lines(SCRIPT, (layout,) + options, "16M")
 
 
 def run_fit(layout, *options, lines=None):
@@ -45,9 +54,6 @@ def run_fit(layout, *options, lines=None):
 
 def _show(problems):
     return "\n  ".join("%(lang)s %(screen)s (%(what)s): %(kind)s: %(detail)s" % p for p in problems[:40])
-
-
-OVERLONG_KEYS = ("m_history", "over_keys1", "dealer_verb", "belote")
 
 
 def every_text_fits_its_region(layout, names):
@@ -78,8 +84,8 @@ def no_link_mark_without_wifi(layout):
 def an_overlong_string_fails(layout, key):
     """The check is not blind: one string of the table made too long is reported, on the
     screens that draw it, in every language."""
-    _, problems, _ = run_fit(layout, "--overlong", key)
-    named = [p for p in problems if "WWWWWWWWWWWWWWWWWWWW" in p["detail"]]
+    _, problems, _ = run_fit(layout, *FAULTS)
+    named = [p for p in problems if OVERLONG_LETTERS[key] * 20 in p["detail"]]
     assert {p["lang"] for p in named} == set(languages.LANGS), _show(problems)
     assert {p["kind"] for p in named} & {"cut", "overlap"}
 
@@ -88,7 +94,7 @@ def a_mark_above_the_cell_fails(layout):
     """The check sees the ink: measured as the font drew accented capitals before (the mark
     two rows above the cell), German "Ändern" under the title bar "Gabe 1" and French
     "Équipes" on a highlighted row are reported."""
-    _, problems, _ = run_fit(layout, "--marks-above")
+    _, problems, _ = run_fit(layout, *FAULTS)
     named = {(p["lang"], p["screen"]) for p in problems if "\\xc4ndern" in p["detail"] or "Ändern" in p["detail"]}
     assert ("de", "deal") in named, _show(problems)
     teams = {p["kind"] for p in problems if p["lang"] == "fr" and ("\\xc9quipes" in p["detail"] or "Équipes" in p["detail"])}

@@ -1,12 +1,13 @@
 """Every screen state, every language, one layout: does every drawn text fit its region?
 
-argv: LAYOUT [--long-names] [--wifi] [--overlong KEY] [--marks-above] [--big-totals] [--divider-example]
+argv: LAYOUT [--long-names] [--wifi] [--overlong KEY=LETTER]... [--marks-above] [--big-totals] [--divider-example]
   LAYOUT        128x64 or 240x135
   --long-names  teams named with 8 characters (the longest a name may be)
   --wifi        a board with WiFi: home shows the link's state mark (counted in
                 the `link marks N` line)
-  --overlong K  the string K of every language table made far too long (the test
-                proves the check fails then)
+  --overlong K=L the string K of every language table made far too long: 40 times the
+                letter L (the test proves the check fails then; repeated, several keys
+                at once, each of its own letter)
   --marks-above each accented capital measured with its mark two rows above its
                 cell, as the font drew it before (the test proves the check sees it)
   --divider-example  no tour: home's NS total drawn as the 128x64 layout drew it
@@ -60,7 +61,8 @@ LAYOUT = sys.argv[1]
 LONG_NAMES = "--long-names" in sys.argv
 WIFI = "--wifi" in sys.argv
 link_marks = [0]
-OVERLONG = sys.argv[sys.argv.index("--overlong") + 1] if "--overlong" in sys.argv else None
+# key -> the letter it is made of, 40 times (a letter per key: one tour tells the keys apart)
+OVERLONG = dict(sys.argv[index + 1].split("=") for index in range(len(sys.argv)) if sys.argv[index] == "--overlong")
 MARKS_ABOVE = "--marks-above" in sys.argv
 BIG_TOTALS = "--big-totals" in sys.argv
 big_totals = [0]
@@ -128,10 +130,19 @@ def probe(s, x, y, w, h, rx, ry, rw, rh):
 class ShapeProbe:
     """The layout's framebuffer, every bar, frame and line it paints written down (the
     text's own pixels, its glyph runs and a mark's strokes, lie in the region reported
-    just before them: not shapes)."""
+    just before them: not shapes). Called for every run of a big label's glyphs, so the
+    test of that region is written out (no slice, no call) and the drawings that are not
+    shapes go straight to the framebuffer's own methods."""
 
     def __init__(self, fb):
         self.fb = fb
+        self._fill_rect = fb.fill_rect
+        self._rect = fb.rect
+        self._hline = fb.hline
+        self._vline = fb.vline
+        for name in ("text", "pixel", "fill", "line", "blit", "scroll", "ellipse", "poly"):
+            if hasattr(fb, name):
+                setattr(self, name, getattr(fb, name))
 
     def __getattr__(self, name):
         return getattr(self.fb, name)
@@ -139,13 +150,26 @@ class ShapeProbe:
     def _shape(self, kind, x, y, w, h, colour):
         if w <= 0 or h <= 0:
             return
-        if records and _inside((x, y, w, h), records[-1][5:9]):
-            return  # the glyphs of the text just placed, inside its region
+        if records:
+            last = records[-1]
+            rx = last[5]
+            ry = last[6]
+            if rx <= x and ry <= y and x + w <= rx + last[7] and y + h <= ry + last[8]:
+                return  # the glyphs of the text just placed, inside its region
         shapes.append((kind, x, y, w, h, colour, drawn[0]))
 
     def fill_rect(self, x, y, w, h, colour):
-        self._shape("fill", x, y, w, h, colour)
-        self.fb.fill_rect(x, y, w, h, colour)
+        # _shape("fill", ...) written out: a big label calls this for every run of its glyphs
+        self._fill_rect(x, y, w, h, colour)
+        if w <= 0 or h <= 0:
+            return
+        if records:
+            last = records[-1]
+            rx = last[5]
+            ry = last[6]
+            if rx <= x and ry <= y and x + w <= rx + last[7] and y + h <= ry + last[8]:
+                return
+        shapes.append(("fill", x, y, w, h, colour, drawn[0]))
 
     def rect(self, x, y, w, h, colour, *fill):
         if fill and fill[0]:
@@ -153,15 +177,15 @@ class ShapeProbe:
         else:
             for edge in ((x, y, w, 1), (x, y + h - 1, w, 1), (x, y, 1, h), (x + w - 1, y, 1, h)):
                 self._shape("line", edge[0], edge[1], edge[2], edge[3], colour)
-        self.fb.rect(x, y, w, h, colour, *fill)
+        self._rect(x, y, w, h, colour, *fill)
 
     def hline(self, x, y, w, colour):
         self._shape("line", x, y, w, 1, colour)
-        self.fb.hline(x, y, w, colour)
+        self._hline(x, y, w, colour)
 
     def vline(self, x, y, h, colour):
         self._shape("line", x, y, 1, h, colour)
-        self.fb.vline(x, y, h, colour)
+        self._vline(x, y, h, colour)
 
 
 # big figures (the totals) this far from a vertical line at least: closer, at a table's
@@ -188,6 +212,9 @@ def report(kind, detail):
 
 
 def check(layout):
+    """Every drawing against its region, every pair of drawings, every shape against every
+    drawing; the boxes as (left, top, right, bottom), compared written out: thousands of
+    renders, each with dozens of drawings (the same tests as _inside and _overlap)."""
     W, H = layout.W, layout.H
     for s, x, y, w, h, rx, ry, rw, rh, _ in records:
         if rx < 0 or ry < 0 or rx + rw > W or ry + rh > H:
@@ -195,31 +222,41 @@ def check(layout):
         if x < rx or y < ry or x + w > rx + rw or y + h > ry + rh:
             report("cut", "%r is %dx%d at (%d,%d), region %dx%d at (%d,%d)" % (s, w, h, x, y, rw, rh, rx, ry))
     n = len(records)
+    boxes = [(r[1], r[2], r[1] + r[3], r[2] + r[4]) for r in records]
     for i in range(n):
-        a = records[i]
+        left, top, right, bottom = boxes[i]
         for j in range(i + 1, n):
-            b = records[j]
-            if _overlap(a[1:5], b[1:5]):
+            other = boxes[j]
+            if left < other[2] and other[0] < right and top < other[3] and other[1] < bottom:
+                a = records[i]
+                b = records[j]
                 report("overlap", "%r at (%d,%d %dx%d) and %r at (%d,%d %dx%d)" % (
                     a[0], a[1], a[2], a[3], a[4], b[0], b[1], b[2], b[3], b[4]))
     for kind, sx, sy, sw, sh, colour, before in shapes:
-        box = (sx, sy, sw, sh)
-        if any(_inside(box, r[1:5]) for r in records):
-            continue  # a stroke within a drawing (an underline in a text's last row, a mark)
+        right = sx + sw
+        bottom = sy + sh
+        within = False
+        for box in boxes:
+            if box[0] <= sx and box[1] <= sy and right <= box[2] and bottom <= box[3]:
+                within = True  # a stroke within a drawing (an underline in a text's last row, a mark)
+                break
+        if within:
+            continue
         if kind == "line" and sw == 1 and sh > 1:  # a divider or a frame's side: big figures keep clear of it
             for r in records:
-                if r[8] >= 16 and not isinstance(r[0], str) and _overlap((r[1] - CLEARANCE, r[2], r[3] + 2 * CLEARANCE, r[4]), box):
+                if r[8] >= 16 and not isinstance(r[0], str) and _overlap((r[1] - CLEARANCE, r[2], r[3] + 2 * CLEARANCE, r[4]), (sx, sy, sw, sh)):
                     report("touches a divider", "%r at (%d,%d %dx%d) is less than %d px from the line (%d,%d %dx%d)" % (
                         r[0], r[1], r[2], r[3], r[4], CLEARANCE, sx, sy, sw, sh))
         for index in range(n):
-            r = records[index]
-            if not _overlap(r[1:5], box):
+            box = boxes[index]
+            if not (box[0] < right and sx < box[2] and box[1] < bottom and sy < box[3]):
                 continue
+            r = records[index]
             if kind == "line":
                 report("on a line", "%r at (%d,%d %dx%d) touches the line (%d,%d %dx%d)" % (r[0], r[1], r[2], r[3], r[4],
                                                                                          sx, sy, sw, sh))
             elif r[9] > before:  # the text was drawn on the bar
-                if colour != 0 and not _inside(r[1:5], box):
+                if colour != 0 and not (sx <= box[0] and sy <= box[1] and box[2] <= right and box[3] <= bottom):
                     report("half on a bar", "%r at (%d,%d %dx%d) lies half on the bar (%d,%d %dx%d)" % (
                         r[0], r[1], r[2], r[3], r[4], sx, sy, sw, sh))
             else:
@@ -279,7 +316,8 @@ def set_language(app, code):
     app.settings["lang"] = code
     app.set_language(code)
     if OVERLONG:
-        app.texts[OVERLONG] = "W" * 40
+        for key in OVERLONG:
+            app.texts[key] = OVERLONG[key] * 40
         from render.text import prepare_table
         prepare_table(app.texts)
     state["lang"] = code
