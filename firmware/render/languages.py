@@ -9,6 +9,10 @@ there a table is a render.constant_table.ConstantTable (two sorted tuples, const
 in flash too), so not even a dict of the language in use is built in RAM.
 """
 
+import array
+
+from render.language_table import LanguageTable
+
 LANGS = ("fr", "en", "de", "it")
 
 
@@ -22,14 +26,29 @@ def _dir():
 
 
 def load(code):
-    """The table of language `code` (French when it is unknown), as a dict."""
+    """The table of language `code` (French when it is unknown), read like a dict: a
+    render.language_table.LanguageTable (the keys in one string), in the frozen image a
+    render.constant_table.ConstantTable."""
     if code not in LANGS:
         code = "fr"
     try:
         from render import language_tables  # pyright: ignore[reportAttributeAccessIssue]  (only in the frozen image: host_tools/uf2.py)
     except ImportError:
-        return read_file(code)
+        return compact(read_file(code))
     return getattr(language_tables, code)()
+
+
+def compact(table):
+    """The dict `table` as a LanguageTable: its keys side by side in one string, its
+    values the same strings (render/language_table.py says why)."""
+    keys = list(table)
+    starts = array.array("H", bytes(2 * (len(keys) + 1)))
+    position = 0
+    for index in range(len(keys)):
+        starts[index] = position
+        position += len(keys[index]) + 1
+    starts[len(keys)] = position
+    return LanguageTable("\n".join(keys) + "\n", starts, tuple([table[key] for key in keys]))
 
 
 def read_file(code):
