@@ -8,7 +8,8 @@ games open the list; the app releases it once no open screen comes from it
 (App.go).
 """
 from coinche.melds import credited
-from screens.base import Ask, ListScreen, RecordList, contract_text
+from screens.base import Ask, ListScreen, contract_text
+from screens.record_list import RecordList
 from screens.deal_entry import Entry
 from table.draft import Draft
 
