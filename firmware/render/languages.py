@@ -9,10 +9,6 @@ there a table is a render.constant_table.ConstantTable (two sorted tuples, const
 in flash too), so not even a dict of the language in use is built in RAM.
 """
 
-import array
-
-from render.language_table import LanguageTable
-
 LANGS = ("fr", "en", "de", "it")
 
 
@@ -40,7 +36,12 @@ def load(code):
 
 def compact(table):
     """The dict `table` as a LanguageTable: its keys side by side in one string, its
-    values the same strings (render/language_table.py says why)."""
+    values the same strings (render/language_table.py says why; imported here, so the
+    frozen image, whose tables are constants, never builds its class)."""
+    import array
+
+    from render.language_table import LanguageTable
+
     keys = list(table)
     starts = array.array("H", bytes(2 * (len(keys) + 1)))
     position = 0
@@ -53,9 +54,9 @@ def compact(table):
 
 def read_file(code):
     """The table in render/lang/`code`.txt, as a dict."""
-    # The file is read whole (3 KB) and cut up in place: per line only the
-    # value string is allocated (keys are the interned names the code uses), so
-    # the table's strings lie side by side instead of between freed lines.
+    # The file is read whole (4 KB) and cut up in place: per line only the key
+    # (none when the code names it: then it is interned) and the value string are
+    # allocated, so the table's strings lie side by side instead of between freed lines.
     with open(_dir() + code + ".txt", "rb") as f:
         data = f.read()
     mv = memoryview(data)
