@@ -31,6 +31,7 @@ MODULES = {
     "screens.settings": ("Settings", "ValuePicker", "TeamsScreen", "OptionsScreen"),
     "screens.name_picker": ("NamePicker",),
     "screens.past_games": ("Archive",),
+    "screens.record_list": (),
     "screens.chart": ("Chart",),
     "screens.stats": ("Stats",),
     "coinche.stats": (),

@@ -178,15 +178,6 @@ def test_frozen_image_live_heap_peak_of_a_40_deal_game(uf2_images, preset):
         % (figures["peak"], budgets.GAME_DEALS, preset, frozen.HEAP_BUDGET, figures))
 
 
-# The .mpy peak measured on 2 Dec once the deal details, the guards, the letter picker and
-# the club link joined the tree: over the budget by 3,552 B (the language strings interned
-# as qstrs would bring it under, but then the interpreter's next qstr pool needs a ~8 KB
-# block the game's heap no longer has, and Menu > Concours failed to load). Up to this
-# figure the test reports the overrun as an expected failure; a higher peak fails it, and a
-# peak back under the budget passes it.
-KNOWN_OVER_BUDGET_PEAK = 126496 + 512
-
-
 def test_deployed_mpy_live_heap_peak_of_a_40_deal_game():
     """`make deploy`'s .mpy files on the stock rp2 UF2 (the emulated RP2040): the live heap
     (gc.mem_alloc() after gc.collect(), after every press, measuring script included) of a
@@ -203,7 +194,10 @@ def test_deployed_mpy_live_heap_peak_of_a_40_deal_game():
     marks as bytes, the plain texts in a set and the language table's strings interned:
     109,568 B after boot, a 117,232 B peak (5.7 KB under); without the interning (it broke
     the loading of later modules, above) and with the deal details, the guards, the letter
-    picker and the club link: 118,912 B after boot, a 126,496 B peak (over)."""
+    picker and the club link: 118,912 B after boot, a 126,496 B peak (over); then with the
+    language table's keys in one string (render/language_table.py), no set of its plain
+    strings, the bytecode CRC, the name picker's drawing and the deals lists' base class
+    off the deal-entry path: 115,232 B after boot, a 122,432 B peak (512 B under)."""
     reason = _emulated_pico_missing()
     if reason:
         pytest.skip(".mpy heap: " + reason)
@@ -218,6 +212,4 @@ def test_deployed_mpy_live_heap_peak_of_a_40_deal_game():
     message = ("with make deploy's .mpy files the live heap peaks at %d B over a %d-deal federation game, "
                "over %d B (half the rp2 heap): %r" % (figures["peak"], budgets.GAME_DEALS, budgets.RP2_LIVE_BUDGET,
                                                       figures))
-    if budgets.RP2_LIVE_BUDGET < figures["peak"] <= KNOWN_OVER_BUDGET_PEAK:
-        pytest.xfail(message)  # known, reported on every run until it is brought back under
     assert figures["peak"] <= budgets.RP2_LIVE_BUDGET, message

@@ -134,9 +134,9 @@ def test_display_pack_screenshots_come_from_the_simulator():
 @pytest.mark.parametrize("code", languages.LANGS)
 def test_strings_fit_one_line(code):
     """Every string of the four tables fits the 16 characters of a 128x64 line."""
-    T = languages.load(code)
+    T = languages.read_file(code)
     assert T and all(len(v) <= 16 for v in T.values()), [(k, v) for k, v in T.items() if len(v) > 16]
-    assert set(T) == set(languages.load("fr"))  # no key missing in a language
+    assert set(T) == set(languages.read_file("fr"))  # no key missing in a language
 
 
 @pytest.mark.parametrize("code", ["fr", "it"])

@@ -22,21 +22,41 @@ def _dir():
 
 
 def load(code):
-    """The table of language `code` (French when it is unknown), as a dict."""
+    """The table of language `code` (French when it is unknown), read like a dict: a
+    render.language_table.LanguageTable (the keys in one string), in the frozen image a
+    render.constant_table.ConstantTable."""
     if code not in LANGS:
         code = "fr"
     try:
         from render import language_tables  # pyright: ignore[reportAttributeAccessIssue]  (only in the frozen image: host_tools/uf2.py)
     except ImportError:
-        return read_file(code)
+        return compact(read_file(code))
     return getattr(language_tables, code)()
+
+
+def compact(table):
+    """The dict `table` as a LanguageTable: its keys side by side in one string, its
+    values the same strings (render/language_table.py says why; imported here, so the
+    frozen image, whose tables are constants, never builds its class)."""
+    import array
+
+    from render.language_table import LanguageTable
+
+    keys = list(table)
+    starts = array.array("H", bytes(2 * (len(keys) + 1)))
+    position = 0
+    for index in range(len(keys)):
+        starts[index] = position
+        position += len(keys[index]) + 1
+    starts[len(keys)] = position
+    return LanguageTable("\n".join(keys) + "\n", starts, tuple([table[key] for key in keys]))
 
 
 def read_file(code):
     """The table in render/lang/`code`.txt, as a dict."""
-    # The file is read whole (3 KB) and cut up in place: per line only the
-    # value string is allocated (keys are the interned names the code uses), so
-    # the table's strings lie side by side instead of between freed lines.
+    # The file is read whole (4 KB) and cut up in place: per line only the key
+    # (none when the code names it: then it is interned) and the value string are
+    # allocated, so the table's strings lie side by side instead of between freed lines.
     with open(_dir() + code + ".txt", "rb") as f:
         data = f.read()
     mv = memoryview(data)

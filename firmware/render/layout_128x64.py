@@ -275,19 +275,6 @@ class Layout(Regions):
             self.label(context, 0, 45, W, 1)
         self.hint(hint)
 
-    def name_picker(self, title, name, cursor, hint):
-        """A team's name picked letter by letter: the name big (double size while it fits),
-        the letter under the cursor underlined, UP/DOWN arrows at the left."""
-        self.title(title)
-        self.arrow_up(2, 20)
-        self.arrow_down(2, 32)
-        n = len(name)
-        pitch = 16 if 16 * n <= W - 16 else 8
-        x0 = 12 + (W - 12 - pitch * n) // 2
-        self.label(name, x0, 22, pitch * n, 0, 1, pitch == 16)
-        self.fb.fill_rect(x0 + pitch * cursor, 40, pitch - 2, 2, 1)
-        self.hint(hint)
-
     def mark_digits(self, value, units):
         """Underline the digit(s) being set under the picker's number: the units, or the tens and above."""
         nd = ndigits(value)

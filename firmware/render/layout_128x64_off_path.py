@@ -1,6 +1,6 @@
 """The drawings of the screens off the deal-entry path on the 128x64 monochrome layout
 (render/layout_128x64.py): the deals lists (history, past games), the end of a
-game and the end of a concours round.
+game and the end of a concours round, the team-name picker.
 
 Loaded on demand (on_demand.py) by the screen that draws one, through the
 layout's OFF_PATH, and released at the next change of screen: with `make
@@ -99,3 +99,17 @@ def round_over(layout, title, ns_label, ns, ew_label, ew, code, hint):
     layout.label(code[:9], 0, 40, W, 1)
     layout.label(code[10:], 0, 48, W, 1)
     layout.label(hint, 0, 56, W)
+
+
+def name_picker(layout, title, name, cursor, hint):
+    """A team's name picked letter by letter: the name big (double size while it fits),
+    the letter under the cursor underlined, UP/DOWN arrows at the left."""
+    layout.title(title)
+    layout.arrow_up(2, 20)
+    layout.arrow_down(2, 32)
+    n = len(name)
+    pitch = 16 if 16 * n <= W - 16 else 8
+    x0 = 12 + (W - 12 - pitch * n) // 2
+    layout.label(name, x0, 22, pitch * n, 0, 1, pitch == 16)
+    layout.fb.fill_rect(x0 + pitch * cursor, 40, pitch - 2, 2, 1)
+    layout.hint(hint)

@@ -477,18 +477,6 @@ class Layout(Regions):
             self.figures(value, x, 46, w, 50, 26, 6, 6)
         self.hint(hint)
 
-    def name_picker(self, title, name, cursor, hint):
-        """A team's name picked letter by letter: the name at triple size, the letter under
-        the cursor underlined, UP/DOWN arrows at the left."""
-        self.title(title)
-        self.arrow(6, 52)
-        self.arrow(6, 88, 1)
-        n = len(name)
-        x0 = 24 + (W - 24 - 24 * n) // 2
-        self.label(name, x0, 47, 24 * n, 52, 0, FOREGROUND, SIZE_TRIPLE, SIZE_TRIPLE)
-        self.fill_rect(x0 + 24 * cursor, 100, 20, 4, SELECTION)
-        self.hint(hint)
-
     def mark_digits(self, value, units):
         """Mark the digit(s) being set under the picker's number: the units, or the tens and above."""
         n = ndigits(value)

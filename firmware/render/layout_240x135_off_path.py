@@ -1,6 +1,6 @@
 """The drawings of the screens off the deal-entry path on the 240x135 colour layout
 (render/layout_240x135.py): the deals lists (history, past games), the end of a
-game and the end of a concours round.
+game and the end of a concours round, the team-name picker.
 
 Loaded on demand (on_demand.py) by the screen that draws one, through the
 layout's OFF_PATH, and released at the next change of screen: with `make
@@ -105,3 +105,16 @@ def round_over(layout, title, ns_label, ns, ew_label, ew, code, hint):
     layout.label(code, 0, 85, W, 28, 1, FOREGROUND, SIZE_DOUBLE, SIZE_SMALL)
     fill(0, 117, W, H - 117, BAR)
     layout.keys_line(hint, 4, 118, W - 8)
+
+
+def name_picker(layout, title, name, cursor, hint):
+    """A team's name picked letter by letter: the name at triple size, the letter under
+    the cursor underlined, UP/DOWN arrows at the left."""
+    layout.title(title)
+    layout.arrow(6, 52)
+    layout.arrow(6, 88, 1)
+    n = len(name)
+    x0 = 24 + (W - 24 - 24 * n) // 2
+    layout.label(name, x0, 47, 24 * n, 52, 0, FOREGROUND, SIZE_TRIPLE, SIZE_TRIPLE)
+    layout.fill_rect(x0 + 24 * cursor, 100, 20, 4, SELECTION)
+    layout.hint(hint)

@@ -3,7 +3,7 @@
 framebuf.text draws ASCII only, but the strings of four languages need é, ü,
 à...: each string is split once into its ASCII base and a few accent marks
 (cached), so drawing it again allocates nothing; a plain ASCII string is its own
-drawing form (nothing built or kept for it but its place in the table). Numbers are drawn digit by
+drawing form (nothing built or kept for it). Numbers are drawn digit by
 digit from constant one-character strings, because str(n) allocates.
 Both layouts place their drawings in regions through Regions (below).
 """
@@ -32,11 +32,11 @@ _MARKS = (
 )
 
 _cache = {}  # strings built at run time (rows, contexts): bounded
-# the language table's strings, prepared once when the language loads: the accented
-# ones -> their drawing form; the plain ASCII ones are their own drawing form, kept in a
-# set (a set's slot is half a dict's: 0.7 KB less of the Pico's heap for a table)
+# the language table's accented strings, prepared once when the language loads -> their
+# drawing form; a plain ASCII string is its own drawing form, found so on every draw
+# (a look at its characters, nothing kept: a set of the table's plain strings took
+# 1.2 KB of the Pico's heap)
 _table = {}
-_plain = set()
 _table_code = None  # the language _table was prepared for
 
 
@@ -48,7 +48,7 @@ def prepare_table(texts, code=None):
     (render/language_tables.py, CODE_prepared()): a render.constant_table.ConstantTable whose
     sorted strings and prepared tuples are constants in flash, so nothing of it is
     built in RAM."""
-    global _table, _plain, _table_code
+    global _table, _table_code
     _cache.clear()
     if code is None:
         code = _table_code
@@ -56,18 +56,14 @@ def prepare_table(texts, code=None):
     try:
         from render import language_tables  # pyright: ignore[reportAttributeAccessIssue]
         _table = getattr(language_tables, code + "_prepared")()
-        _plain = set()
         return
     except (ImportError, AttributeError, TypeError):
         pass
     _table = {}
-    _plain = set()
     for key in texts:
         v = texts[key]
         p = _split(v)
-        if p is v:
-            _plain.add(v)
-        else:
+        if p is not v:
             _table[v] = p
 
 
@@ -81,11 +77,11 @@ def _prepare(string):
     p = _table.get(string)
     if p is not None:
         return p
-    if string in _plain:
-        return string
     p = _cache.get(string)
     if p is None:
         p = _split(string)
+        if p is string:  # plain ASCII: its own drawing form, nothing kept
+            return string
         if len(_cache) >= 32:  # run-time strings: a small working set is enough
             _cache.clear()
         _cache[string] = p

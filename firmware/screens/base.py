@@ -11,7 +11,6 @@ the texts of the language in use (app.texts) and the game at the table
 neither the application loop nor the screens that open it (the on-demand
 screens import this module, never the other way round).
 """
-import on_demand
 from events.inputs import BACK, OK, PRESS, is_key, up_down
 
 
@@ -114,26 +113,6 @@ class ListScreen(Screen):
         hint = self.hint()
         self.scroll(len(rows), layout.HINT_ROWS if hint else layout.ROWS)  # the hint takes rows
         layout.listing(self.title(), rows, self.sel, self.top, self.right(), hint)
-
-
-class RecordList(ListScreen):
-    """A list of two-line records under the team names (records() of the layout's
-    off-path drawings, loaded on demand): the deals of a
-    game, the past games."""
-
-    wrap = False
-    played = None  # a finished game's team names as it was played with ({}: none); None: today's
-
-    def team_label(self, team):
-        """The team's name over the columns: the one the game was played with."""
-        return played_name(self.app, self.played, team)
-
-    def draw(self, layout):
-        rows = self.cached_rows()
-        self.scroll(len(rows), layout.RECORD_ROWS)
-        on_demand.load(layout.OFF_PATH).records(layout, self.team_label("NS"), self.team_label("EW"), rows, self.sel,
-                                                 self.top)
-
 
 
 class Ask(Screen):

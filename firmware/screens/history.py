@@ -9,7 +9,8 @@ games open the list; the app releases it once no open screen comes from it
 """
 import on_demand
 from coinche.melds import credited, total
-from screens.base import Ask, ListScreen, RecordList, contract_text, played_name
+from screens.base import Ask, ListScreen, contract_text, played_name
+from screens.record_list import RecordList
 from screens.deal_entry import Entry
 from table.draft import Draft
 

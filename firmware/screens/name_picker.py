@@ -10,6 +10,7 @@ Keys: UP/DOWN the letter under the cursor (held: faster), OK the next letter,
 BACK the letter before (on the first one: leave, nothing changed), held OK: save
 the name (an empty name is NS/EW again). The hint line turns through them.
 """
+import on_demand
 from coinche.compat import const
 from events.inputs import BACK, LONG, OK, PRESS, is_key, up_down
 from screens.base import Screen
@@ -77,4 +78,6 @@ class NamePicker(Screen):
         texts = self.app.texts
         k = self.phase % 3
         hint = texts["n_keys"] if k == 0 else (texts["n_save"] if k == 1 else texts["n_back"])
-        layout.name_picker(texts["s_names"] + " " + texts[self.team], self.text(), self.cursor, hint)
+        # its drawing is the layout's, off the deal-entry path (loaded on demand)
+        on_demand.load(layout.OFF_PATH).name_picker(layout, texts["s_names"] + " " + texts[self.team], self.text(),
+                                                    self.cursor, hint)

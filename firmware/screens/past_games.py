@@ -7,7 +7,7 @@ once no open screen comes from it (App.go).
 """
 import on_demand
 from coinche.rules import Rules
-from screens.base import RecordList
+from screens.record_list import RecordList
 
 
 class Archive(RecordList):

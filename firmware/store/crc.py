@@ -2,46 +2,11 @@
 
 MicroPython v1.28 has binascii.crc32 on the unix port and in the stock rp2
 build (MICROPY_PY_BINASCII_CRC32 with MICROPY_PY_DEFLATE, both on at the rp2
-port's "extra features" level). A port without it gets a plain bytecode loop
-on two 16-bit halves, which stays in small ints (CRC values pass 2**30, and a
-big int per byte would be slow and allocate on 32-bit MicroPython).
+port's "extra features" level). A port without it gets the plain bytecode loop of
+store/crc_bytecode.py, imported only there (with `make deploy` a module's code is
+on the heap).
 """
-import array
-
-_TABLE_LOW = None  # built on first use: a port with binascii.crc32 never pays the 1 KB of RAM
-_TABLE_HIGH = None
-
-
-def _build_tables():
-    global _TABLE_LOW, _TABLE_HIGH
-    table_low = array.array("H", bytes(512))
-    table_high = array.array("H", bytes(512))
-    for index in range(256):
-        value = index
-        for _ in range(8):
-            value = (value >> 1) ^ 0xEDB88320 if value & 1 else value >> 1
-        table_low[index] = value & 0xFFFF
-        table_high[index] = value >> 16
-    _TABLE_LOW = table_low
-    _TABLE_HIGH = table_high
-
-
-def crc32_py(data):
-    """Plain bytecode, small ints only."""
-    if _TABLE_LOW is None:
-        _build_tables()
-    low = 0xFFFF
-    high = 0xFFFF
-    table_low = _TABLE_LOW
-    table_high = _TABLE_HIGH
-    for byte in data:
-        index = (low ^ byte) & 0xFF
-        low = ((low >> 8) | ((high & 0xFF) << 8)) ^ table_low[index]
-        high = (high >> 8) ^ table_high[index]
-    return ((high << 16) | low) ^ 0xFFFFFFFF
-
-
 try:
-    from binascii import crc32  # unsigned, as zlib's, on MicroPython and CPython 3
+    from binascii import crc32  # noqa: F401  (unsigned, as zlib's, on MicroPython and CPython 3)
 except ImportError:
-    crc32 = crc32_py
+    from store.crc_bytecode import crc32_py as crc32  # noqa: F401  (the name store.lines imports)

@@ -315,9 +315,11 @@ def fresh_app(preset):
 def set_language(app, code):
     app.settings["lang"] = code
     app.set_language(code)
-    if OVERLONG:
+    if OVERLONG:  # the table read like a dict, as a dict with the texts too long
+        texts = {key: app.texts[key] for key in app.texts}
         for key in OVERLONG:
-            app.texts[key] = OVERLONG[key] * 40
+            texts[key] = OVERLONG[key] * 40
+        app.texts = texts
         from render.text import prepare_table
         prepare_table(app.texts)
     state["lang"] = code
