@@ -71,7 +71,7 @@ def build_image(path):
     games = [ui_corpus.games(ui_corpus.SEED_TUNING, 1, [ui_corpus.CONFIGS[i]])[0] for i in range(4)]
     with Sim(rules=PRESET_NAMES[0], flash=path) as sim:
         # the teams get names before the first game: every game keeps them
-        sim.run_script(_menu("m_settings") + _names_from_settings() + ["back"])
+        sim.run_script(_menu("m_settings") + _names_from_settings() + ["back", "back"])  # settings, then the menu
         assert sim.current().screen == "home"
         for n, (_label, preset, options, records) in enumerate(games):
             rules = Rules(preset, options)
