@@ -10,6 +10,10 @@ in flash too), so not even a dict of the language in use is built in RAM.
 """
 
 LANGS = ("fr", "en", "de", "it")
+# The texts only the options screen draws (each option's one-line help): kept out of the
+# table in use, so that with `make deploy` their strings are on the heap only while that
+# screen is open (about 1 KB of the Pico's heap); the screen reads them with read_file().
+OPTION_HELP_PREFIX = "oh_"
 
 
 def _dir():
@@ -30,7 +34,7 @@ def load(code):
     try:
         from render import language_tables  # pyright: ignore[reportAttributeAccessIssue]  (only in the frozen image: host_tools/uf2.py)
     except ImportError:
-        return compact(read_file(code))
+        return compact(read_file(code, skip=OPTION_HELP_PREFIX))
     return getattr(language_tables, code)()
 
 
@@ -52,8 +56,9 @@ def compact(table):
     return LanguageTable("\n".join(keys) + "\n", starts, tuple([table[key] for key in keys]))
 
 
-def read_file(code):
-    """The table in render/lang/`code`.txt, as a dict."""
+def read_file(code, skip=None, only=None):
+    """The table in render/lang/`code`.txt, as a dict: without the keys that start with
+    `skip`, or only those that start with `only`."""
     # The file is read whole (4 KB) and cut up in place: per line only the key
     # (none when the code names it: then it is interned) and the value string are
     # allocated, so the table's strings lie side by side instead of between freed lines.
@@ -73,6 +78,8 @@ def read_file(code):
                 e = j
                 while e > s + 3 and data[e - 1] == 0x0D:  # "\r" of a CRLF file
                     e -= 1
-                table[str(mv[i:s], "utf-8").strip()] = str(mv[s + 3:e], "utf-8")
+                key = str(mv[i:s], "utf-8").strip()
+                if not (skip and key.startswith(skip)) and (not only or key.startswith(only)):
+                    table[key] = str(mv[s + 3:e], "utf-8")
         i = j + 1
     return table

@@ -251,9 +251,20 @@ class OptionsScreen(ListScreen):
         r = Rules.from_spec(self.app.table.next_rules())
         return [(texts["o_" + k], option_label(texts, k, r[k])) for k in LISTED_OPTIONS]
 
+    help_texts = None  # the options' help lines, read when the screen first draws one
+
     def hint(self):
         """The highlighted option in words: its label is cut to share a row with its value."""
-        return self.app.texts[OPTION_HELP[self.sel]]
+        texts = self.help_texts
+        if texts is None:
+            texts = self.app.texts
+            if OPTION_HELP[0] not in texts:  # make deploy: not in the table in use (render/languages.py)
+                languages = on_demand.load("render.languages")
+                code = self.app.language if self.app.language in languages.LANGS else "fr"
+                texts = languages.read_file(code, only=languages.OPTION_HELP_PREFIX)
+                on_demand.release("render.languages")
+            self.help_texts = texts
+        return texts[OPTION_HELP[self.sel]]
 
     def pick(self, i):
         self.app.go(ValuePicker(self.app, "s_option", self, LISTED_OPTIONS[i]))
