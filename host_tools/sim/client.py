@@ -296,6 +296,16 @@ class Sim:
         except subprocess.TimeoutExpired:
             self.kill()
             rc = self.proc.returncode
+        # a write that found the pipe closed gets here before the reader has passed on the
+        # device's last lines (the unix port prints a MemoryError on stdout): take them too
+        self._reader.join(timeout=5)
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                break
+            if line is not None and line[:2] not in (b"F ", b"D ", b"S ", b"J "):
+                self.log.append(line.decode(errors="replace").rstrip("\n"))
         raise SimError("device process ended (exit status %s)" % rc, self._crash_text(), rc)
 
     def _crash_text(self):
