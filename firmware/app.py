@@ -85,6 +85,7 @@ class App:
         self.apply_contrast()
         self._numbered = None  # (round info, language, {"NS": "NS 5", "EW": "EO 3"}): team_name()
         self.view = self.end_screen() if self.table.game.over else Home(self)
+        self.turn_at = ticks_add(self.clock(), HINT_MS)  # the first screen shows its first hint its full time
         if message is not None:
             self.tell(message, START_TOAST_MS)
         try:
@@ -325,7 +326,8 @@ class App:
             self.toast_msg = None
             self.dirty = True
         view = self.view
-        if view.turns and ticks_diff(now, self.turn_at) >= 0:  # the next text of its hint line
+        if view.turns and not self.dimmed and ticks_diff(now, self.turn_at) >= 0:  # its hint's next text
+            # (a dimmed screen is not being read: it keeps its picture and sends the panel nothing)
             self.turn_at = ticks_add(now, HINT_MS)
             view.phase += 1
             self.dirty = True

@@ -39,6 +39,17 @@ def test_home_turns_through_its_keys_in_words(home):
     assert frames[3] == frames[0]  # and round again
 
 
+def test_home_after_a_boot_shows_its_first_rows_their_full_time(home):
+    _layout, r = home
+    assert r["boot"] == {"phase_before": 0, "phase_at": 1}
+
+
+def test_a_dimmed_home_stops_turning(home):
+    _layout, r = home
+    d = r["dimmed"]
+    assert d["dimmed"] and d["phase_later"] == d["phase"]
+
+
 def test_the_keys_do_what_home_says(home):
     _layout, r = home
     assert r["held_ok"] == "history"  # held OK: the deals list

@@ -53,6 +53,12 @@ mount(RAMBlockDev(4096, 352), "/flash")
 board = ColourBoard() if LAYOUT == "240x135" else Board()
 app = App(board, {"rules": "federation"})
 app.layout.probe = probe
+board.now += HINT_MS - 1  # just before the boot's home turns: still its first rows
+app.poll()
+boot = {"phase_before": app.view.phase}
+board.now += 1
+app.poll()
+boot["phase_at"] = app.view.phase
 app.settings["lang"] = LANG
 app.set_language(LANG)
 app.save_deal({"taker": "NS", "bid": 100, "trump": "H", "points": 120}, None)
@@ -61,6 +67,16 @@ app.home()
 out = {"texts": {k: app.texts[k] for k in ("home_ok", "home_back", "home_arrows", "home_arrows_2", "home_hold",
                                            "deals_n", "quarte")}}
 out["home"] = [texts_of(app)] + [turned(app, board) for _ in range(3)]
+out["boot"] = boot
+app.settings["dim"] = 30  # seconds without a key: the screen dims and its rows stop turning
+board.now += 30 * 1000
+app.poll()
+dimmed = {"dimmed": app.dimmed, "phase": app.view.phase}
+board.now += 3 * HINT_MS
+app.poll()
+dimmed["phase_later"] = app.view.phase
+out["dimmed"] = dimmed
+del app.settings["dim"]
 key(app, OK, LONG)
 out["held_ok"] = app.view.name
 key(app, BACK)
