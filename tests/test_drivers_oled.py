@@ -23,12 +23,36 @@ def run(mp, code):
     return json.loads(out[-1])
 
 
-def window_cost(kind, pages):
-    """Bytes on the bus to update these pages: commands + control + data."""
+def windows(kind, spans):
+    """The windows the driver should open, spans = {page: (first, last) changed column}:
+    SH1106 one per page with its own span, SSD1306 one per run of consecutive pages
+    with the union of their spans.  Each is (pages, first, last)."""
     if kind == "sh1106":
-        return len(pages) * (4 + 129)  # page, column low, column high, then data
-    runs = sum(1 for p in pages if p - 1 not in pages)
-    return runs * 7 + len(pages) * 129  # one 0x21/0x22 window per run of pages
+        return [([p], first, last) for p, (first, last) in sorted(spans.items())]
+    out = []
+    for p in sorted(spans):
+        if out and p - 1 == out[-1][0][-1]:
+            pages, first, last = out[-1]
+            out[-1] = (pages + [p], min(first, spans[p][0]), max(last, spans[p][1]))
+        else:
+            out.append(([p], spans[p][0], spans[p][1]))
+    return out
+
+
+def window_cost(kind, spans):
+    """Bytes on the bus: the window's commands (SH1106: page, column low, column high;
+    SSD1306: 0x21 and 0x22 with their arguments), then per page a control byte and
+    the window's columns."""
+    command = 4 if kind == "sh1106" else 7
+    return sum(command + len(pages) * (1 + last - first + 1) for pages, first, last in windows(kind, spans))
+
+
+def ram_writes(kind, spans):
+    return sum(len(pages) * (last - first + 1) for pages, first, last in windows(kind, spans))
+
+
+def full_frame(kind):
+    return window_cost(kind, {p: (0, 127) for p in range(8)})
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -84,12 +108,93 @@ for pages in %r:
     out.append([d.bytes_sent - b, bus.bytes_written - w, m.data_bytes - n, ok])
 print(json.dumps({"full": full, "out": out}))
 """ % (kind, cases))
-    assert res["full"] == window_cost(kind, list(range(8)))
+    assert res["full"] == full_frame(kind)
     for pages, (sent, on_bus, ram, ok) in zip(cases, res["out"]):
+        spans = {p: ((p * 37) % 128, (p * 37) % 128) for p in pages}
         assert ok
-        assert sent == window_cost(kind, pages), pages
+        assert sent == window_cost(kind, spans), pages
         assert on_bus == sent  # the driver's own count is what crossed the bus
-        assert ram == 128 * len(pages)
+        assert ram == ram_writes(kind, spans)
+
+
+STEP = """
+def step(d, m, draw):
+    \"\"\"Draw, show, and say what it cost and whether the glass is the framebuffer.\"\"\"
+    bus = fake_machine.i2c_bus(0)
+    before = bytes(d.buffer)
+    draw(d)
+    spans = {}
+    for p in range(8):
+        cols = [x for x in range(128) if d.buffer[p * 128 + x] != before[p * 128 + x]]
+        if cols:
+            spans[p] = (cols[0], cols[-1])
+    b, w, n = d.bytes_sent, bus.bytes_written, m.data_bytes
+    d.show()
+    return {"spans": spans, "sent": d.bytes_sent - b, "bus": bus.bytes_written - w,
+            "ram": m.data_bytes - n, "glass": hwsim.frame(d)[3] == bytes(d.buffer)}
+d = hwsim.display(%r)
+m = hwsim.model(d)
+d.fill(0)
+d.text("Nous 162", 8, 16, 1)
+d.show()
+"""
+
+
+def steps(mp, kind, draws):
+    """Run the draws one show() each; the spans are read from the framebuffer itself."""
+    res = run(mp, STEP % kind + "out = []\n" + "".join(
+        "out.append(step(d, m, lambda d: %s))\n" % draw for draw in draws) + "print(json.dumps(out))\n")
+    for r in res:
+        r["spans"] = {int(p): tuple(span) for p, span in r["spans"].items()}
+    return res
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_one_changed_character_sends_only_its_columns(mp, kind):
+    # "162" becomes "163": the last digit's cell is columns 64..71 of page 2
+    (res,) = steps(mp, kind, ['(d.fill_rect(64, 16, 8, 8, 0), d.text("3", 64, 16, 1))'])
+    assert list(res["spans"]) == [2]
+    first, last = res["spans"][2]
+    assert 64 <= first <= last <= 71
+    assert res["sent"] == window_cost(kind, res["spans"]) < 20
+    assert res["bus"] == res["sent"]
+    assert res["ram"] == last - first + 1
+    assert res["glass"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_change_at_column_0_then_at_column_127(mp, kind):
+    res = steps(mp, kind, ["d.pixel(0, 30, 1)", "d.pixel(127, 50, 1)"])
+    assert [r["spans"] for r in res] == [{3: (0, 0)}, {6: (127, 127)}]
+    for r in res:
+        assert r["sent"] == window_cost(kind, r["spans"])
+        assert r["ram"] == 1
+        assert r["glass"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_two_pages_with_different_spans(mp, kind):
+    # SSD1306: one window over pages 1..2, columns 10..100; SH1106: a window per page
+    (res,) = steps(mp, kind, ["(d.pixel(10, 12, 1), d.vline(95, 17, 3, 1), d.pixel(100, 20, 1))"])
+    assert res["spans"] == {1: (10, 10), 2: (95, 100)}
+    expected = 7 + 2 * (1 + 91) if kind == "ssd1306" else (4 + 1 + 1) + (4 + 1 + 6)
+    assert res["sent"] == window_cost(kind, res["spans"]) == expected
+    assert res["ram"] == (2 * 91 if kind == "ssd1306" else 1 + 6)
+    assert res["glass"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_after_a_failed_transfer_every_column_is_sent_again(mp, kind):
+    res = run(mp, STEP % kind + """
+fake_machine.detach_i2c(0, 0x3C)
+d.pixel(5, 5, 1)
+d.show()  # fails: counted, the next show starts over
+m = fake_machine.attach_i2c(0, 0x3C, type(m)())
+hwsim._panels[id(d)] = m
+d.show()
+print(json.dumps({"errors": d.errors, "ram": m.data_bytes, "glass": hwsim.frame(d)[3] == bytes(d.buffer)}))
+""")
+    assert res == {"errors": 1, "ram": 1024, "glass": True}
 
 
 def test_sh1106_writes_columns_2_to_129(mp):

@@ -2,9 +2,10 @@
 
 Both controllers hold the picture in pages of 8 rows, one byte per column
 (bit 0 = top row), which is exactly framebuf.MONO_VLSB: the FrameBuffer's
-bytes go to the panel unchanged.  show() sends only the pages that changed
-since the last show(), so a key press that redraws one line of text costs
-~140 bytes on the bus instead of ~1 KB.
+bytes go to the panel unchanged.  show() sends, of each page that changed
+since the last show(), only the columns from its first to its last changed
+one, so a key press that changes one word costs tens of bytes on the bus
+instead of a whole page (129 bytes) per 8 rows it touches, or ~1 KB.
 
 The SH1106 differs in two ways that matter here: it has no horizontal
 addressing mode (every page is addressed on its own), and its RAM is 132
@@ -16,7 +17,7 @@ Written for this project in the style of micropython-lib's ssd1306.py
 import framebuf
 from micropython import const
 
-from drivers.dirty import sync
+from drivers.dirty import SPAN_LAST, SPAN_SHIFT, copy, sync_span
 
 ADDR = const(0x3C)
 
@@ -76,9 +77,13 @@ class _OLED(framebuf.FrameBuffer):
         mv = memoryview(cmd)
         # One view per command length, made now so no transfer allocates.
         self._cmd_len = [mv[:n] for n in range(9)]
-        buf = memoryview(self.buffer)
-        ctrl = bytes((_CTRL_DATA,))
-        self._page_data = [(ctrl, buf[p * width:(p + 1) * width]) for p in range(self.pages)]
+        # One data transfer: the control byte, then the changed columns of a page.
+        # Its length changes with every transfer, its capacity never does, so
+        # resizing it inside the capacity allocates nothing (a memoryview slice would).
+        self._data = bytearray(width + 1)
+        self._data[0] = _CTRL_DATA
+        # Any width bytes: what gives self._data back its full length before a copy.
+        self._refill = memoryview(self.buffer)[:width]
         self.init_display()
 
     # -- bus --------------------------------------------------------------
@@ -97,9 +102,16 @@ class _OLED(framebuf.FrameBuffer):
         self._cmd[2] = arg
         self._send_cmd(3)
 
-    def _send_page(self, page):
-        self.i2c.writevto(self.addr, self._page_data[page])
-        self.bytes_sent += self.width + 1
+    def _send_columns(self, page, first, last):
+        """Send columns first..last of a page as data, wherever the controller's
+        pointer stands."""
+        data = self._data
+        count = last - first + 1
+        data[1:] = self._refill  # back to width + 1 bytes, inside the capacity
+        copy(self.buffer, page * self.width + first, data, 1, count)
+        data[count + 1:] = b""
+        self.i2c.writeto(self.addr, data)
+        self.bytes_sent += count + 1
 
     def _setup(self):
         """Controller-specific part of the set-up."""
@@ -176,11 +188,14 @@ class _OLED(framebuf.FrameBuffer):
         self.errors += 1
         self._reinit = True  # the panel may have lost power: start over
 
-    def _dirty(self, page):
-        """True if the page changed; when the panel is unknown every page is."""
+    def _span(self, page):
+        """The page's changed columns as first << SPAN_SHIFT | last, -1 if none; when
+        the panel is unknown every column of every page has changed."""
         w = self.width
-        changed = sync(self.buffer, self._shadow, page * w, w)
-        return changed or not self._synced
+        span = sync_span(self.buffer, self._shadow, page * w, w)
+        if not self._synced:
+            return w - 1  # first 0, last w - 1
+        return span
 
 
 class SSD1306(_OLED):
@@ -197,11 +212,11 @@ class SSD1306(_OLED):
         self._cmd2(_SET_VCOMH, 0x30)
         self._cmd2(_CHARGE_PUMP, 0x10 if self.external_vcc else 0x14)
 
-    def _window(self, p0, p1):
+    def _window(self, p0, p1, first, last):
         c = self._cmd
         c[1] = _COL_RANGE
-        c[2] = 0
-        c[3] = self.width - 1
+        c[2] = first
+        c[3] = last
         c[4] = _PAGE_RANGE
         c[5] = p0
         c[6] = p1
@@ -211,18 +226,27 @@ class SSD1306(_OLED):
         p = 0
         n = self.pages
         while p < n:
-            if not self._dirty(p):
+            span = self._span(p)
+            if span < 0:
                 p += 1
                 continue
-            # Extend the run over the following changed pages: one window,
-            # the controller steps from page to page on its own.
+            # Extend the run over the following changed pages: one window, the
+            # union of their changed columns; the controller steps from page to
+            # page on its own.
+            first = span >> SPAN_SHIFT
+            last = span & SPAN_LAST
             q = p + 1
-            while q < n and self._dirty(q):
+            while q < n:
+                span = self._span(q)
+                if span < 0:
+                    break
+                first = min(first, span >> SPAN_SHIFT)
+                last = max(last, span & SPAN_LAST)
                 q += 1
-            self._window(p, q - 1)
+            self._window(p, q - 1, first, last)
             for i in range(p, q):
-                self._send_page(i)
-            p = q
+                self._send_columns(i, first, last)
+            p = q + 1  # page q, if any, did not change
         self._synced = True
 
 
@@ -241,12 +265,14 @@ class SH1106(_OLED):
 
     def _show(self):
         c = self._cmd
-        col = self.col_offset
         for p in range(self.pages):
-            if self._dirty(p):
+            span = self._span(p)
+            if span >= 0:
+                first = span >> SPAN_SHIFT
+                col = self.col_offset + first
                 c[1] = _PAGE | p
                 c[2] = col & 0x0F  # column address, low nibble
                 c[3] = 0x10 | (col >> 4)  # column address, high nibble
                 self._send_cmd(4)
-                self._send_page(p)
+                self._send_columns(p, first, span & SPAN_LAST)
         self._synced = True
