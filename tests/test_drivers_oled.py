@@ -25,17 +25,22 @@ def run(mp, code):
 
 def windows(kind, spans):
     """The windows the driver should open, spans = {page: (first, last) changed column}:
-    SH1106 one per page with its own span, SSD1306 one per run of consecutive pages
-    with the union of their spans.  Each is (pages, first, last)."""
+    SH1106 one per page with its own span; SSD1306 one per run of consecutive pages
+    with the union of their spans, a page starting a window of its own when that costs
+    fewer bytes than widening the run's.  Each is (pages, first, last)."""
     if kind == "sh1106":
         return [([p], first, last) for p, (first, last) in sorted(spans.items())]
     out = []
     for p in sorted(spans):
+        first, last = spans[p]
         if out and p - 1 == out[-1][0][-1]:
-            pages, first, last = out[-1]
-            out[-1] = (pages + [p], min(first, spans[p][0]), max(last, spans[p][1]))
-        else:
-            out.append(([p], spans[p][0], spans[p][1]))
+            pages, run_first, run_last = out[-1]
+            wider = (min(run_first, first), max(run_last, last))
+            widening = (len(pages) + 1) * (wider[1] - wider[0] + 2) - len(pages) * (run_last - run_first + 2)
+            if widening <= 7 + last - first + 2:
+                out[-1] = (pages + [p],) + wider
+                continue
+        out.append(([p], first, last))
     return out
 
 
@@ -173,13 +178,25 @@ def test_a_change_at_column_0_then_at_column_127(mp, kind):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_two_pages_with_different_spans(mp, kind):
-    # SSD1306: one window over pages 1..2, columns 10..100; SH1106: a window per page
+def test_two_pages_with_close_spans(mp, kind):
+    # a word across pages 4 and 5: SSD1306 one window, columns 40..52 of both pages
+    (res,) = steps(mp, kind, ["(d.hline(40, 38, 11, 1), d.hline(41, 41, 12, 1))"])
+    assert res["spans"] == {4: (40, 50), 5: (41, 52)}
+    expected = 7 + 2 * (1 + 13) if kind == "ssd1306" else (4 + 1 + 11) + (4 + 1 + 12)
+    assert res["sent"] == window_cost(kind, res["spans"]) == expected
+    assert res["ram"] == (2 * 13 if kind == "ssd1306" else 11 + 12)
+    assert res["glass"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_two_pages_with_distant_spans(mp, kind):
+    # column 10 on page 1, columns 95..100 on page 2: widening one window to 10..100
+    # would cost 180 bytes more; SSD1306 opens a second window (7 bytes) instead
     (res,) = steps(mp, kind, ["(d.pixel(10, 12, 1), d.vline(95, 17, 3, 1), d.pixel(100, 20, 1))"])
     assert res["spans"] == {1: (10, 10), 2: (95, 100)}
-    expected = 7 + 2 * (1 + 91) if kind == "ssd1306" else (4 + 1 + 1) + (4 + 1 + 6)
+    expected = (7 + 1 + 1) + (7 + 1 + 6) if kind == "ssd1306" else (4 + 1 + 1) + (4 + 1 + 6)
     assert res["sent"] == window_cost(kind, res["spans"]) == expected
-    assert res["ram"] == (2 * 91 if kind == "ssd1306" else 1 + 6)
+    assert res["ram"] == 1 + 6
     assert res["glass"]
 
 

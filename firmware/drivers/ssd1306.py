@@ -46,6 +46,7 @@ _HORIZONTAL = const(0x00)
 _COL_RANGE = const(0x21)
 _PAGE_RANGE = const(0x22)
 _CHARGE_PUMP = const(0x8D)
+_WINDOW_BYTES = const(7)  # control byte, 0x21 first last, 0x22 first last
 
 # SH1106 only
 _DCDC = const(0xAD)
@@ -223,16 +224,20 @@ class SSD1306(_OLED):
         self._send_cmd(7)
 
     def _show(self):
-        p = 0
         n = self.pages
+        p = 0
+        span = self._span(0)
         while p < n:
-            span = self._span(p)
             if span < 0:
                 p += 1
+                if p < n:
+                    span = self._span(p)
                 continue
             # Extend the run over the following changed pages: one window, the
-            # union of their changed columns; the controller steps from page to
-            # page on its own.
+            # union of their changed columns, the controller stepping from page
+            # to page on its own -- unless a window of its own costs the next
+            # page fewer bytes than widening this one (a digit at the left under
+            # a word at the right).
             first = span >> SPAN_SHIFT
             last = span & SPAN_LAST
             q = p + 1
@@ -240,13 +245,18 @@ class SSD1306(_OLED):
                 span = self._span(q)
                 if span < 0:
                     break
-                first = min(first, span >> SPAN_SHIFT)
-                last = max(last, span & SPAN_LAST)
+                wider_first = min(first, span >> SPAN_SHIFT)
+                wider_last = max(last, span & SPAN_LAST)
+                widened = (q - p + 1) * (wider_last - wider_first + 2) - (q - p) * (last - first + 2)
+                if widened > _WINDOW_BYTES + (span & SPAN_LAST) - (span >> SPAN_SHIFT) + 2:
+                    break  # page q opens the next window, its span in hand
+                first = wider_first
+                last = wider_last
                 q += 1
             self._window(p, q - 1, first, last)
             for i in range(p, q):
                 self._send_columns(i, first, last)
-            p = q + 1  # page q, if any, did not change
+            p = q
         self._synced = True
 
 
