@@ -17,9 +17,14 @@ Written for this project in the style of micropython-lib's ssd1306.py
 import framebuf
 from micropython import const
 
-from drivers.dirty import SPAN_LAST, SPAN_SHIFT, copy, sync_span
+from drivers.dirty import sync_span
 
 ADDR = const(0x3C)
+
+# How drivers.dirty.sync_span packs a page's changed columns in one int (compiled in
+# here as constants: an imported name would be looked up at every use).
+_SPAN_SHIFT = const(16)
+_SPAN_LAST = const(0xFFFF)
 
 _CTRL_CMD = const(0x00)  # Co=0, D/C#=0: the rest of the transfer is commands
 _CTRL_DATA = const(0x40)  # Co=0, D/C#=1: the rest is display data
@@ -83,8 +88,8 @@ class _OLED(framebuf.FrameBuffer):
         # resizing it inside the capacity allocates nothing (a memoryview slice would).
         self._data = bytearray(width + 1)
         self._data[0] = _CTRL_DATA
-        # Any width bytes: what gives self._data back its full length before a copy.
-        self._refill = memoryview(self.buffer)[:width]
+        buf = memoryview(self.buffer)
+        self._rows = [buf[p * width:(p + 1) * width] for p in range(self.pages)]
         self.init_display()
 
     # -- bus --------------------------------------------------------------
@@ -107,12 +112,11 @@ class _OLED(framebuf.FrameBuffer):
         """Send columns first..last of a page as data, wherever the controller's
         pointer stands."""
         data = self._data
-        count = last - first + 1
-        data[1:] = self._refill  # back to width + 1 bytes, inside the capacity
-        copy(self.buffer, page * self.width + first, data, 1, count)
-        data[count + 1:] = b""
+        data[1:] = self._rows[page]  # the whole page, inside the capacity
+        data[1:first + 1] = b""  # then drop the columns before the span
+        data[last - first + 2:] = b""  # and after it
         self.i2c.writeto(self.addr, data)
-        self.bytes_sent += count + 1
+        self.bytes_sent += last - first + 2
 
     def _setup(self):
         """Controller-specific part of the set-up."""
@@ -190,7 +194,7 @@ class _OLED(framebuf.FrameBuffer):
         self._reinit = True  # the panel may have lost power: start over
 
     def _span(self, page):
-        """The page's changed columns as first << SPAN_SHIFT | last, -1 if none; when
+        """The page's changed columns as first << _SPAN_SHIFT | last, -1 if none; when
         the panel is unknown every column of every page has changed."""
         w = self.width
         span = sync_span(self.buffer, self._shadow, page * w, w)
@@ -238,17 +242,17 @@ class SSD1306(_OLED):
             # to page on its own -- unless a window of its own costs the next
             # page fewer bytes than widening this one (a digit at the left under
             # a word at the right).
-            first = span >> SPAN_SHIFT
-            last = span & SPAN_LAST
+            first = span >> _SPAN_SHIFT
+            last = span & _SPAN_LAST
             q = p + 1
             while q < n:
                 span = self._span(q)
                 if span < 0:
                     break
-                wider_first = min(first, span >> SPAN_SHIFT)
-                wider_last = max(last, span & SPAN_LAST)
+                wider_first = min(first, span >> _SPAN_SHIFT)
+                wider_last = max(last, span & _SPAN_LAST)
                 widened = (q - p + 1) * (wider_last - wider_first + 2) - (q - p) * (last - first + 2)
-                if widened > _WINDOW_BYTES + (span & SPAN_LAST) - (span >> SPAN_SHIFT) + 2:
+                if widened > _WINDOW_BYTES + (span & _SPAN_LAST) - (span >> _SPAN_SHIFT) + 2:
                     break  # page q opens the next window, its span in hand
                 first = wider_first
                 last = wider_last
@@ -278,11 +282,11 @@ class SH1106(_OLED):
         for p in range(self.pages):
             span = self._span(p)
             if span >= 0:
-                first = span >> SPAN_SHIFT
+                first = span >> _SPAN_SHIFT
                 col = self.col_offset + first
                 c[1] = _PAGE | p
                 c[2] = col & 0x0F  # column address, low nibble
                 c[3] = 0x10 | (col >> 4)  # column address, high nibble
                 self._send_cmd(4)
-                self._send_columns(p, first, span & SPAN_LAST)
+                self._send_columns(p, first, span & _SPAN_LAST)
         self._synced = True

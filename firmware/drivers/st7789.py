@@ -18,7 +18,7 @@ import time
 import framebuf
 from micropython import const
 
-from drivers.dirty import sync
+from drivers.dirty import sync_span
 
 _SWRESET = const(0x01)
 _SLPIN = const(0x10)
@@ -170,7 +170,7 @@ class ST7789(framebuf.FrameBuffer):
     # -- picture ----------------------------------------------------------
     def _row_dirty(self, y):
         rb = self._row_bytes
-        return sync(self.buffer, self._shadow, y * rb, rb) or not self._synced
+        return sync_span(self.buffer, self._shadow, y * rb, rb) >= 0 or not self._synced
 
     def show(self):
         """Send the runs of rows that changed since the last show()."""
