@@ -4,8 +4,8 @@ Both controllers hold the picture in pages of 8 rows, one byte per column
 (bit 0 = top row), which is exactly framebuf.MONO_VLSB: the FrameBuffer's
 bytes go to the panel unchanged.  show() sends, of each page that changed
 since the last show(), only the columns from its first to its last changed
-one, so a key press that changes one word costs tens of bytes on the bus
-instead of a whole page (129 bytes) per 8 rows it touches, or ~1 KB.
+one: a key press that changes one word costs tens of bytes on the bus, not
+129 for every page of 8 rows the word touches (a full frame is ~1 KB).
 
 The SH1106 differs in two ways that matter here: it has no horizontal
 addressing mode (every page is addressed on its own), and its RAM is 132
