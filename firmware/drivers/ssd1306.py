@@ -78,25 +78,23 @@ class _OLED(framebuf.FrameBuffer):
         self._on = True
         self._contrast = 0xCF
         self._inverted = 0
-        cmd = bytearray(8)
-        self._cmd = cmd
-        mv = memoryview(cmd)
-        # One view per command length, made now so no transfer allocates.
-        self._cmd_len = [mv[:n] for n in range(9)]
-        # One data transfer: the control byte, then the changed columns of a page.
-        # Its length changes with every transfer, its capacity never does, so
+        self._cmd = bytearray(8)  # a control byte and up to 7 command bytes
+        # Every transfer: a control byte, then commands or the changed columns of a
+        # page.  Its length changes with every transfer, its capacity never does, so
         # resizing it inside the capacity allocates nothing (a memoryview slice would).
-        self._data = bytearray(width + 1)
-        self._data[0] = _CTRL_DATA
+        self._transfer = bytearray(width + 1)
         buf = memoryview(self.buffer)
         self._rows = [buf[p * width:(p + 1) * width] for p in range(self.pages)]
         self.init_display()
 
     # -- bus --------------------------------------------------------------
     def _send_cmd(self, length):
-        """Send self._cmd[1:length] as commands (self._cmd[0] is the control byte)."""
-        self._cmd[0] = _CTRL_CMD
-        self.i2c.writeto(self.addr, self._cmd_len[length])
+        """Send self._cmd[1:length] as commands (the transfer puts the control byte first)."""
+        transfer = self._transfer
+        transfer[:] = self._cmd
+        transfer[0] = _CTRL_CMD
+        transfer[length:] = b""
+        self.i2c.writeto(self.addr, transfer)
         self.bytes_sent += length
 
     def _cmd1(self, command):
@@ -111,11 +109,12 @@ class _OLED(framebuf.FrameBuffer):
     def _send_columns(self, page, first, last):
         """Send columns first..last of a page as data, wherever the controller's
         pointer stands."""
-        data = self._data
-        data[1:] = self._rows[page]  # the whole page, inside the capacity
-        data[1:first + 1] = b""  # then drop the columns before the span
-        data[last - first + 2:] = b""  # and after it
-        self.i2c.writeto(self.addr, data)
+        transfer = self._transfer
+        transfer[1:] = self._rows[page]  # the whole page, inside the capacity
+        transfer[0] = _CTRL_DATA
+        transfer[1:first + 1] = b""  # then drop the columns before the span
+        transfer[last - first + 2:] = b""  # and after it
+        self.i2c.writeto(self.addr, transfer)
         self.bytes_sent += last - first + 2
 
     def _setup(self):
