@@ -179,6 +179,8 @@ def game(board, image, preset, log, uf2="env", setup="", after=""):
     figures["deals_kept"] = len(state["deals"])
     figures["deals_wanted"] = len(records)
     figures["deals_match"] = _same_game(rules, state, records)
+    if not figures["deals_match"]:
+        figures["first_difference"] = _first_difference(rules, state, records)
     figures["app_live_max"] = figures["live_max"] - figures["layer"]
     figures["repl_before"] = before
     figures["after_game"] = after
@@ -193,6 +195,17 @@ def _same_game(rules, state, records):
     want = Game(rules, records)
     got = Game(rules, state["deals"])
     return [r.score for r in got.results] == [r.score for r in want.results] and state["total"] == want.total
+
+
+def _first_difference(rules, state, records):
+    """(deal number, the planned record, the device's) of the first deal that scores
+    otherwise, or None when every deal scores the same (the totals differ then)."""
+    want = Game(rules, records).results
+    got = Game(rules, state["deals"]).results
+    for index in range(min(len(want), len(got))):
+        if want[index].score != got[index].score:
+            return (index + 1, records[index], state["deals"][index])
+    return None
 
 
 def latency(board, image, preset, log, gap_ms=600, uf2="env", setup=""):

@@ -92,7 +92,7 @@ def prepare(folder, uf2, log, deploy=False):
 
 # the game's figures kept: what it played, its pauses, and the heap (a crash's traceback too)
 GAME_FIGURES = ("deals_kept", "deals_wanted", "deals_match", "gap_max", "gap_screen", "edges_dropped", "render",
-                "show_max", "crash", "boot_free", "free_min", "live_max", "layer", "repl_before", "after_game")
+                "show_max", "first_difference", "crash", "boot_free", "free_min", "live_max", "layer", "repl_before", "after_game")
 
 
 def run(uf2=DEFAULT_UF2, log=print, games=True, deploy=False):
@@ -216,6 +216,9 @@ def page(figures):
         "",
     ] + ["The game with the link %s ended in a crash: `%s`" % (name, figures[name]["crash"].strip().splitlines()[-1])
          for name in ("standin", "offline") if figures[name].get("crash")] + [
+        "The game with the link %s differs from the one typed: deal %s was planned as `%s`, the device holds `%s`." % (
+            (name,) + tuple(figures[name]["first_difference"]))
+        for name in ("standin", "offline") if figures[name].get("first_difference")] + [
         "",
         "Through the stand-in during the game: %s CONNECTs answered, %s PUBLISHes acknowledged (%s acks), %s "
         "connections closed by it, %s packets left unanswered while silent; the link's own count: %s connects, "
