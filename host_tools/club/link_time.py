@@ -45,10 +45,22 @@ WITH_STANDIN = ("import sys, board, broker_standin\n"
                 "for name in ('link.mqtt', 'link.table_link', 'link.unsent'):\n"
                 "    sys.modules.pop(name, None)\n"
                 "board.HOST_NETWORK = True\n")
-# after the game: the link's own figures and what the stand-in saw, one line
+# before main.py starts again, both ways: the link's poll timed (its longest, and how many)
+LINK_TIMER = ("import time, board\nimport link.table_link as table_link_module\n"
+              "board.link_poll = [0, 0]\n_link_poll = table_link_module.TableLink.poll\n"
+              "def _timed_link_poll(self, app):\n"
+              "    started = time.ticks_us()\n"
+              "    _link_poll(self, app)\n"
+              "    took = time.ticks_diff(time.ticks_us(), started)\n"
+              "    if took > board.link_poll[0]:\n"
+              "        board.link_poll[0] = took\n"
+              "    board.link_poll[1] += 1\n"
+              "table_link_module.TableLink.poll = _timed_link_poll\n")
+# after the game: the link's own figures, what the stand-in saw and the link's poll, one line
 # (then the link is let go: the heap is near full after the game, and the state read next needs room)
 AFTER = ("import gc, board, sys\ngc.collect()\nstandin = sys.modules.get('broker_standin')\n"
-         "seen = (board.app.club.figures() if board.app.club else None, standin.counts if standin else None)\n"
+         "seen = (board.app.club.figures() if board.app.club else None, standin.counts if standin else None,\n"
+         "        getattr(board, 'link_poll', None))\n"
          "board.app.club = None\ngc.collect()\nprint(repr(seen))\n")
 
 
@@ -102,7 +114,7 @@ def run(uf2=DEFAULT_UF2, log=print, games=True, deploy=False):
         image = prepare(work, uf2, log, deploy)
         # the game with the link running first: the offline game's figures are docs/bench.md's
         # (figure 9, the same firmware on the Pico's UF2) when time is short (games=False)
-        for name, setup, with_game in (("standin", WITH_STANDIN, True), ("offline", "", games)):
+        for name, setup, with_game in (("standin", WITH_STANDIN + LINK_TIMER, True), ("offline", LINK_TIMER, games)):
             copy = os.path.join(work, name + ".img")
             figures = {}
             if with_game:
@@ -110,7 +122,7 @@ def run(uf2=DEFAULT_UF2, log=print, games=True, deploy=False):
                 log("    the 40-deal game at 30/30, link %s" % name)
                 played = emulated.game(BOARD, copy, PRESET, log, uf2=uf2, setup=setup, after=AFTER)
                 figures = {key: played.get(key) for key in GAME_FIGURES}
-                figures["link"], figures["standin"] = played.get("after") or (None, None)
+                figures["link"], figures["standin"], figures["link_poll"] = played.get("after") or (None, None, None)
                 figures["after_error"] = played.get("after_error")
             shutil.copy(image, copy)
             log("    press-to-pixels, link %s" % name)
@@ -170,6 +182,13 @@ def _live(run_figures):
     return run_figures["live_max"] - run_figures["layer"]
 
 
+def _poll(run_figures):
+    timed = run_figures.get("link_poll")
+    if not timed:
+        return "not timed"
+    return "at most %.1f ms over %s polls" % (timed[0] / 1000, "{:,}".format(timed[1]))
+
+
 def page(figures):
     """The figures as docs/bench_link_time.md."""
     import datetime
@@ -226,6 +245,9 @@ def page(figures):
             standin.get("connects"), standin.get("publishes"), standin.get("acks"), standin.get("drops"),
             standin.get("ignored"), link.get("connects"), link.get("published"), link.get("pending"),
             ("offline", "connecting", "online")[link.get("state", 0)]),
+        "",
+        "The link's own poll (one slice of its work between two key events, timed on the device over the game): "
+        "%s; offline, %s." % (_poll(figures["standin"]), _poll(figures["offline"])),
     ]) + "\n"
 
 
