@@ -73,3 +73,37 @@ def test_while_the_standin_is_silent_the_link_times_out_and_comes_back(through_s
     assert counts["phases"] == 4 and counts["ignored"] >= 1
     assert counts["connects"] >= 3  # after the cut and after the silence
     assert through_standin["states"].count(2) >= 2  # online again after a time-out
+
+
+ORDER = TABLE.split("from app import App")[0] + """
+from app import App
+app = App(board, {"rules": "classic2000"})
+for step in range(200):  # online through the stand-in first
+    board.now += 10
+    app.poll()
+order = []
+render = app.render
+link_poll = app.club.poll
+def recorded_render():
+    order.append("render")
+    render()
+def recorded_link_poll(app_now):
+    order.append("link" if app.club.noted else "link-idle")
+    link_poll(app_now)
+app.render = recorded_render
+app.club.poll = recorded_link_poll
+app.table.save_deal({"taker": "NS", "bid": 80, "trump": "H", "coinche": 0, "points": 100}, None)
+app.dirty = True  # what the saving press leaves to draw
+board.now += 10
+app.poll()
+print(json.dumps({"order": order, "state": app.club.figures()["state"]}))
+"""
+
+
+def test_a_saved_deal_is_drawn_before_the_link_signs_and_writes_it():
+    """The poll that handled the saving press draws first, then gives the link its slice
+    (signing the action, writing it to the outbox file): the press's pixels never wait
+    for the link."""
+    out = json.loads(run_mp(ORDER % HOST_MP).stdout.strip().splitlines()[-1])
+    assert out["state"] == 2  # online through the stand-in
+    assert out["order"] == ["render", "link"]
