@@ -51,6 +51,7 @@ bench: $(STAMP)
 	$(PY) -m host_tools.web.measure --out docs/bench_web.md   # the web page in headless Chromium (skips without it or the UF2s)
 	$(PY) -m host_tools.club.load --tables 200 --out docs/bench_club.md   # 200 tables through a real Mosquitto (skips without it)
 	$(PY) -m host_tools.club.link_heap --out docs/bench_link_heap.md   # the link's heap on the emulated Pico W (skips without its UF2)
+	$(PY) -m host_tools.club.link_time --out docs/bench_link_time.md   # the link in the device's time, the network a stand-in (skips without the Pico W UF2)
 
 # --- real hardware (docs/hardware.md): make deploy BOARD=pico_oled [PORT=/dev/ttyACM0] [ARCH=armv7emsp]
 .PHONY: deploy deploy-plan repl mount lint typecheck

@@ -331,8 +331,6 @@ class App:
             self.turn_at = ticks_add(now, HINT_MS)
             view.phase += 1
             self.dirty = True
-        if self.club is not None:
-            self.club.poll(self)  # between key events: a bounded slice of the link's work, never a wait
         dim = self.table.settings.get("dim", DIM_DEFAULT)
         if dim and not self.dimmed and not inputs.any_down() and ticks_diff(now, inputs.last_activity) >= dim * 1000:
             self.dimmed = True
@@ -346,6 +344,8 @@ class App:
             self.dirty = True
         if self.dirty:
             self.render()
+        if self.club is not None:  # after the pixels: a press's own picture never waits for the link
+            self.club.poll(self)  # a bounded slice of the link's work (a signing, a flash write), never a wait
 
     def render(self):
         self.dirty = False

@@ -112,11 +112,18 @@ def _install_layer(pico):
 # and left out of the app's figures; then main.py runs as at boot
 # main.py's end, were it to end (an exception out of the app's loop: a MemoryError, say),
 # is kept as the figure "crash" (its traceback): a press test then says why, not only that
-# the presses stopped landing; the host's Ctrl-C (KeyboardInterrupt) is no crash
+# the presses stopped landing; the host's Ctrl-C (KeyboardInterrupt) is no crash.
+# main.py is the deployed file, or the frozen module of a UF2 with the scoreboard in it
 RUN = ("import gc\ngc.collect()\nbefore = gc.mem_alloc()\nimport bench_layer\ngc.collect()\n"
        "bench_layer.bench['layer'] = gc.mem_alloc() - before\ndel before\n"
+       "import os\n"
        "try:\n"
-       "    exec(open('/main.py').read())\n"
+       "    if 'main.py' in os.listdir('/'):\n"
+       "        exec(open('/main.py').read())\n"
+       "    else:\n"
+       "        import sys\n"
+       "        sys.modules.pop('main', None)\n"
+       "        import main\n"
        "except Exception as crash:\n"
        "    import io, sys\n"
        "    trace = io.StringIO()\n"
@@ -143,27 +150,37 @@ def _mem_info(text):
             "largest_free": int(largest.group(1)) * 16 if largest else None}
 
 
-def game(board, image, preset, log):
-    """The 40-deal game at 30/30 under the measuring layer: heap, renders, pauses."""
+def game(board, image, preset, log, uf2="env", setup="", after=""):
+    """The 40-deal game at 30/30 under the measuring layer: heap, renders, pauses.
+
+    uf2: the firmware (Pico's default); setup: REPL lines run before main.py starts
+    again; after: REPL lines whose printed repr() joins the figures as "after"."""
     rules, records, lines, _ = bench_game(preset, GAME_DEALS)
     target = rules.spec()["options"].get("target")
-    with Pico(board, image) as pico:
+    with Pico(board, image, uf2=uf2, timeout=600) as pico:
         pico.wait_for_frame()
         before = _mem_info(pico.exec(MEM_INFO))
         # the bench game's rules (its target is far: 40 deals never end it), then main.py again
-        setup = "import board\nboard.app.change_setting('s_preset', %r)\n" % preset
+        setup += "import board\nboard.app.change_setting('s_preset', %r)\n" % preset
         if target is not None:
             setup += "board.app.change_setting('s_target', %d)\n" % target
         _instrumented(pico, setup + "board.app = None\n")
         log("    %d deals of %s at 30 ms presses / 30 ms gaps" % (len(records), preset))
         pico.play(parse_script(lines), press_ms=30, gap_ms=30)
         figures = ast.literal_eval(pico.exec(REPORT).strip())
+        if after:
+            try:
+                figures["after"] = ast.literal_eval(pico.exec(after).strip())
+            except EmulatorError as error:  # the game's own figures are kept
+                figures["after_error"] = str(error).strip().splitlines()[-1]
         after = _mem_info(pico.exec(MEM_INFO))
         state = pico.state()
     figures.pop("last", None)
     figures["deals_kept"] = len(state["deals"])
     figures["deals_wanted"] = len(records)
     figures["deals_match"] = _same_game(rules, state, records)
+    if not figures["deals_match"]:
+        figures["first_difference"] = _first_difference(rules, state, records)
     figures["app_live_max"] = figures["live_max"] - figures["layer"]
     figures["repl_before"] = before
     figures["after_game"] = after
@@ -180,14 +197,25 @@ def _same_game(rules, state, records):
     return [r.score for r in got.results] == [r.score for r in want.results] and state["total"] == want.total
 
 
-def latency(board, image, preset, log, gap_ms=600):
+def _first_difference(rules, state, records):
+    """(deal number, the planned record, the device's) of the first deal that scores
+    otherwise, or None when every deal scores the same (the totals differ then)."""
+    want = Game(rules, records).results
+    got = Game(rules, state["deals"]).results
+    for index in range(min(len(want), len(got))):
+        if want[index].score != got[index].score:
+            return (index + 1, records[index], state["deals"][index])
+    return None
+
+
+def latency(board, image, preset, log, gap_ms=600, uf2="env", setup=""):
     """Press-to-pixels on one deal typed with the keys apart (ms): per acting edge, the end
-    of the last display transfer before the next edge."""
+    of the last display transfer before the next edge (uf2, setup: as for game())."""
     _, records, lines, _ = bench_game(preset, 2)
     steps = parse_script(deal_scripts(lines)[1][0])
-    with Pico(board, image) as pico:
+    with Pico(board, image, uf2=uf2, timeout=600) as pico:
         pico.wait_for_frame()
-        _instrumented(pico)
+        _instrumented(pico, setup)
         transfers = []
         record = pico.display
 
