@@ -10,10 +10,11 @@ in flash too), so not even a dict of the language in use is built in RAM.
 """
 
 LANGS = ("fr", "en", "de", "it")
-# The texts only the options screen draws (each option's one-line help): kept out of the
-# table in use, so that with `make deploy` their strings are on the heap only while that
-# screen is open (about 1 KB of the Pico's heap); the screen reads them with read_file().
-OPTION_HELP_PREFIX = "oh_"
+# The texts only the settings screens draw (each option's one-line help, its name and the
+# words of its values), by the prefixes of their keys: kept out of the table in use, so
+# that with `make deploy` their strings are on the heap only while those screens are open
+# (about 3 KB of the Pico's heap); screens/settings.py reads them with read_file().
+SETTINGS_PREFIXES = ("oh_", "o_", "v_")
 
 
 def _dir():
@@ -34,7 +35,7 @@ def load(code):
     try:
         from render import language_tables  # pyright: ignore[reportAttributeAccessIssue]  (only in the frozen image: host_tools/uf2.py)
     except ImportError:
-        return compact(read_file(code, skip=OPTION_HELP_PREFIX))
+        return compact(read_file(code, skip=SETTINGS_PREFIXES))
     return getattr(language_tables, code)()
 
 
@@ -56,9 +57,17 @@ def compact(table):
     return LanguageTable("\n".join(keys) + "\n", starts, tuple([table[key] for key in keys]))
 
 
-def read_file(code, skip=None, only=None):
+def starts_with_any(key, prefixes):
+    """Does key start with one of prefixes (a tuple; str.startswith takes only one on MicroPython)?"""
+    for prefix in prefixes:
+        if key.startswith(prefix):
+            return True
+    return False
+
+
+def read_file(code, skip=(), only=()):
     """The table in render/lang/`code`.txt, as a dict: without the keys that start with
-    `skip`, or only those that start with `only`."""
+    one of the prefixes `skip`, or only those that start with one of `only`."""
     # The file is read whole (4 KB) and cut up in place: per line only the key
     # (none when the code names it: then it is interned) and the value string are
     # allocated, so the table's strings lie side by side instead of between freed lines.
@@ -79,7 +88,7 @@ def read_file(code, skip=None, only=None):
                 while e > s + 3 and data[e - 1] == 0x0D:  # "\r" of a CRLF file
                     e -= 1
                 key = str(mv[i:s], "utf-8").strip()
-                if not (skip and key.startswith(skip)) and (not only or key.startswith(only)):
+                if not starts_with_any(key, skip) and (not only or starts_with_any(key, only)):
                     table[key] = str(mv[s + 3:e], "utf-8")
         i = j + 1
     return table
