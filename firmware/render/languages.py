@@ -10,11 +10,14 @@ in flash too), so not even a dict of the language in use is built in RAM.
 """
 
 LANGS = ("fr", "en", "de", "it")
-# The texts only the settings screens draw (each option's one-line help, its name and the
-# words of its values), by the prefixes of their keys: kept out of the table in use, so
-# that with `make deploy` their strings are on the heap only while those screens are open
-# (about 3 KB of the Pico's heap); screens/settings.py reads them with read_file().
-SETTINGS_PREFIXES = ("oh_", "o_", "v_")
+# The texts only the settings screens draw (the keys "o_" + an option: its name, "o_help_"
+# + an option: its one-line help, "o_value_" + a value: the value in words): kept out of
+# the table in use, so that with `make deploy` their strings are on the heap only while
+# those screens are open (about 4 KB of the Pico's heap); screens/settings.py reads them
+# with read_file(). One prefix and no new name here: this module is imported at every
+# start, and each name it adds is one more entry of the interpreter's string pool
+# (docs/heap.md: the pool is near a growth of about 8 KB).
+OPTION_PREFIX = "o_"
 
 
 def _dir():
@@ -35,7 +38,7 @@ def load(code):
     try:
         from render import language_tables  # pyright: ignore[reportAttributeAccessIssue]  (only in the frozen image: host_tools/uf2.py)
     except ImportError:
-        return compact(read_file(code, skip=SETTINGS_PREFIXES))
+        return compact(read_file(code, skip=OPTION_PREFIX))
     return getattr(language_tables, code)()
 
 
@@ -57,17 +60,9 @@ def compact(table):
     return LanguageTable("\n".join(keys) + "\n", starts, tuple([table[key] for key in keys]))
 
 
-def starts_with_any(key, prefixes):
-    """Does key start with one of prefixes (a tuple; str.startswith takes only one on MicroPython)?"""
-    for prefix in prefixes:
-        if key.startswith(prefix):
-            return True
-    return False
-
-
-def read_file(code, skip=(), only=()):
+def read_file(code, skip=None, only=None):
     """The table in render/lang/`code`.txt, as a dict: without the keys that start with
-    one of the prefixes `skip`, or only those that start with one of `only`."""
+    `skip`, or only those that start with `only`."""
     # The file is read whole (4 KB) and cut up in place: per line only the key
     # (none when the code names it: then it is interned) and the value string are
     # allocated, so the table's strings lie side by side instead of between freed lines.
@@ -88,7 +83,7 @@ def read_file(code, skip=(), only=()):
                 while e > s + 3 and data[e - 1] == 0x0D:  # "\r" of a CRLF file
                     e -= 1
                 key = str(mv[i:s], "utf-8").strip()
-                if not starts_with_any(key, skip) and (not only or starts_with_any(key, only)):
+                if not (skip and key.startswith(skip)) and (not only or key.startswith(only)):
                     table[key] = str(mv[s + 3:e], "utf-8")
         i = j + 1
     return table

@@ -28,13 +28,13 @@ ROUND_DEALS = (0, 4, 6, 8, 10, 12, 15, 16, 20, 24)
 # the options screen's rows: the scoring options (the target has its own setting), then
 # how long a game lasts (a round of a fixed number of deals)
 LISTED_OPTIONS = tuple(k for k in ORDER if k != "target") + ROUND_ORDER
-OPTION_HELP = tuple("oh_" + k for k in LISTED_OPTIONS)  # each row's help line (keys built once, not per frame)
+OPTION_HELP = tuple("o_help_" + k for k in LISTED_OPTIONS)  # each row's help line (keys built once, not per frame)
 
 
 class SettingsTexts:
     """The texts these screens draw, read like the table in use (texts[key], texts.get):
     the table in use, and the texts only these screens draw (render/languages.py
-    SETTINGS_PREFIXES: the options' names, values and help lines). With `make deploy`
+    OPTION_PREFIX: the options' names, values and help lines). With `make deploy`
     those are not in the table in use: they are read from the language's file when one
     of these screens first needs them and go with this module, once no settings screen
     is open (their strings are not on the heap during a game)."""
@@ -68,7 +68,7 @@ def settings_texts(app):
     else:
         languages = on_demand.load("render.languages")
         code = app.language if app.language in languages.LANGS else "fr"
-        texts = SettingsTexts(table, languages.compact(languages.read_file(code, only=languages.SETTINGS_PREFIXES)))
+        texts = SettingsTexts(table, languages.compact(languages.read_file(code, only=languages.OPTION_PREFIX)))
         on_demand.release("render.languages")
     kept_texts[0] = texts
     return texts
@@ -116,14 +116,14 @@ def value_label(texts, value):
         return texts["off"]
     if isinstance(value, int):
         return str(value)
-    return texts.get("v_" + value, value)
+    return texts.get("o_value_" + value, value)
 
 
 def option_label(texts, option, value):
     """An option's value on the options screen: value_label(), and a round of 0 deals
     is a game to the target."""
     if option == "deals" and not value:
-        return texts["v_to_target"]
+        return texts["o_value_to_target"]
     return value_label(texts, value)
 
 
