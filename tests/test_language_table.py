@@ -11,7 +11,7 @@ from render.language_table import LanguageTable
 
 @pytest.mark.parametrize("code", languages.LANGS)
 def test_every_key_of_the_file_gives_its_text(code):
-    expected = languages.read_file(code, skip=languages.OPTION_HELP_PREFIX)
+    expected = languages.read_file(code, skip=languages.OPTION_PREFIX)
     table = languages.load(code)
     assert isinstance(table, LanguageTable)
     assert len(table) == len(expected)
@@ -23,13 +23,15 @@ def test_every_key_of_the_file_gives_its_text(code):
 
 
 @pytest.mark.parametrize("code", languages.LANGS)
-def test_the_options_help_is_read_only_by_its_screen(code):
-    """The options' help lines stay out of the table in use (the heap of make deploy) and
-    come whole from the file when the options screen asks for them."""
+def test_the_settings_texts_are_read_only_by_their_screens(code):
+    """The options' names, values and help lines stay out of the table in use (the heap
+    of make deploy) and come whole from the file when the settings screens ask for them."""
     whole = languages.read_file(code)
-    helps = languages.read_file(code, only=languages.OPTION_HELP_PREFIX)
+    helps = languages.read_file(code, only=languages.OPTION_PREFIX)
     table = languages.load(code)
-    assert helps and all(key.startswith(languages.OPTION_HELP_PREFIX) for key in helps)
+    for prefix in ("o_contracts", "o_help_contracts", "o_value_suits"):
+        assert prefix in helps, prefix
+    assert all(key.startswith(languages.OPTION_PREFIX) for key in helps)
     assert not [key for key in helps if key in table]
     assert {**dict(zip(table, (table[key] for key in table))), **helps} == whole
 

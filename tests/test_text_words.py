@@ -98,9 +98,9 @@ def test_no_word_is_cut_without_a_dot(code):
 
 
 def test_the_undotted_cut_check_sees_the_examples():
-    assert _undotted_cuts("fr", {"o_capot_coinche": "Coinch cap", "v_beat": "batre"})
+    assert _undotted_cuts("fr", {"o_capot_coinche": "Coinch cap", "o_value_beat": "batre"})
     assert _undotted_cuts("de", {"o_capot_coinche": "Coinch Kap"})
-    assert not _undotted_cuts("fr", {"st_coinche": "Coinch.gagn.", "v_beat": "battre"})
+    assert not _undotted_cuts("fr", {"st_coinche": "Coinch.gagn.", "o_value_beat": "battre"})
 
 
 @pytest.mark.parametrize("code", languages.LANGS)
@@ -109,7 +109,7 @@ def test_every_option_has_a_help_line_in_words(code):
     in the hint line when it is highlighted: words, no key names."""
     strings = _table_strings(code)
     for option in LISTED_OPTIONS:
-        help_line = strings["oh_" + option]
+        help_line = strings["o_help_" + option]
         assert help_line and help_line != strings["o_" + option], option
         assert not re.search(r"(^|\s)(OK|<|\^|v)(\s|$|\+|:)", help_line), (option, help_line)
 

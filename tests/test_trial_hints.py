@@ -104,8 +104,8 @@ def test_the_options_screen_says_the_highlighted_option_in_words(lang):
                'for _ in range(7):\n    key(DOWN)\n'
                'out["eighth"] = drawn["listing"][5]\nout["sel"] = drawn["listing"][2]\nout["top8"] = drawn["listing"][3]',
                lang)
-    assert out["first"] == texts["oh_contracts"]
-    assert out["eighth"] == texts["oh_melds"] and out["sel"] == 7
+    assert out["first"] == texts["o_help_contracts"]
+    assert out["eighth"] == texts["o_help_melds"] and out["sel"] == 7
     assert out["top8"] == 3  # five rows above the hint: the highlight stays in sight
 
 

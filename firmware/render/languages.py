@@ -10,10 +10,14 @@ in flash too), so not even a dict of the language in use is built in RAM.
 """
 
 LANGS = ("fr", "en", "de", "it")
-# The texts only the options screen draws (each option's one-line help): kept out of the
-# table in use, so that with `make deploy` their strings are on the heap only while that
-# screen is open (about 1 KB of the Pico's heap); the screen reads them with read_file().
-OPTION_HELP_PREFIX = "oh_"
+# The texts only the settings screens draw (the keys "o_" + an option: its name, "o_help_"
+# + an option: its one-line help, "o_value_" + a value: the value in words): kept out of
+# the table in use, so that with `make deploy` their strings are on the heap only while
+# those screens are open (about 4 KB of the Pico's heap); screens/settings.py reads them
+# with read_file(). One prefix and no new name here: this module is imported at every
+# start, and each name it adds is one more entry of the interpreter's string pool
+# (docs/heap.md: the pool is near a growth of about 8 KB).
+OPTION_PREFIX = "o_"
 
 
 def _dir():
@@ -34,7 +38,7 @@ def load(code):
     try:
         from render import language_tables  # pyright: ignore[reportAttributeAccessIssue]  (only in the frozen image: host_tools/uf2.py)
     except ImportError:
-        return compact(read_file(code, skip=OPTION_HELP_PREFIX))
+        return compact(read_file(code, skip=OPTION_PREFIX))
     return getattr(language_tables, code)()
 
 

@@ -28,7 +28,50 @@ ROUND_DEALS = (0, 4, 6, 8, 10, 12, 15, 16, 20, 24)
 # the options screen's rows: the scoring options (the target has its own setting), then
 # how long a game lasts (a round of a fixed number of deals)
 LISTED_OPTIONS = tuple(k for k in ORDER if k != "target") + ROUND_ORDER
-OPTION_HELP = tuple("oh_" + k for k in LISTED_OPTIONS)  # each row's help line (keys built once, not per frame)
+OPTION_HELP = tuple("o_help_" + k for k in LISTED_OPTIONS)  # each row's help line (keys built once, not per frame)
+
+
+class SettingsTexts:
+    """The texts these screens draw, read like the table in use (texts[key], texts.get):
+    the table in use, and the texts only these screens draw (render/languages.py
+    OPTION_PREFIX: the options' names, values and help lines). With `make deploy`
+    those are not in the table in use: they are read from the language's file when one
+    of these screens first needs them and go with this module, once no settings screen
+    is open (their strings are not on the heap during a game)."""
+
+    def __init__(self, table, own):
+        self.table = table
+        self.own = own
+
+    def __getitem__(self, key):
+        own = self.own
+        return own[key] if key in own else self.table[key]
+
+    def get(self, key, default=None):
+        own = self.own
+        return own[key] if key in own else self.table.get(key, default)
+
+
+kept_texts = [None]  # the SettingsTexts of the table in use, made by settings_texts()
+
+
+def settings_texts(app):
+    """The texts of these screens for the table in use (app.texts): the table itself
+    when it holds them all (the frozen image's), else a SettingsTexts, made once per
+    table (a new language is a new table)."""
+    table = app.texts
+    texts = kept_texts[0]
+    if texts is table or (isinstance(texts, SettingsTexts) and texts.table is table):
+        return texts
+    if OPTION_HELP[0] in table:
+        texts = table
+    else:
+        languages = on_demand.load("render.languages")
+        code = app.language if app.language in languages.LANGS else "fr"
+        texts = SettingsTexts(table, languages.compact(languages.read_file(code, only=languages.OPTION_PREFIX)))
+        on_demand.release("render.languages")
+    kept_texts[0] = texts
+    return texts
 
 
 class Settings(ListScreen):
@@ -73,14 +116,14 @@ def value_label(texts, value):
         return texts["off"]
     if isinstance(value, int):
         return str(value)
-    return texts.get("v_" + value, value)
+    return texts.get("o_value_" + value, value)
 
 
 def option_label(texts, option, value):
     """An option's value on the options screen: value_label(), and a round of 0 deals
     is a game to the target."""
     if option == "deals" and not value:
-        return texts["v_to_target"]
+        return texts["o_value_to_target"]
     return value_label(texts, value)
 
 
@@ -164,7 +207,7 @@ class ValuePicker(Screen):
             self.back()
 
     def label(self):
-        texts = self.app.texts
+        texts = settings_texts(self.app)
         v = self.value
         k = self.key_
         if k == "s_lang":
@@ -184,7 +227,7 @@ class ValuePicker(Screen):
         return str(v)
 
     def draw(self, layout):
-        texts = self.app.texts
+        texts = settings_texts(self.app)
         if self.key_ == "s_name":
             title = texts["s_names"] + " " + texts[self.option]
         else:
@@ -247,24 +290,13 @@ class OptionsScreen(ListScreen):
         return self.app.texts["s_options"]
 
     def rows(self):
-        texts = self.app.texts
+        texts = settings_texts(self.app)
         r = Rules.from_spec(self.app.table.next_rules())
         return [(texts["o_" + k], option_label(texts, k, r[k])) for k in LISTED_OPTIONS]
 
-    help_texts = None  # the options' help lines, read when the screen first draws one
-
     def hint(self):
         """The highlighted option in words: its label is cut to share a row with its value."""
-        texts = self.help_texts
-        if texts is None:
-            texts = self.app.texts
-            if OPTION_HELP[0] not in texts:  # make deploy: not in the table in use (render/languages.py)
-                languages = on_demand.load("render.languages")
-                code = self.app.language if self.app.language in languages.LANGS else "fr"
-                texts = languages.read_file(code, only=languages.OPTION_HELP_PREFIX)
-                on_demand.release("render.languages")
-            self.help_texts = texts
-        return texts[OPTION_HELP[self.sel]]
+        return settings_texts(self.app)[OPTION_HELP[self.sel]]
 
     def pick(self, i):
         self.app.go(ValuePicker(self.app, "s_option", self, LISTED_OPTIONS[i]))
