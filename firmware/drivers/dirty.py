@@ -8,17 +8,17 @@ native speed and allocation-free on every show().
 import micropython
 from micropython import const
 
-# sync_span() answers first << _SPAN_SHIFT | last in one small int: a tuple of
+# sync_span() answers first << SPAN_SHIFT | last in one small int: a tuple of
 # two would be allocated on every page of every show().  The drivers that read
-# the span compile the same two constants in.
-_SPAN_SHIFT = const(16)
-_SPAN_LAST = const(0xFFFF)
+# the span import these two.
+SPAN_SHIFT = const(16)
+SPAN_LAST = const(0xFFFF)
 
 
 @micropython.viper
 def sync_span(buf: ptr8, shadow: ptr8, start: int, count: int) -> int:
     """Copy buf[start:start+count] into shadow; return -1 if nothing differed, else
-    first << _SPAN_SHIFT | last, the offsets (from start) of the first and last byte
+    first << SPAN_SHIFT | last, the offsets (from start) of the first and last byte
     that differed, so a driver can send that stretch and not the whole row."""
     i = start
     end = start + count
@@ -34,5 +34,5 @@ def sync_span(buf: ptr8, shadow: ptr8, start: int, count: int) -> int:
         i += 1
     if first < 0:
         return -1
-    return ((first - start) << _SPAN_SHIFT) | (last - start)
+    return ((first - start) << SPAN_SHIFT) | (last - start)
 

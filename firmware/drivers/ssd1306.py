@@ -17,14 +17,9 @@ Written for this project in the style of micropython-lib's ssd1306.py
 import framebuf
 from micropython import const
 
-from drivers.dirty import sync_span
+from drivers.dirty import SPAN_LAST, SPAN_SHIFT, sync_span
 
 ADDR = const(0x3C)
-
-# How drivers.dirty.sync_span packs a page's changed columns in one int (compiled in
-# here as constants: an imported name would be looked up at every use).
-_SPAN_SHIFT = const(16)
-_SPAN_LAST = const(0xFFFF)
 
 _CTRL_CMD = const(0x00)  # Co=0, D/C#=0: the rest of the transfer is commands
 _CTRL_DATA = const(0x40)  # Co=0, D/C#=1: the rest is display data
@@ -193,7 +188,7 @@ class _OLED(framebuf.FrameBuffer):
         self._reinit = True  # the panel may have lost power: start over
 
     def _span(self, page):
-        """The page's changed columns as first << _SPAN_SHIFT | last, -1 if none; when
+        """The page's changed columns as first << SPAN_SHIFT | last, -1 if none; when
         the panel is unknown every column of every page has changed."""
         w = self.width
         span = sync_span(self.buffer, self._shadow, page * w, w)
@@ -241,17 +236,17 @@ class SSD1306(_OLED):
             # to page on its own -- unless a window of its own costs the next
             # page fewer bytes than widening this one (a digit at the left under
             # a word at the right).
-            first = span >> _SPAN_SHIFT
-            last = span & _SPAN_LAST
+            first = span >> SPAN_SHIFT
+            last = span & SPAN_LAST
             q = p + 1
             while q < n:
                 span = self._span(q)
                 if span < 0:
                     break
-                wider_first = min(first, span >> _SPAN_SHIFT)
-                wider_last = max(last, span & _SPAN_LAST)
+                wider_first = min(first, span >> SPAN_SHIFT)
+                wider_last = max(last, span & SPAN_LAST)
                 widened = (q - p + 1) * (wider_last - wider_first + 2) - (q - p) * (last - first + 2)
-                if widened > _WINDOW_BYTES + (span & _SPAN_LAST) - (span >> _SPAN_SHIFT) + 2:
+                if widened > _WINDOW_BYTES + (span & SPAN_LAST) - (span >> SPAN_SHIFT) + 2:
                     break  # page q opens the next window, its span in hand
                 first = wider_first
                 last = wider_last
@@ -281,11 +276,11 @@ class SH1106(_OLED):
         for p in range(self.pages):
             span = self._span(p)
             if span >= 0:
-                first = span >> _SPAN_SHIFT
+                first = span >> SPAN_SHIFT
                 col = self.col_offset + first
                 c[1] = _PAGE | p
                 c[2] = col & 0x0F  # column address, low nibble
                 c[3] = 0x10 | (col >> 4)  # column address, high nibble
                 self._send_cmd(4)
-                self._send_columns(p, first, span & _SPAN_LAST)
+                self._send_columns(p, first, span & SPAN_LAST)
         self._synced = True

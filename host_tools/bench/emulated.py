@@ -173,39 +173,32 @@ def game(board, image, preset, log, uf2="env", setup="", after=""):
                 figures["after"] = ast.literal_eval(pico.exec(after).strip())
             except EmulatorError as error:  # the game's own figures are kept
                 figures["after_error"] = str(error).strip().splitlines()[-1]
-        after = _mem_info(pico.exec(MEM_INFO))
+        after_game = _mem_info(pico.exec(MEM_INFO))
         state = pico.state()
     figures.pop("last", None)
     figures["deals_kept"] = len(state["deals"])
     figures["deals_wanted"] = len(records)
-    figures["deals_match"] = _same_game(rules, state, records)
+    figures["deals_match"], difference = _compare_games(rules, state, records)
     if not figures["deals_match"]:
-        figures["first_difference"] = _first_difference(rules, state, records)
+        figures["first_difference"] = difference
     figures["app_live_max"] = figures["live_max"] - figures["layer"]
     figures["repl_before"] = before
-    figures["after_game"] = after
+    figures["after_game"] = after_game
     return figures
 
 
-def _same_game(rules, state, records):
-    """The device's game is the planned one: every deal scores the same, same totals
-    (a record may differ only where the planner leaves the scoring core's default)."""
-    if len(state["deals"]) != len(records):
-        return False
+def _compare_games(rules, state, records):
+    """(same, first difference): same when the device's game is the planned one, every
+    deal scoring the same and the same totals (a record may differ only where the planner
+    leaves the scoring core's default); the first difference is (deal number, the planned
+    record, the device's) of the first deal that scores otherwise, or None."""
     want = Game(rules, records)
     got = Game(rules, state["deals"])
-    return [r.score for r in got.results] == [r.score for r in want.results] and state["total"] == want.total
-
-
-def _first_difference(rules, state, records):
-    """(deal number, the planned record, the device's) of the first deal that scores
-    otherwise, or None when every deal scores the same (the totals differ then)."""
-    want = Game(rules, records).results
-    got = Game(rules, state["deals"]).results
-    for index in range(min(len(want), len(got))):
-        if want[index].score != got[index].score:
-            return (index + 1, records[index], state["deals"][index])
-    return None
+    for index in range(min(len(want.results), len(got.results))):
+        if want.results[index].score != got.results[index].score:
+            return False, (index + 1, records[index], state["deals"][index])
+    same = len(state["deals"]) == len(records) and state["total"] == want.total
+    return same, None
 
 
 def latency(board, image, preset, log, gap_ms=600, uf2="env", setup=""):
