@@ -10,7 +10,8 @@ no key then), and every few polls collects the garbage to sample the live heap
 and time a full collection.  Keys are pressed on the GPIO pins at 30 ms / 30 ms
 for the 40-deal game; press-to-pixels is measured on one deal with the keys
 apart, from the edge that acts (the press for UP/DOWN, the release for OK/BACK)
-to the end of the last display transfer it caused, on each board's own bus.
+to the end of the picture it caused (the first show() after the app took the key),
+on each board's own bus.
 """
 import ast
 import os
@@ -201,25 +202,49 @@ def _compare_games(rules, state, records):
     return same, None
 
 
+# before main.py starts again, for press-to-pixels: when the app takes each key (handle)
+# and when each display transfer begins and ends (show), on the device's clock, which
+# is the emulator's (ticks_us counts the same microseconds since power-on)
+PIXEL_MARKS = """
+import time, board
+import app as app_module
+board.pixel_marks = []
+_marked_handle_of = app_module.App.handle
+def _marked_handle(self, ev):
+    board.pixel_marks.append((time.ticks_us(), -1))
+    _marked_handle_of(self, ev)
+app_module.App.handle = _marked_handle
+_marked_show_of = board.display.show
+def _marked_show():
+    started = time.ticks_us()
+    _marked_show_of()
+    board.pixel_marks.append((started, time.ticks_us()))
+board.display.show = _marked_show
+"""
+TICKS_MASK = (1 << 30) - 1  # ticks_us wraps there on the rp2 port
+
+
 def latency(board, image, preset, log, gap_ms=600, uf2="env", setup=""):
-    """Press-to-pixels on one deal typed with the keys apart (ms): per acting edge, the end
-    of the last display transfer before the next edge (uf2, setup: as for game())."""
+    """Press-to-pixels on one deal typed with the keys apart (ms): per acting edge, the
+    end of the last bus transfer of the first show() after the app took that key (uf2,
+    setup: as for game()). A later picture before the next key (the hint line turning
+    every 2 s, a message running out) is the clock's, not the press's: it is not counted."""
     _, records, lines, _ = bench_game(preset, 2)
     steps = parse_script(deal_scripts(lines)[1][0])
     with Pico(board, image, uf2=uf2, timeout=600) as pico:
         pico.wait_for_frame()
-        _instrumented(pico, setup)
+        _instrumented(pico, setup + PIXEL_MARKS)
         transfers = []
         record = pico.display
 
         original_i2c, original_spi = record.i2c, record.spi
 
         def i2c(micros, data):
-            transfers.append((micros, len(data)))
+            transfers.append(micros)
             original_i2c(micros, data)
 
         def spi(micros, level, duty, data):
-            transfers.append((micros, len(data)))
+            transfers.append(micros)
             original_spi(micros, level, duty, data)
 
         record.i2c, record.spi = i2c, spi
@@ -240,13 +265,38 @@ def latency(board, image, preset, log, gap_ms=600, uf2="env", setup=""):
             t += (held + gap_ms) * 1000
         pico.play(steps, press_ms=press_ms, gap_ms=gap_ms, start_us=start)
         figures = ast.literal_eval(pico.exec(REPORT).strip())
+        marks = ast.literal_eval(pico.exec("import board\nprint(repr(board.pixel_marks))").strip())
+    return {"latency_ms": pixels_after(edges, marks, transfers, gap_ms), "presses": len(edges),
+            "render": figures["render"], "show_max": figures["show_max"]}
+
+
+def pixels_after(edges, marks, transfers, gap_ms=600):
+    """Per acting edge, ms to the end of the last bus transfer of the first show() that
+    began after the app took a key at or after the edge (before the next key); an edge
+    whose show sent nothing (nothing changed) has no figure. marks: (ticks, -1) for a
+    key taken, (began, ended) for a show, on the device's clock; transfers: the bus's
+    times on the emulator's."""
+    base = transfers[0] - (transfers[0] & TICKS_MASK) if transfers else 0
+
+    def host(ticks):  # the device's 30-bit ticks on the emulator's clock, near the transfers
+        micros = base + ticks
+        return micros + (TICKS_MASK + 1) if transfers and micros < transfers[0] - (TICKS_MASK + 1) // 2 else micros
+
     out = []
     for edge, following in edges:
         following = following or edge + gap_ms * 1000
-        after = [m for m, _ in transfers if edge <= m < following]
-        if after:
-            out.append((max(after) - edge) / 1000)
-    return {"latency_ms": out, "presses": len(edges), "render": figures["render"], "show_max": figures["show_max"]}
+        taken = [host(m) for m, kind in marks if kind == -1 and edge <= host(m) < following]
+        if not taken:
+            continue
+        shows = [(host(began), host(ended)) for began, ended in marks
+                 if ended != -1 and taken[0] <= host(began) < following]
+        if not shows:
+            continue
+        began, ended = min(shows)
+        sent = [m for m in transfers if began <= m <= ended]
+        if sent:
+            out.append((max(sent) - edge) / 1000)
+    return out
 
 
 def measure(log=print, preset="federation"):

@@ -237,8 +237,8 @@ def _r_rp2(r, row):
             row("9 rp2", "%s, %s: render of `%s` (%d renders): drawing mean / max, display transfer max"
                 % (label, board, name, count),
                 "%.1f / %.1f ms, %.1f ms" % (draw_total / count / 1000, draw_max / 1000, show_max / 1000), "", "")
-        row("9 rp2", "%s, %s: press to pixels (acting edge to the end of the last bus transfer: the next "
-            "poll, the drawing, the transfer), ms" % (label, board), summary(lat["latency_ms"]), "", "")
+        row("9 rp2", "%s, %s: press to pixels (acting edge to the end of the press's own picture on the bus: "
+            "the next poll, the drawing, the transfer), ms" % (label, board), summary(lat["latency_ms"]), "", "")
     for name, (count, draw_total, draw_max, show_max) in sorted(g["render"].items()):
         row("9 rp2", "%s, pico_oled, %d-deal game: render of `%s` (%d renders): drawing mean / max, transfer max"
             % (label, g["deals_wanted"], name, count),

@@ -216,7 +216,7 @@ def page(figures):
         "",
         "%s on the emulated RP2040 (125 MHz), board `%s`, a provisioned `/club.json`; the %s bench game's 40 "
         "deals typed on the button pins at 30 ms presses / 30 ms gaps, then one deal with the keys apart for "
-        "press-to-pixels (from the edge that acts to the end of the last display transfer it caused)." % (
+        "press-to-pixels (from the edge that acts to the end of the display transfer of the picture it caused)." % (
             INSTALLS[figures["install"]], figures["board"], figures["preset"]),
         "",
         "**The network is a stand-in.** The emulator has no WiFi chip, so `host_tools/mp/broker_standin.py`, "
