@@ -35,3 +35,11 @@ def test_the_device_ticks_wrap_at_30_bits():
     marks = [((edge + 1_000) & TICKS_MASK, -1), ((edge + 3_000) & TICKS_MASK, (edge + 20_000) & TICKS_MASK)]
     transfers = [edge - 100_000, edge + 19_000]
     assert pixels_after([(edge, edge + 600_000)], marks, transfers) == [19.0]
+
+
+def test_a_transfer_the_wrap_cuts_in_two_still_counts():
+    period = TICKS_MASK + 1
+    edge = 3 * period - 20_000  # the picture starts before the wrap and ends after it
+    marks = [((edge + 1_000) & TICKS_MASK, -1), ((edge + 3_000) & TICKS_MASK, (edge + 30_000) & TICKS_MASK)]
+    transfers = [edge - 100_000, edge + 29_000]
+    assert pixels_after([(edge, edge + 600_000)], marks, transfers) == [29.0]
