@@ -282,17 +282,18 @@ def pixels_after(edges, marks, transfers, gap_ms=600):
         micros = base + ticks
         return micros + (TICKS_MASK + 1) if transfers and micros < transfers[0] - (TICKS_MASK + 1) // 2 else micros
 
+    keys = [host(taken) for taken, kind in marks if kind == -1]
+    shows = [(host(began), host(ended)) for began, ended in marks if ended != -1]
     out = []
     for edge, following in edges:
         following = following or edge + gap_ms * 1000
-        taken = [host(m) for m, kind in marks if kind == -1 and edge <= host(m) < following]
+        taken = [at for at in keys if edge <= at < following]
         if not taken:
             continue
-        shows = [(host(began), host(ended)) for began, ended in marks
-                 if ended != -1 and taken[0] <= host(began) < following]
-        if not shows:
+        after = [show for show in shows if taken[0] <= show[0] < following]
+        if not after:
             continue
-        began, ended = min(shows)
+        began, ended = min(after)
         sent = [m for m in transfers if began <= m <= ended]
         if sent:
             out.append((max(sent) - edge) / 1000)
