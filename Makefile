@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 MICROPYTHON := $(VENV)/bin/micropython
 STAMP := $(VENV)/.installed-$(shell cksum < requirements-dev.txt | cut -d' ' -f1)
 
-.PHONY: venv test sim
+.PHONY: venv test test-full sim
 
 venv: $(STAMP)
 
@@ -20,10 +20,17 @@ $(STAMP): requirements-dev.txt
 # On TEST_WORKERS processes (pytest-xdist), a test file's tests on one of them, so a file's
 # deploy or game is made once (builds shared across files take turns: host_tools/common/locks.py);
 # TEST_WORKERS=0 runs them all in this one. The 15 slowest tests are listed at the end.
+# The exhaustive sweeps (every power cut, every write step, every corpus game, every
+# screen state) take a sample that moves from run to run; make test-full takes every
+# point (tests/sweep.py).
 TEST_WORKERS ?= 2
 test: $(STAMP)
 	-@$(PY) -m host_tools.rp2emu.install
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15 tests
+
+test-full: $(STAMP)
+	-@$(PY) -m host_tools.rp2emu.install
+	SWEEP=full $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15 tests
 
 # --- the emulated Pico (host_tools/rp2emu, docs/rp2emu.md): rp2040js from npm, pinned
 # in host_tools/rp2emu/package-lock.json; the UF2 and boot ROM come from

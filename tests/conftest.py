@@ -88,6 +88,9 @@ def uf2_wifi_image():
 
 
 def pytest_configure(config):
+    import sweep
+
+    sweep.choose_offset()  # before the workers start: they inherit it
     config.addinivalue_line("markers", "slow: takes minutes (the 40-deal game on the emulated Pico); "
                                        "`make test` runs it, `pytest -m 'not slow'` leaves it out")
 
@@ -115,3 +118,15 @@ SLOWEST_FILES_FIRST = (
 def pytest_collection_modifyitems(session, config, items):
     rank = {name: index for index, name in enumerate(SLOWEST_FILES_FIRST)}
     items.sort(key=lambda item: rank.get(os.path.basename(str(item.fspath)), len(SLOWEST_FILES_FIRST)))
+
+
+def pytest_report_header(config):
+    import sweep
+
+    return sweep.header()
+
+
+def pytest_terminal_summary(terminalreporter):
+    import sweep
+
+    terminalreporter.write_line(sweep.header())

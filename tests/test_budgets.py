@@ -16,9 +16,11 @@ A budget that does not hold fails here with the figure and where the bytes
 go; the fix belongs in the firmware, not in these numbers.
 """
 import os
+import shutil
 
 import pytest
 
+import deployed_images
 from conftest import BOARDS
 from host_tools.bench import budgets, frozen
 from host_tools.bench.device_figures import display_bytes, firmware_sizes
@@ -178,7 +180,7 @@ def test_frozen_image_live_heap_peak_of_a_40_deal_game(uf2_images, preset):
         % (figures["peak"], budgets.GAME_DEALS, preset, frozen.HEAP_BUDGET, figures))
 
 
-def test_deployed_mpy_live_heap_peak_of_a_40_deal_game():
+def test_deployed_mpy_live_heap_peak_of_a_40_deal_game(tmp_path):
     """`make deploy`'s .mpy files on the stock rp2 UF2 (the emulated RP2040): the live heap
     (gc.mem_alloc() after gc.collect(), after every press, measuring script included) of a
     40-deal federation game stays within half of the rp2 heap (host_tools/bench/frozen.py
@@ -210,7 +212,10 @@ def test_deployed_mpy_live_heap_peak_of_a_40_deal_game():
     stock = rp2emu.uf2_path()
     if rp2emu.missing(stock):
         pytest.skip(".mpy heap: " + rp2emu.missing(stock))
-    figures = frozen.measure("pico_oled", stock, "federation", deploy=True)
+    # make deploy's image, shared with the other emulated tests (tests/deployed_images.py)
+    image = str(tmp_path / "flash.img")
+    shutil.copy(deployed_images.deployed("pico_oled")[0], image)
+    figures = frozen.measure("pico_oled", stock, "federation", flash=image)
     print("make deploy's .mpy files, federation: %r" % (figures,))  # the figures, for the record (pytest -s)
     assert figures["deals"] == budgets.GAME_DEALS, figures
     message = ("with make deploy's .mpy files the live heap peaks at %d B over a %d-deal federation game, "

@@ -4,6 +4,8 @@ import json
 import os
 
 import pytest
+
+import sweep
 from conftest import ROOT, run_mp
 
 MPJ = os.path.join(ROOT, "tests", "mp_journal")
@@ -16,13 +18,18 @@ def script(name, *args, heapsize="64M"):
     return json.loads(lines[-1])
 
 
-# every k, stopped and torn; 352 blocks is the Pico, 24 makes littlefs reuse blocks
+# every k (`make test`: every STRIDE-th, tests/sweep.py), stopped and torn; 352 blocks is
+# the Pico, 24 makes littlefs reuse blocks
+CUT_STRIDE = 4
+
+
 @pytest.mark.parametrize("scenario,blocks", [
     ("main", 352), ("main", 24), ("checkpoints", 352), ("checkpoints", 24), ("archive", 24)])
 def test_cut_at_every_operation(scenario, blocks):
-    r = script("cut_all.py", scenario, blocks, "both")
+    r = script("cut_all.py", scenario, blocks, "both", sweep.stride(CUT_STRIDE), "single", sweep.start(CUT_STRIDE))
     assert r["failures"] == 0, r["first"]
-    assert r["checked"] == 2 * r["ops"] + 1  # every k, both ways, plus the uncut end
+    assert r["cuts"] == len(range(sweep.start(CUT_STRIDE), r["ops"], sweep.stride(CUT_STRIDE))) + 1
+    assert r["checked"] == 2 * r["cuts"] - 1  # every sampled k, both ways, plus the uncut end
     if scenario == "main":
         assert r["actions"] >= 35 and r["ops"] > 60
         assert r["nested"] > 0  # some cuts left clean-up work that the next load() did, cut too
@@ -48,9 +55,10 @@ def test_live_cuts_agree_with_replay():
     """The device really dies inside littlefs and the journal (PowerCut escapes both)."""
     # 128 MB: every cut copies the 1.4 MB medium, and 64 MB fragments before the
     # main scenario's last cut (it holds two dealer corrections)
-    r = script("cut_live.py", "main", 352, heapsize="128M")
+    r = script("cut_live.py", "main", 352, sweep.stride(CUT_STRIDE), sweep.start(CUT_STRIDE), heapsize="128M")
     assert r["failures"] == 0, r["first"]
-    assert r["checked"] == 2 * r["ops"]
+    assert r["ops"] > 60 and r["cuts"] == len(range(sweep.start(CUT_STRIDE), r["ops"], sweep.stride(CUT_STRIDE)))
+    assert r["checked"] == 2 * r["cuts"]
 
 
 @pytest.mark.parametrize("blocks,step", [(24, 509), (352, 4093)])

@@ -6,11 +6,15 @@ killed with SIGKILL and restarted, the connection cut and stalled, a table's pow
 cut while its publish is on the wire, the same messages twice and out of order, the
 service killed with SIGKILL while deals arrive. Afterwards every action is stored
 exactly once, the stored deals are the device's, and the filed results are the
-calculator's totals."""
+calculator's totals. The tests' scenarios run at the same time, each on a club of its
+own (the `scenarios` fixture); each test reports its own."""
+import contextlib
 import json
 import os
 import random
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -20,6 +24,7 @@ from coinche.rules import Rules
 from host_tools.calculator.keys import plan
 from host_tools.club import link_run
 from host_tools.club.service import Club
+from host_tools.common.script import GAP_MS, PRESS_MS, parse_script
 from host_tools.sim import Sim
 from host_tools.sim.concours import round_presses, start_round
 from link import protocol, state
@@ -34,6 +39,12 @@ pytestmark = pytest.mark.skipif(link_run.mosquitto_program() is None,
 PRESET = "classic2000"
 DEALS = 6
 RULES = Rules(PRESET, {"deals": DEALS})
+# A device with a club link spends its granted time for real (the network answers in
+# real time), so a held key takes its whole length on the wall clock: a random deal is
+# keyed in 0.6 to 6 s, 3 s on average. The link carries whatever deal it is given; the
+# quickest to key of a few random ones is played (2 s on average).
+CANDIDATES = 3
+STEP_MS = 100  # the time granted between two looks at the link's figures
 
 
 def until(check, timeout, what):
@@ -43,6 +54,74 @@ def until(check, timeout, what):
             return
         time.sleep(0.05)
     raise AssertionError("timed out after %ss waiting for %s" % (timeout, what))
+
+
+def keying_ms(steps):
+    """How long the keys of a script take on the device."""
+    total = 0
+    for step in steps:
+        if step[1] == "press":
+            total += PRESS_MS + GAP_MS
+        elif step[1] == "hold":
+            total += step[3] + GAP_MS
+        elif step[1] == "wait":
+            total += step[2]
+    return total
+
+
+def quick_deal(rnd):
+    """A random valid deal, with its keys: the quickest to key of CANDIDATES."""
+    keyed = []
+    for _ in range(CANDIDATES):
+        record = gen_valid(RULES, rnd)
+        keyed.append((record, parse_script(plan(RULES, [record])[0])))
+    return min(keyed, key=lambda pair: keying_ms(pair[1]))
+
+
+def run_together(devices, ms):
+    """Let the devices' time (and their links) run for ms, for real, all at once (a
+    device granted no time stands still, its link with it)."""
+    for device in devices:
+        device.sim.wait(ms)
+        device.sim.flush()
+    for device in devices:
+        device.sim.sync()
+
+
+def run_until(devices, check, what, timeout=40):
+    """Run the devices together until check(link's figures) holds for each; those figures."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        run_together(devices, STEP_MS)
+        links = [device.link() for device in devices]
+        if all(check(link) for link in links):
+            return links
+    raise AssertionError("%s: %s" % (what, {device.number: device.link() for device in devices}))
+
+
+def settle(devices):
+    """Run the devices until each one's outbox is empty (everything acknowledged)."""
+    return run_until(devices, lambda link: link["state"] == state.ONLINE and link["pending"] == 0,
+                     "outbox not acknowledged")
+
+
+def deal_together(devices):
+    """One deal keyed on each device at the same time."""
+    for device in devices:
+        device.key_deal()
+    run_together(devices, 100)
+
+
+def start_rounds(devices, wanted):
+    """Each device pressed into its round (wanted: (round, table, NS, EW) by device) through
+    Menu > Concours, all at once (host_tools.sim.concours.start_round, for several)."""
+    for device in devices:
+        shown = device.sim.state()
+        device.send([(0, "press", button) for button in
+                     round_presses(shown["screen"], shown["settings"], wanted[device.number], shown)])
+    for device in devices:
+        held = device.sim.state()["concours"]
+        assert (held["round"], held["table"], held["teams"]["NS"], held["teams"]["EW"]) == wanted[device.number]
 
 
 class Device:
@@ -67,29 +146,30 @@ class Device:
 
     def run(self, ms):
         """Let the device's time (and the link) run for ms, for real."""
-        self.sim.wait(ms)
-        self.sim.sync()
-
-    def run_until(self, check, what, timeout=40):
-        """Run the device until check(its link's figures) holds; those figures."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.run(300)
-            link = self.link()
-            if check(link):
-                return link
-        raise AssertionError("table %d: %s: %s" % (self.number, what, self.link()))
+        run_together([self], ms)
 
     def settle(self):
-        """Run the device until its outbox is empty (everything acknowledged)."""
-        return self.run_until(lambda link: link["state"] == state.ONLINE and link["pending"] == 0,
-                              "outbox not acknowledged")
+        return settle([self])[0]
+
+    def send(self, steps):
+        """Queue a script's keys (parsed steps) without waiting for the device."""
+        for step in steps:
+            if step[1] == "press":
+                self.sim.press(step[2])
+            elif step[1] == "hold":
+                self.sim.hold(step[2], step[3])
+            elif step[1] == "wait":
+                self.sim.wait(step[2])
+        self.sim.flush()
+
+    def key_deal(self):
+        """The keys of a new deal sent (not waited for); it counts in the table's score."""
+        record, steps = quick_deal(self.rnd)
+        self.score.add(record)
+        self.send(steps)
 
     def deal(self):
-        record = gen_valid(RULES, self.rnd)
-        self.score.add(record)
-        self.sim.run_script(plan(RULES, [record])[0])
-        self.run(100)
+        deal_together([self])
 
     def cut_after(self, presses, op=None):
         """The keys of one action, the power cut right after the journal saved it: the
@@ -99,7 +179,7 @@ class Device:
         self.sim = None
 
     def cut_deal(self):
-        self.cut_after(plan(RULES, [gen_valid(RULES, self.rnd)])[0], "add")
+        self.cut_after(quick_deal(self.rnd)[1], "add")
 
     def power_cut(self):
         self.sim.kill()
@@ -107,17 +187,30 @@ class Device:
         self.sim = None
 
 
-@pytest.fixture
-def club(tmp_path):
-    db = link_run.make_event(tmp_path, 4, 1, DEALS)
+COMMANDS = threading.Lock()  # the club's command line swaps sys.stdin: one command at a time
+
+
+def club_command(db, *argv, stdin=None):
+    with COMMANDS:
+        return link_run.club(db, *argv, stdin=stdin)
+
+
+@contextlib.contextmanager
+def running_club(folder):
+    """An event of 4 teams with its 2 tables provisioned, its broker and service
+    started: (db, broker, service, proxy, devices, folder); devices is for the
+    scenario's tables, killed at the end."""
+    with COMMANDS:
+        db = link_run.make_event(folder, 4, 1, DEALS)
     broker_port, web_port = link_run.free_port(), link_run.free_port()
     proxy = Proxy(broker_port)
-    link_run.provision_tables(db, 2, proxy.port)  # the tables reach the broker through the proxy
+    with COMMANDS:
+        link_run.provision_tables(db, 2, proxy.port)  # the tables reach the broker through the proxy
     broker = link_run.broker_process(db, broker_port).start()
     service = link_run.service_process(db, broker_port, web_port).start()
     devices = []
     try:
-        yield db, broker, service, proxy, devices, tmp_path
+        yield db, broker, service, proxy, devices, folder
     finally:
         for device in devices:
             if device.sim is not None:
@@ -126,6 +219,31 @@ def club(tmp_path):
         proxy.close()
         service.stop()
         broker.stop()
+
+
+def play(scenario, folder):
+    with running_club(folder) as club:
+        scenario(club)
+
+
+@pytest.fixture(scope="module")
+def scenarios(request, tmp_path_factory):
+    """What each selected test's scenario ended with (None, or what it raised), all of
+    them run at once, each on its own club (broker, service, proxy, event): a table's
+    time runs for real here, so each one mostly waits on the wall clock, and their
+    waits overlap rather than add up."""
+    names = [item.name[len("test_"):] for item in request.session.items
+             if item.module is request.module and item.name[len("test_"):] in SCENARIOS]
+    with ThreadPoolExecutor(len(names) or 1) as pool:
+        running = {name: pool.submit(play, SCENARIOS[name], str(tmp_path_factory.mktemp(name)))
+                   for name in names}
+        return {name: future.exception() for name, future in running.items()}
+
+
+def outcome_of(scenarios, name):
+    failure = scenarios[name]
+    if failure is not None:
+        raise failure
 
 
 def replay(config, port, payloads):
@@ -142,33 +260,31 @@ def replay(config, port, payloads):
         client.loop_stop()
 
 
-def test_real_firmware_tables_play_a_round_through_faults(club):
+def real_firmware_tables_play_a_round_through_faults(club):
     db, broker, service, proxy, devices, folder = club
-    drawn = link_run.club(db, "draw")
+    drawn = club_command(db, "draw")
     devices.extend(Device(str(folder), number, seed=number).boot() for number in (1, 2))
-    for device in devices:
-        link = device.run_until(lambda link: link["draw"] is not None, "no draw")
+    wanted = {}
+    for device, link in zip(devices, run_until(devices, lambda link: link["draw"] is not None, "no draw")):
         assert link["draw"]["round"] == 1 and link["draw"]["table"] == device.number  # the draw reached it
         seat = drawn["tables"][device.number - 1]
         assert link["draw"]["teams"] == {"NS": seat["NS"], "EW": seat["EW"]}
-        wanted = (1, device.number, seat["NS"], seat["EW"])
+        wanted[device.number] = (1, device.number, seat["NS"], seat["EW"])
         shown = device.sim.state()
         # Menu > Concours offers the drawn round: OK on each value, nothing to change
-        assert round_presses(shown["screen"], shown["settings"], wanted, shown) == (
+        assert round_presses(shown["screen"], shown["settings"], wanted[device.number], shown) == (
             ["OK"] + ["DOWN"] * Menu.ITEMS.index("m_concours") + ["OK", "DOWN", "DOWN", "DOWN", "DOWN", "OK"])
-        start_round(device.sim, wanted)
-        device.deal()
-    for device in devices:
-        device.settle()
+    start_rounds(devices, wanted)
+    deal_together(devices)
+    settle(devices)
 
     # the broker killed with SIGKILL mid-round: a deal played while it is down, then caught up
     broker.kill()
+    deal_together(devices)
     for device in devices:
-        device.deal()
         assert device.link()["pending"] >= 1
     broker.start()
-    for device in devices:
-        device.settle()
+    settle(devices)
 
     # every connection cut, then stalled (bytes held, nothing closed)
     proxy.cut()
@@ -177,8 +293,7 @@ def test_real_firmware_tables_play_a_round_through_faults(club):
     devices[1].deal()
     devices[1].run(1500)
     proxy.resume()
-    for device in devices:
-        device.settle()
+    settle(devices)
 
     # a power cut while the table's publish is on the wire: held in the stalled proxy,
     # the table killed, the connection dropped with the bytes; the table boots again
@@ -204,16 +319,14 @@ def test_real_firmware_tables_play_a_round_through_faults(club):
 
     # the service killed with SIGKILL while a deal arrives, started again
     service.kill()
-    for device in devices:
-        device.deal()
+    deal_together(devices)
     service.start()
+    while any(device.score.count < DEALS for device in devices):
+        deal_together([device for device in devices if device.score.count < DEALS])
+    settle(devices)
     for device in devices:
-        while device.score.count < DEALS:
-            device.deal()
-    for device in devices:
-        device.settle()
         assert device.sim.state()["over"]
-    until(lambda: len(Club(db).store.results()) == 2, 20, "the round's results filed")
+    until(lambda: len(filed(db)) == 2, 20, "the round's results filed")
 
     with Club(db) as opened:
         results = opened.store.results()
@@ -231,13 +344,18 @@ def test_real_firmware_tables_play_a_round_through_faults(club):
     assert "link: duplicate" in log
 
 
+def filed(db):
+    with Club(db) as opened:
+        return opened.store.results()
+
+
 def joined(club, number=1):
     """One table booted, joined to the club, with the draw of round 1: (device, its round)."""
     db, _, _, _, devices, folder = club
-    drawn = link_run.club(db, "draw")
+    drawn = club_command(db, "draw")
     device = Device(str(folder), number, seed=number).boot()
     devices.append(device)
-    device.run_until(lambda link: link["draw"] is not None, "no draw")
+    run_until([device], lambda link: link["draw"] is not None, "no draw")
     seat = drawn["tables"][number - 1]
     return device, (1, number, seat["NS"], seat["EW"])
 
@@ -269,7 +387,7 @@ def stored_once(db, device):
     return [json.loads(row["body"])["action"]["op"] for row in sorted(rows, key=lambda row: row["seq"])]
 
 
-def test_a_power_cut_right_after_a_save_still_reports_it_once(club):
+def a_power_cut_right_after_a_save_still_reports_it_once(club):
     db = club[0]
     device, wanted = joined(club)
     shown = device.sim.state()
@@ -286,7 +404,7 @@ def test_a_power_cut_right_after_a_save_still_reports_it_once(club):
     assert stored_once(db, device) == ["new", "add", "add"]
 
 
-def test_a_power_cut_after_deals_the_broker_never_got_loses_none(club):
+def a_power_cut_after_deals_the_broker_never_got_loses_none(club):
     db, broker = club[0], club[1]
     device, wanted = joined(club)
     start_round(device.sim, wanted)
@@ -302,7 +420,7 @@ def test_a_power_cut_after_deals_the_broker_never_got_loses_none(club):
     assert stored_once(db, device) == ["new", "add", "add", "add"]
 
 
-def test_a_power_cut_right_after_an_edit_or_an_undo_reports_it_once(club):
+def a_power_cut_right_after_an_edit_or_an_undo_reports_it_once(club):
     db = club[0]
     device, wanted = joined(club)
     start_round(device.sim, wanted)
@@ -325,3 +443,25 @@ def test_a_power_cut_right_after_an_edit_or_an_undo_reports_it_once(club):
     assert len(device.sim.state()["deals"]) == 2
     device.settle()
     assert stored_once(db, device) == ["new", "add", "add", "add", "edit", "del"]
+
+
+SCENARIOS = {scenario.__name__: scenario for scenario in (
+    real_firmware_tables_play_a_round_through_faults, a_power_cut_right_after_a_save_still_reports_it_once,
+    a_power_cut_after_deals_the_broker_never_got_loses_none,
+    a_power_cut_right_after_an_edit_or_an_undo_reports_it_once)}
+
+
+def test_real_firmware_tables_play_a_round_through_faults(scenarios):
+    outcome_of(scenarios, "real_firmware_tables_play_a_round_through_faults")
+
+
+def test_a_power_cut_right_after_a_save_still_reports_it_once(scenarios):
+    outcome_of(scenarios, "a_power_cut_right_after_a_save_still_reports_it_once")
+
+
+def test_a_power_cut_after_deals_the_broker_never_got_loses_none(scenarios):
+    outcome_of(scenarios, "a_power_cut_after_deals_the_broker_never_got_loses_none")
+
+
+def test_a_power_cut_right_after_an_edit_or_an_undo_reports_it_once(scenarios):
+    outcome_of(scenarios, "a_power_cut_right_after_an_edit_or_an_undo_reports_it_once")

@@ -4,7 +4,8 @@ A whole game is pressed on the real App through its button path (key planner
 scripts, the real debouncer) on the MicroPython unix port, on a littlefs that
 records every program and erase (host_tools/mp/cutdev.py). Then, in the same
 micropython process, for every operation k of that log, stopped and torn, the
-medium a power cut at k leaves is mounted and a new App boots on it
+medium a power cut at k leaves is mounted and a new App boots on it (every k
+with `make test-full`, every STRIDE-th with `make test`: tests/sweep.py)
 (tests/mp/power_e2e.py): it must open on the home screen (or game over) with the
 state after the last confirmed action or the one before it, and, for a sample
 of k, one more deal entered with the same presses must give the same screens,
@@ -22,6 +23,7 @@ import random
 
 import pytest
 
+import sweep
 import ui_corpus
 from coinche.game import Game
 from coinche.record import validate
@@ -148,9 +150,12 @@ def probe_for(preset):
             "hold down %d" % planner.hold_for(3), "ok"]
 
 
-def run_e2e(tmp_path, preset, lines, blocks=352, probe_every=1):
+STRIDE = 3
+
+
+def run_e2e(tmp_path, preset, lines, blocks=352, probe_every=1, quick_stride=STRIDE):
     cfg = {"defaults": {"rules": preset}, "script": lines, "probe": probe_for(preset), "probe_every": probe_every,
-           "blocks": blocks}
+           "blocks": blocks, "stride": sweep.stride(quick_stride), "start": sweep.start(quick_stride)}
     path = tmp_path / "e2e.json"
     path.write_text(json.dumps(cfg))
     proc = run_mp(script=SCRIPT, args=[str(path)], heapsize="64M")
@@ -191,12 +196,14 @@ def e2e(request, tmp_path_factory):
 def test_every_cut_boots_the_last_confirmed_state(e2e):
     _lines, _info, r = e2e
     assert r["failures"] == 0, "\n".join(r["first"])
-    # every k, stopped and torn, plus the uncut end, each booted a new App
-    assert r["boots"] == 2 * r["ops"] + 1
+    # every sampled k, stopped and torn, plus the uncut end, each booted a new App
+    assert r["cuts"] == len(range(sweep.start(STRIDE), r["ops"], sweep.stride(STRIDE))) + 1
+    assert r["boots"] == 2 * r["cuts"] - 1
     # some boots wrote (finishing the clean-up of a cut "new"); each of those writes was cut too
     assert r["boot_writes"] > 0 and r["nested"] > 0
     # the cuts hit both sides of the commit points, and littlefs erased blocks during the game
-    assert r["got_before"] > 20 and r["got_after"] > 10
+    # (a third of them in a sample of every third cut)
+    assert r["got_before"] > 20 // sweep.stride(STRIDE) and r["got_after"] > 10 // sweep.stride(STRIDE)
     assert r["erases"] > 0
 
 
@@ -262,6 +269,6 @@ def test_first_dealer_change_on_a_new_game_is_all_or_nothing(tmp_path):
     rules = Rules(preset)
     lines = settings_to("s_first") + ["up", "ok", "back", "back"]
     lines += planner.plan_deal(rules, Game(rules), {"taker": "NS", "bid": 100, "trump": "H", "points": 110})
-    r = run_e2e(tmp_path, preset, lines)
+    r = run_e2e(tmp_path, preset, lines, quick_stride=1)  # a short game: every cut
     assert r["actions"] == 3
     assert r["failures"] == 0, "\n".join(r["first"])

@@ -1,4 +1,7 @@
-"""Property tests over generated valid deals, per preset (hypothesis)."""
+"""Property tests over generated valid deals, per preset (hypothesis).
+
+Each property draws new examples every run; the quick run draws fewer of them
+(SWEEP=full the whole count, tests/sweep.py), and runs one after the other add up."""
 import copy
 
 import pytest
@@ -9,9 +12,10 @@ from coinche.game import Game
 from coinche.record import validate
 from coinche.rules import Rules
 from coinche.scoring import score
+import sweep
 from vectors import PRESETS, HypothesisSource, gen_valid
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=sweep.count(150, 40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def draw_deal(data, rules):
@@ -157,7 +161,7 @@ def test_a_failed_contract_coinched_doubles_the_defence_belote_excepted(preset, 
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=sweep.count(40, 12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_game_totals_are_the_sum_of_the_deal_scores(preset, data):
     rules = Rules(preset)

@@ -6,6 +6,8 @@ import json
 import os
 
 import pytest
+
+import sweep
 from conftest import ROOT, run_mp
 from host_tools.sim import Sim
 
@@ -194,17 +196,23 @@ def test_damage_suite_every_single_block_keeps_every_deal():
     assert r["records"] == {"ok": 3 * r["used_blocks"], "lost": 0}, r["failures"]
 
 
+CUT_STRIDE = 4
+
+
 @pytest.mark.parametrize("scenario,layout", [("checkpoints", "device"), ("checkpoints", "dirs")])
 def test_cut_at_every_operation_with_two_copies(scenario, layout):
-    """Every program/erase of the scenario cut (stopped and torn), on both copies: the state
-    before or after the running action, never a notice; a load that repairs is cut too.
-    (The longer "main" scenario passes too, in about a minute of CPU per layout:
+    """Every program/erase of the scenario cut (stopped and torn; `make test`: every
+    CUT_STRIDE-th, tests/sweep.py), on both copies: the state before or after the running
+    action, never a notice; a load that repairs is cut too. (The longer "main" scenario
+    passes too, in about a minute of CPU per layout:
     micropython tests/mp_journal/cut_all.py main 352 both 1 device)"""
-    proc = run_mp(script=os.path.join(MPJ, "cut_all.py"), args=[scenario, "352", "both", "1", layout],
-                  heapsize="64M")
+    stride, start = sweep.stride(CUT_STRIDE), sweep.start(CUT_STRIDE)
+    proc = run_mp(script=os.path.join(MPJ, "cut_all.py"),
+                  args=[scenario, "352", "both", str(stride), layout, str(start)], heapsize="64M")
     r = json.loads(proc.stdout.strip().splitlines()[-1])
     assert r["failures"] == 0, r["first"]
-    assert r["checked"] == 2 * r["ops"] + 1 and r["layout"] == layout
+    assert r["cuts"] == len(range(start, r["ops"], stride)) + 1
+    assert r["checked"] == 2 * r["cuts"] - 1 and r["layout"] == layout
     assert r["nested"] > 0  # cuts between the two copies: the next load repaired one, cut too
 
 

@@ -12,10 +12,12 @@ began.  Skipped with the reason where the rp2 source, the Arm toolchain, the emu
 or its boot ROM is missing.
 """
 import os
+import shutil
 import time
 
 import pytest
 
+import deployed_images
 from device_games import calculator_totals, corpus_game
 from host_tools.calculator import keys as planner
 from host_tools.common.script import parse_script
@@ -145,8 +147,10 @@ def test_uf2_over_a_stock_install_keeps_its_games(uf2_images, tmp_path):
     records = corpus_game(3)
     rules = planner.Rules("classic2000")
     lines, _ = planner.plan(rules, records)
-    with rp2emu.Pico("pico_oled", image) as pico:  # the stock UF2 ($MICROPYTHON_UF2)
-        pico.deploy(rules="classic2000")
+    # make deploy's image (its first game is classic2000), shared with the other emulated
+    # tests (tests/deployed_images.py), on the stock UF2 ($MICROPYTHON_UF2)
+    shutil.copy(deployed_images.deployed("pico_oled")[0], image)
+    with rp2emu.Pico("pico_oled", image) as pico:
         pico.wait_for_frame()
         pico.play(parse_script(lines), press_ms=PRESS_MS, gap_ms=GAP_MS)
         before = pico.state()

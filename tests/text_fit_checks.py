@@ -12,23 +12,43 @@ winner, past games and a past game's deals, every string of the table as a
 toast) in the four languages, and lists each text that leaves its region, is
 cut, or overlaps another. Teams are also named with 8 characters, the longest
 a name may be.
+
+A tour renders each state of each rule preset on a new device, so a tour of some presets
+draws the very states the whole tour draws for them: a run of the suite tours every
+other preset (tests/sweep.py), the next run the others, and SWEEP=full all four.
 """
 import json
 import os
 
 import cached_runs
+import sweep
 from conftest import ROOT
 from test_ui_screens import SCREENS  # every screen the firmware has: a new one must join the tour too
 from render import languages
 
 SCRIPT = os.path.join(ROOT, "tests", "mp", "text_fit.py")
 
+# in this order every other preset is one scored as classic2000 and one as the federation
+# (the melds, the belote's other rules): each sample draws the screens of both kinds
+PRESETS = ("classic2000", "federation", "coinche1001", "coinche1000")
+# the long names' tour draws home on a board with WiFi too (its link's mark beside the
+# names): the WiFi changes no other screen, so the two boards share one tour
+LONG_NAMES = ("--long-names", "--wifi")
+
 OVERLONG_KEYS = ("m_history", "over_keys1", "dealer_verb", "belote")
 # each overlong string is 40 times its own letter, so that one tour with every fault at
 # once tells apart what each fault made the check report
 OVERLONG_LETTERS = dict(zip(OVERLONG_KEYS, "WMHN"))
-FAULTS = ("--marks-above",) + tuple(
+# the federation's preset draws every screen that draws one of these strings (its melds
+# bring the announce picker, where the belote is drawn too): the others would only draw
+# the same faults again
+FAULTS = ("--marks-above", "--presets", "federation") + tuple(
     word for key in OVERLONG_KEYS for word in ("--overlong", "%s=%s" % (key, OVERLONG_LETTERS[key])))
+
+
+def sampled(*options):
+    """The options of a tour of this run's presets (every other one, all with SWEEP=full)."""
+    return options + ("--presets", ",".join(sweep.take(PRESETS, 2)))
 
 
 def tour(layout, *options):
@@ -57,8 +77,8 @@ def _show(problems):
 
 
 def every_text_fits_its_region(layout, names):
-    states, problems, screens = run_fit(layout, *([names] if names else []))
-    assert states > 4000  # every screen state in four languages
+    states, problems, screens = run_fit(layout, *sampled(*(LONG_NAMES if names else ())))
+    assert states > 4000  # every screen state of two presets (or four) in four languages
     assert SCREENS <= screens, SCREENS - screens
     langs = {p["lang"] for p in problems}
     assert not problems, "%d texts do not fit on %s (%s):\n  %s" % (len(problems), layout, sorted(langs),
@@ -69,7 +89,7 @@ def the_link_mark_fits_on_a_wifi_board(layout):
     """A board with WiFi: home's link mark is drawn, in its own region, beside the longest
     team names, in every language."""
     out = []
-    states, problems, _ = run_fit(layout, "--long-names", "--wifi", lines=out)
+    states, problems, _ = run_fit(layout, *sampled(*LONG_NAMES), lines=out)
     marks = [int(line.split()[-1]) for line in out if line.startswith("link marks ")]
     assert marks and marks[0] > 0
     assert not problems, _show(problems)
@@ -77,7 +97,7 @@ def the_link_mark_fits_on_a_wifi_board(layout):
 
 def no_link_mark_without_wifi(layout):
     out = []
-    run_fit(layout, lines=out)
+    run_fit(layout, *sampled(), lines=out)
     assert [line for line in out if line.startswith("link marks ")] == ["link marks 0"]
 
 

@@ -4,7 +4,7 @@
 
 CONFIG (written by tests/test_power_e2e.py):
   {"defaults": {"rules": P}, "script": [simulator script lines],
-   "probe": [script lines], "probe_every": N, "blocks": 352}
+   "probe": [script lines], "probe_every": N, "blocks": 352, "stride": S, "start": F}
 
 1. Record: a fresh littlefs on a recording power-cut device (host_tools/mp/cutdev.py),
    the real App on a fake board whose buttons the script presses through the
@@ -14,7 +14,8 @@ CONFIG (written by tests/test_power_e2e.py):
    summaries) is taken; a line that changed it is a confirmed action, and the
    index of its first and last flash operation is kept. A line that writes
    without changing the state, or changes it without writing, is a failure.
-2. Cut: for every k in the write/erase log, stopped and torn (the first half of
+2. Cut: for every k in the write/erase log (every S-th from F, and the end: the
+   sample of tests/sweep.py), stopped and torn (the first half of
    operation k lands), the medium a cut at k leaves is mounted and a NEW App
    boots on it. It must not crash, must render, must open on the home screen
    (game over when the game is over) with no "recovered" notice, and its state
@@ -184,7 +185,11 @@ class Run:
         self.got_before = 0
         self.got_after = 0
         self.boot_writes = 0
-        for k in range(total + 1):
+        # every stride-th cut from start (tests/sweep.py), and the uncut end always
+        stride = self.cfg.get("stride", 1)
+        cuts = list(range(self.cfg.get("start", 0), total, stride)) + [total]
+        self.cuts = len(cuts)
+        for k in cuts:
             a = self.action_at(k)
             for tear in (False, True):
                 if tear and k == total:
@@ -346,7 +351,7 @@ def main():
     traces = [t for t, _ in r._refs.values()]
     distinct = len([t for i, t in enumerate(traces) if t not in traces[:i]])
     erases = len([op for op in r.log if op[0] == "e"])
-    print(json.dumps({"ops": len(r.log), "erases": erases, "actions": len(r.states), "boots": r.boots,
+    print(json.dumps({"ops": len(r.log), "cuts": r.cuts, "erases": erases, "actions": len(r.states), "boots": r.boots,
                       "nested": r.nested, "probes": r.probes, "references": len(traces), "distinct_traces": distinct,
                       "probes_saved": r.probes_saved, "got_before": r.got_before, "got_after": r.got_after,
                       "boot_writes": r.boot_writes, "marks": r.marks, "lines": r.lines, "states": r.states,

@@ -1,10 +1,16 @@
 """Every screen state, every language, one layout: does every drawn text fit its region?
 
-argv: LAYOUT [--long-names] [--wifi] [--overlong KEY=LETTER]... [--marks-above] [--big-totals] [--divider-example]
+argv: LAYOUT [--long-names] [--wifi] [--presets P,P...] [--overlong KEY=LETTER]... [--marks-above] [--big-totals] [--divider-example]
   LAYOUT        128x64 or 240x135
   --long-names  teams named with 8 characters (the longest a name may be)
-  --wifi        a board with WiFi: home shows the link's state mark (counted in
-                the `link marks N` line)
+  --wifi        home on both boards: each home state is drawn on a board without
+                WiFi, then again on one with it, the link's state mark beside the
+                names (counted in the `link marks N` line). The board's WiFi
+                changes home's picture only, so one tour covers both boards
+  --presets P,P the rule presets toured, each on a new device (default: all four).
+                The presets share nothing, so a tour of some of them draws the
+                very states the whole tour draws for them: a sampled run of the
+                suite tours a few, and runs one after the other cover them all
   --overlong K=L the string K of every language table made far too long: 40 times the
                 letter L (the test proves the check fails then; repeated, several keys
                 at once, each of its own letter)
@@ -56,10 +62,14 @@ from screens.table_screens import Home, ask_undo  # noqa: E402
 from app import App  # noqa: E402
 from table.draft import Draft  # noqa: E402
 from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP  # noqa: E402
+from link import state as link_state  # noqa: E402
 
 LAYOUT = sys.argv[1]
 LONG_NAMES = "--long-names" in sys.argv
 WIFI = "--wifi" in sys.argv
+PRESETS = ("classic2000", "federation", "coinche1001", "coinche1000")
+if "--presets" in sys.argv:
+    PRESETS = tuple(sys.argv[sys.argv.index("--presets") + 1].split(","))
 link_marks = [0]
 # key -> the letter it is made of, 40 times (a letter per key: one tour tells the keys apart)
 OVERLONG = dict(sys.argv[index + 1].split("=") for index in range(len(sys.argv)) if sys.argv[index] == "--overlong")
@@ -264,7 +274,7 @@ def check(layout):
                     r[0], r[1], r[2], r[3], r[4], sx, sy, sw, sh))
 
 
-def render(app, what=""):
+def draw_and_check(app, what):
     records[:] = []
     shapes[:] = []
     state["screen"] = app.view.name
@@ -273,7 +283,15 @@ def render(app, what=""):
     app.render()
     count[0] += 1
     check(app.layout)
+
+
+def render(app, what=""):
+    draw_and_check(app, what)
     view = app.view
+    if WIFI and view.name == "home":  # the same state on a board with WiFi: the link's mark drawn
+        app.link = link_state
+        draw_and_check(app, what + ", WiFi")
+        app.link = None
     if view.name == "home" and view.phase == 0 and not what.startswith("toast "):
         for phase in (1, 2):  # home's key rows turn: the arrows, then held OK, in words
             view.phase = phase
@@ -290,6 +308,39 @@ def press(app, button, kind=PRESS, what=""):
     render(app, what)
 
 
+glyph_fill = [None]  # the display's own fill_rect: the runs of a scaled label's glyphs
+
+
+def scale_glyphs(fill_rect, *rest):
+    """The 240x135 layout's scaled text, its glyph runs filled straight on the display.
+    Its label() reports the box _scale fills, so each run lies in a drawing's box, and
+    ShapeProbe would only find it there and drop it: ten million calls of Python per tour,
+    a third of the tour's time, for nothing written down."""
+    original_scale(glyph_fill[0], *rest)
+
+
+if LAYOUT == "240x135":
+    from render import layout_240x135
+
+    original_scale = layout_240x135._scale
+    layout_240x135._scale = scale_glyphs
+
+
+def big_glyphs(layout, display):
+    """The 128x64 layout's big text drawn with its glyph pixels straight on the display
+    (as scale_glyphs: they lie in the box its label() reported)."""
+    draw_big = layout._big
+    probing = layout.fb
+
+    def big(string, x, y, colour):
+        layout.fb = display
+        try:
+            draw_big(string, x, y, colour)
+        finally:
+            layout.fb = probing
+    return big
+
+
 def fresh_app(preset):
     """A new device: a fresh filesystem, the App on it, the probe set."""
     try:
@@ -299,13 +350,16 @@ def fresh_app(preset):
         pass
     mount(RAMBlockDev(4096, 352), "/flash")
     board = ColourBoard() if LAYOUT == "240x135" else Board()
-    if WIFI:
-        board.WIFI = True
     app = App(board, {"rules": preset})
-    app.layout.probe = probe
-    app.layout.fb = ShapeProbe(app.layout.fb)
-    if hasattr(app.layout, "fill_rect"):
-        app.layout.fill_rect = app.layout.fb.fill_rect
+    layout = app.layout
+    display = layout.fb
+    layout.probe = probe
+    layout.fb = ShapeProbe(display)
+    if hasattr(layout, "fill_rect"):
+        layout.fill_rect = layout.fb.fill_rect
+        glyph_fill[0] = display.fill_rect
+    else:
+        layout._big = big_glyphs(layout, display)
     if LONG_NAMES:
         names = {"NS": "ABCDEFGH", "EW": "MNOPQRST"}
         app.team_name = names.get
@@ -638,10 +692,12 @@ def tour_entries(app):
         press(app, OK, PRESS, "capot question")
         if entry.capot_question is not None:
             phases(app, "capot question", 2)
-    # editing a saved deal starts at the taker step
-    if app.game.deals:
-        app.go(Entry(app, Draft(app.game.rules, record=app.game.deals[0]), 0, Home(app)))
-        render(app, "edit taker")
+    # editing a saved deal starts at the taker step (when the tour's deals ended the game,
+    # the new one above gets a deal: every preset draws the step)
+    if not app.game.deals:
+        saved(app, DEALS[app.game.rules.preset][0])
+    app.go(Entry(app, Draft(app.game.rules, record=app.game.deals[0]), 0, Home(app)))
+    render(app, "edit taker")
 
 
 def tour_chart_stats(app, what):
@@ -777,7 +833,7 @@ def main():
         print("big totals", big_totals[0])
         print("fit done", count[0], len(problems))
         return
-    for preset in ("classic2000", "federation", "coinche1000", "coinche1001"):
+    for preset in PRESETS:
         app = fresh_app(preset)
         for code in languages.LANGS:
             set_language(app, code)

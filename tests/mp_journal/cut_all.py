@@ -1,13 +1,13 @@
 """Cut the power at every block operation of a scenario, remount, load, compare.
 
-micropython cut_all.py SCENARIO BLOCKS [stop|tear|both] [STRIDE] [LAYOUT]
+micropython cut_all.py SCENARIO BLOCKS [stop|tear|both] [STRIDE] [LAYOUT] [START]
 
 LAYOUT (tests/mp_journal/layouts.py): single (one copy, the default), dirs
 (two copies in two folders of one littlefs) or device (two copies on the
 two data partitions of store/partitions.py; BLOCKS is then 352).
 
 Runs the scenario once on a recording device, then for every k (every
-STRIDE-th) rebuilds the medium a cut at program/erase k leaves (Replay),
+STRIDE-th from START, and the uncut end: the sample of tests/sweep.py) rebuilds the medium a cut at program/erase k leaves (Replay),
 mounts a fresh littlefs on it, loads, and checks the state is the one before
 the action that was running, or the one after it, never anything else (nor
 back from "after" to "before" within one action). Then it records one more
@@ -46,6 +46,7 @@ def main():
     blocks = int(sys.argv[2])
     modes = sys.argv[3] if len(sys.argv) > 3 else "both"
     stride = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    start = int(sys.argv[6]) if len(sys.argv) > 6 else 0
     make, opts = scenarios.SCENARIOS[name]
     actions = make()
     expect = model.states(actions)
@@ -73,7 +74,8 @@ def main():
     checked = 0
     nested = 0
     r = _Rand(7)
-    for k in range(0, total + 1, stride):
+    cuts = list(range(start, total, stride)) + [total]
+    for k in cuts:
         while a < len(actions) and k >= marks[a + 1]:
             a += 1
         for tear in tears:
@@ -115,7 +117,7 @@ def main():
             unmount()
             checked += 1
     print(json.dumps({"scenario": name, "blocks": blocks, "layout": LAYOUT, "actions": len(actions), "ops": total,
-                      "checked": checked, "nested": nested, "failures": len(fails), "first": fails[:5]}))
+                      "cuts": len(cuts), "checked": checked, "nested": nested, "failures": len(fails), "first": fails[:5]}))
 
 
 def cut_the_load(survivor, blocks, opts, want, fails, where):

@@ -1,7 +1,9 @@
 """Live power cuts: run the scenario again for every k, with the device dying at
 operation k (stopped or torn), then mount what survived and load.
 
-micropython cut_live.py SCENARIO BLOCKS [STRIDE]
+micropython cut_live.py SCENARIO BLOCKS [STRIDE [START]]
+
+Every STRIDE-th k from START (the sample of tests/sweep.py).
 
 Slower than cut_all.py (the scenario runs again up to k each time), and it
 checks that the PowerCut really escapes littlefs and the journal mid-write,
@@ -28,13 +30,15 @@ def main():
     name = sys.argv[1]
     blocks = int(sys.argv[2])
     stride = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    start = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     make, opts = scenarios.SCENARIOS[name]
     actions = make()
     expect = model.states(actions)
     cutdev.hold_files()
     fails = []
     checked = 0
-    k = 0
+    k = start
+    total = 0
     while True:
         done = True
         for tear in (False, True):
@@ -55,6 +59,7 @@ def main():
                 done = False
             cutdev.unmount(PATH)
             if done:
+                total = dev.ops  # the run that finished: every operation the scenario makes
                 break
             survivor = cutdev.CutDev(4096, blocks, under=dev.blocks)
             cutdev.mount(survivor, PATH)
@@ -67,7 +72,8 @@ def main():
         if done:
             break
         k += stride
-    print(json.dumps({"scenario": name, "blocks": blocks, "ops": k, "checked": checked,
+    print(json.dumps({"scenario": name, "blocks": blocks, "ops": total, "cuts": len(range(start, total, stride)),
+                      "checked": checked,
                       "failures": len(fails), "first": fails[:5]}))
 
 

@@ -1,11 +1,11 @@
 """Exceptions injected at every write step of record(): nothing confirmed is ever lost or hidden.
 
-micropython faults.py SCENARIO LAYOUT [STRIDE]
+micropython faults.py SCENARIO LAYOUT [STRIDE [START]]
 
 A write step is any call record() makes that can fail halfway through a
 change: encoding a line (a MemoryError while a base or archive is written
 line by line was the old way to commit half a base), a file's write() and
-close, os.remove, os.mkdir. For each step k (every STRIDE-th) and each of
+close, os.remove, os.mkdir. For each step k (every STRIDE-th from START: tests/sweep.py) and each of
 MemoryError, KeyboardInterrupt and OSError(EIO), the scenario runs from a
 fresh flash with that exception raised at step k. After the exception the
 journal is loaded again (a new Journal, as after the app restarts): the state
@@ -178,6 +178,7 @@ def run(actions, opts, layout, expect, fails, where):
 def main():
     name, layout = sys.argv[1], sys.argv[2]
     stride = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    start = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     make, opts = scenarios.SCENARIOS[name]
     actions = make()
     expect = model.states(actions)
@@ -189,7 +190,7 @@ def main():
     injected = 0
     surfaced = 0  # runs where record() raised (with two copies, the other copy often takes the action)
     for fault in (MemoryError, KeyboardInterrupt, OSError(5)):
-        for k in range(0, total, stride):
+        for k in range(start, total, stride):
             INJECT.steps = 0
             INJECT.at = k
             INJECT.fault = fault
@@ -197,7 +198,8 @@ def main():
             surfaced += run(actions, opts, layout, expect, fails, "%r at step %d" % (fault, k)) > 0
             injected += INJECT.fired
             layouts.unmount(layout)
-    print(json.dumps({"scenario": name, "layout": layout, "steps": total, "runs": injected, "surfaced": surfaced,
+    print(json.dumps({"scenario": name, "layout": layout, "steps": total, "sampled": len(range(start, total, stride)),
+                      "runs": injected, "surfaced": surfaced,
                       "failures": len(fails), "first": fails[:5]}))
 
 
