@@ -107,11 +107,15 @@ SLOWEST_FILES_FIRST = (
     "test_concours_emulated.py",
     "test_export_emulated.py",
     "test_picow_emulated.py",
-    "test_text_fit_240x135.py",
-    "test_journal_faults.py",
-    "test_storage_layout.py",
     "test_journal_power.py",
+    "test_text_fit_240x135.py",
+    "test_link_device.py",
+    "test_power_e2e.py",
+    "test_ui_games.py",
     "test_text_fit_128x64.py",
+    "test_calculator_hostile.py",
+    "test_storage_layout.py",
+    "test_journal_faults.py",
 )
 
 

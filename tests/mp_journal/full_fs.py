@@ -1,9 +1,9 @@
 """A full filesystem: record() raises ENOSPC and nothing is lost.
 
-micropython full_fs.py BLOCKS STEP
+micropython full_fs.py BLOCKS STEP [STRIDE [START]]
 
 For each amount of free space (a filler file takes the rest, STEP bytes
-less each round), the main scenario runs until record() fails. Checks: the
+less each round; every STRIDE-th round from START, the sample of tests/sweep.py), the main scenario runs until record() fails. Checks: the
 error is OSError ENOSPC; the same journal and a fresh one on a remount load
 exactly the state before the failed action, with no notice; after the filler
 goes, the failed action records fine and loads back. Prints one JSON line.
@@ -36,14 +36,16 @@ def fill(nbytes):
 def main():
     blocks = int(sys.argv[1])
     step = int(sys.argv[2])
+    stride = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    start = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     actions = scenarios.main_game()
     expect = model.states(actions)
     fails = []
     hit = {}
-    size = blocks * 4096
+    size = blocks * 4096 - start * step
     rounds = 0
     while size > 0:
-        size -= step
+        size -= step * stride
         dev = cutdev.fresh(blocks, PATH)
         try:
             fill(size)
