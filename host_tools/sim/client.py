@@ -15,7 +15,7 @@ import time
 
 from host_tools.common.frames import SHOT_SCALE, Frame, frame_image
 from host_tools.common.paths import HOST_MP
-from host_tools.common.programs import required_tool
+from host_tools.common.programs import quick_micropython, required_tool
 from host_tools.common.script import GAP_MS, PRESS_MS, button_name, is_steps, parse_script
 
 SIM_MAIN = os.path.join(HOST_MP, "sim_main.py")  # the device side: board, flash, the app
@@ -31,7 +31,7 @@ class SimError(RuntimeError):
 
 
 def micropython_path():
-    return required_tool("micropython", SimError, "micropython (unix port)")
+    return quick_micropython(required_tool("micropython", SimError, "micropython (unix port)"))
 
 
 class Sim:
