@@ -2,7 +2,7 @@
 every event the game is valid (see tests/mp/fuzz_app.py).
 
 `make test-full` presses 100 000 and 20 000 keys from the seeds 1 and 2; `make test`
-presses 15 000 and 5 000 from seeds that move with the run's offset (tests/sweep.py),
+presses 10 000 and 5 000 from seeds that move with the run's offset (tests/sweep.py),
 so each run walks new paths."""
 import os
 
@@ -14,7 +14,7 @@ from conftest import ROOT, run_mp
 SCRIPT = os.path.join(ROOT, "tests", "mp", "fuzz_app.py")
 
 
-@pytest.mark.parametrize("seed,full,quick", [(1, 100000, 15000), (2, 20000, 5000)])
+@pytest.mark.parametrize("seed,full,quick", [(1, 100000, 10000), (2, 20000, 5000)])
 def test_random_presses_never_break_the_game(seed, full, quick):
     n = sweep.count(full, quick)
     if not sweep.FULL:

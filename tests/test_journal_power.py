@@ -20,7 +20,7 @@ def script(name, *args, heapsize="64M"):
 
 # every k (`make test`: every STRIDE-th, tests/sweep.py), stopped and torn; 352 blocks is
 # the Pico, 24 makes littlefs reuse blocks
-CUT_STRIDE = 4
+CUT_STRIDE = 6
 
 
 @pytest.mark.parametrize("scenario,blocks", [

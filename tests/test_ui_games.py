@@ -5,7 +5,7 @@ are turned into button presses by host_tools/calculator/keys.py, pressed on the 
 running headless on the MicroPython unix port, and the device's final state
 (totals, end, winner, the deals it stored) must equal what the scoring core
 coinche.game.Game says for the same records. A held-out corpus (another seed)
-runs the same check (`make test` plays a quarter of each corpus, a different quarter each
+runs the same check (`make test` plays a sixth of each corpus, a different sixth each
 run: tests/sweep.py). Undo (home BACK, OK), deleting and editing a past deal via
 History are checked against Game as well.
 
@@ -83,7 +83,7 @@ TUNING = ui_corpus.games(ui_corpus.SEED_TUNING, 150)
 HELD_OUT = ui_corpus.games(ui_corpus.SEED_HELD_OUT, 100)
 # each game is a device of its own: `make test` plays every GAME_STRIDE-th of each corpus,
 # from the run's offset, `make test-full` every game (tests/sweep.py)
-GAME_STRIDE = 4
+GAME_STRIDE = 6
 
 
 @pytest.mark.parametrize("game", sweep.take(TUNING, GAME_STRIDE), ids=sweep.take(_ids(TUNING), GAME_STRIDE))
