@@ -23,14 +23,19 @@ $(STAMP): requirements-dev.txt
 # The exhaustive sweeps (every power cut, every write step, every corpus game, every
 # screen state) take a sample that moves from run to run; make test-full takes every
 # point (tests/sweep.py).
+# The suite starts CPython hundreds of times (the calculator, the club's tools, the test
+# workers): each start reads the byte-code caches of the project's modules (__pycache__,
+# ignored by git) rather than compiling them again, even where the environment says not
+# to write them (PYTHONDONTWRITEBYTECODE).
 TEST_WORKERS ?= 2
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15
 test: $(STAMP)
 	-@$(PY) -m host_tools.rp2emu.install
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15 tests
+	$(PYTEST) tests
 
 test-full: $(STAMP)
 	-@$(PY) -m host_tools.rp2emu.install
-	SWEEP=full $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15 tests
+	SWEEP=full $(PYTEST) tests
 
 # --- the emulated Pico (host_tools/rp2emu, docs/rp2emu.md): rp2040js from npm, pinned
 # in host_tools/rp2emu/package-lock.json; the UF2 and boot ROM come from
