@@ -184,8 +184,8 @@ def test_deployed_mpy_live_heap_peak_of_a_40_deal_game(tmp_path):
     """`make deploy`'s .mpy files on the stock rp2 UF2 (the emulated RP2040): the live heap
     (gc.mem_alloc() after gc.collect(), after every press, measuring script included) of a
     40-deal federation game stays within half of the rp2 heap (host_tools/bench/frozen.py
-    --deploy: keys fed to the app's polled buttons, so every deal lands, unlike make bench's
-    figure 9 at 30/30 ms on the GPIO pins). The stock firmware has no ROMFS: the imported
+    on the run's one `make deploy` image, tests/deployed_images.py: keys fed to the app's
+    polled buttons, where make bench's figure 9 types them at 30/30 ms on the GPIO pins). The stock firmware has no ROMFS: the imported
     modules' bytecode is on the heap, so the code a game does not use (the start, the
     journal's recovery, the screens off deal entry) is loaded on demand and released
     (on_demand.py). Measured 1 Dec with the firmware laid out along the data path:
