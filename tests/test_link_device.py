@@ -153,14 +153,7 @@ class Device:
 
     def send(self, steps):
         """Queue a script's keys (parsed steps) without waiting for the device."""
-        for step in steps:
-            if step[1] == "press":
-                self.sim.press(step[2])
-            elif step[1] == "hold":
-                self.sim.hold(step[2], step[3])
-            elif step[1] == "wait":
-                self.sim.wait(step[2])
-        self.sim.flush()
+        self.sim.send_script(steps)
 
     def key_deal(self):
         """The keys of a new deal sent (not waited for); it counts in the table's score."""

@@ -1,5 +1,6 @@
 """Where the development programs are: the venv's own copy first (next to the
 running Python, as `make venv` installs them), else the PATH."""
+import functools
 import os
 import shutil
 import sys
@@ -35,6 +36,7 @@ sys.exit(run_main(sys.argv))
 """
 
 
+@functools.lru_cache(maxsize=None)  # once per process: every test's start asks for it
 def quick_micropython(launcher):
     """The unix port as the PyPI package installs it is a Python script that imports the
     interpreter (micropython_run) through the site machinery of the venv's CPython, about

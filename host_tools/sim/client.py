@@ -186,12 +186,10 @@ class Sim:
                     self._save(step[2] + ".png")
         self.sync()
 
-    def cut_after_save(self, lines, op=None):
-        """Run a script whose keys save an action, and cut the power right after the
-        journal's save (of an action of kind `op` if given), before the device does
-        anything else (the `cut` command); the device is killed then. The flash image
-        keeps what was written."""
-        self.send("cut %s" % op if op else "cut")
+    def send_script(self, lines):
+        """Queue a script's keys and waits (lines or parsed steps) and push them to the
+        device, without waiting for it: the caller lets time run (a device with a club
+        link spends it for real) or waits for something else."""
         steps = parse_script(lines) if not is_steps(lines) else lines
         for step in steps:
             if step[1] == "press":
@@ -201,6 +199,14 @@ class Sim:
             elif step[1] == "wait":
                 self.wait(step[2])
         self.flush()
+
+    def cut_after_save(self, lines, op=None):
+        """Run a script whose keys save an action, and cut the power right after the
+        journal's save (of an action of kind `op` if given), before the device does
+        anything else (the `cut` command); the device is killed then. The flash image
+        keeps what was written."""
+        self.send("cut %s" % op if op else "cut")
+        self.send_script(lines)
         deadline = time.monotonic() + self.timeout
         while "cut" not in self.log:
             try:
