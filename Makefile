@@ -19,7 +19,10 @@ $(STAMP): requirements-dev.txt
 
 # On TEST_WORKERS processes (pytest-xdist), a test file's tests on one of them, so a file's
 # deploy or game is made once (builds shared across files take turns: host_tools/common/locks.py);
-# TEST_WORKERS=0 runs them all in this one. The 15 slowest tests are listed at the end.
+# TEST_WORKERS=0 runs them all in this one. The files go out in the suite's own order, the
+# slowest first (tests/conftest.py), not xdist's (the files with the most tests first, which
+# left the few long emulated-Pico tests to the end, one worker idle beside the last).
+# The 15 slowest tests are listed at the end.
 # The exhaustive sweeps (every power cut, every write step, every corpus game, every
 # screen state) take a sample that moves from run to run; make test-full takes every
 # point (tests/sweep.py).
@@ -28,7 +31,7 @@ $(STAMP): requirements-dev.txt
 # ignored by git) rather than compiling them again, even where the environment says not
 # to write them (PYTHONDONTWRITEBYTECODE).
 TEST_WORKERS ?= 2
-PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15
 test: $(STAMP)
 	-@$(PY) -m host_tools.rp2emu.install
 	$(PYTEST) tests

@@ -96,9 +96,9 @@ def pytest_configure(config):
 
 
 # The files that take longest (minutes, measured with `--durations`), first: under
-# `--dist loadfile` a free worker takes the next file in the order collected, so one of
-# these collected last would run alone at the end while the other worker waits. Their
-# own tests keep their order (the sort is stable).
+# `--dist loadfile --no-loadscope-reorder` (the Makefile's) a free worker takes the next
+# file in the order collected, so one of these collected last would run alone at the end
+# while the other worker waits. Their own tests keep their order (the sort is stable).
 SLOWEST_FILES_FIRST = (
     "test_budgets.py",
     "test_rp2emu_presses.py",
