@@ -107,6 +107,7 @@ SLOWEST_FILES_FIRST = (
     "test_concours_emulated.py",
     "test_export_emulated.py",
     "test_picow_emulated.py",
+    "test_web.py",
     "test_journal_power.py",
     "test_text_fit_240x135.py",
     "test_link_device.py",
