@@ -1,5 +1,7 @@
 """A concours round on the emulated Pico (host_tools/rp2emu, stock rp2 MicroPython with
-`make deploy`'s files): the rules of the round given with `--set`, the round started
+`make deploy`'s files, the suite's one deploy): the rules of the round given with
+`--rules/--set` to the emulator's command, which records them on the deployed game as
+the Settings screen does; the round started
 through Menu > Concours and its deals entered from the key planner's script, both
 pressed on the board's GPIO pins. At the round's end the device's state (what its
 round-over screen shows) holds the result code; it must be the code made from the
@@ -9,11 +11,13 @@ round, the table, the teams and the totals back from it.
 One round of a few deals, once: the emulator is slow."""
 import json
 import random
+import shutil
 import subprocess
 import sys
 
 import pytest
 
+import deployed_images
 from conftest import ROOT
 from coinche.result_code import decode, encode, grouped
 from coinche.rules import Rules
@@ -50,8 +54,11 @@ def test_a_concours_round_on_the_emulated_pico_ends_with_the_calculators_code(tm
     script_path = tmp_path / "round.keys"
     script_path.write_text("\n".join(script) + "\n")
     state_path = tmp_path / "state.json"
+    image = tmp_path / "flash.img"
+    shutil.copy(deployed_images.deployed("pico_oled")[0], image)  # a new game with no deal yet
     proc = subprocess.run([sys.executable, "-m", "host_tools.rp2emu", "--board", "pico_oled", "--timeout", "1200",
-                           "--script", str(script_path), "--state-out", str(state_path)] + RULE_ARGS,
+                           "--flash", str(image), "--script", str(script_path), "--state-out", str(state_path)]
+                          + RULE_ARGS,
                           cwd=ROOT, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     state = json.loads(state_path.read_text())

@@ -499,8 +499,7 @@ class Pico:
 
     def deploy(self, rules=None, target=None, arch="armv6m", options=None):
         """host_tools/device/deploy.py into this Pico; with rules/target/options (the other
-        rule options, --set), the fresh game's settings are recorded before the reset
-        (as the simulator's defaults are)."""
+        rule options, --set), the fresh game's rules are recorded before the reset."""
         from host_tools.device import deploy
 
         # a build folder of its own: emulated Picos deployed side by side (tests run in
@@ -517,11 +516,33 @@ class Pico:
         if proc.returncode != 0:
             raise EmulatorError("deploy failed:\n%s%s" % (proc.stdout, proc.stderr))
         if rules is not None or target is not None or options:
-            defaults = {"rules": rules, "target": int(target) if target is not None else None,
-                        "options": options or None}
-            self.exec("import sys\nsys.path.append('/')\nimport board\nfrom app import App\nApp(board, %r)\n"
-                      % (defaults,))
+            self.set_rules(rules, target, options)  # the first start's game, with no deal: at once
         self.reset()
+
+    def set_rules(self, rules=None, target=None, options=None):
+        """Record the rules on a device that already holds a game, as its Settings screen
+        does (table.settings.change_setting): a game with no deal takes them at once, one
+        with deals from the next game on. Returns "applied", "next_game" or None (the
+        device had them already); main.py is stopped: reset() boots it again."""
+        changes = []
+        if rules is not None:
+            changes.append(("s_preset", rules, None))  # first: a new preset drops the options
+        if target is not None:
+            changes.append(("s_target", int(target), None))
+        for name, value in sorted((options or {}).items()):
+            changes.append(("s_option", value, name))
+        out = self.exec("import sys\nsys.path.append('/')\nimport board\nfrom app import App\n"
+                        "from table.settings import change_setting\ntable = App(board).table\n"
+                        "for key, value, option in %r:\n print(repr(change_setting(table, key, value, option)))\n"
+                        % (changes,))
+        said = None
+        for line in out.splitlines():
+            done, message = ast.literal_eval(line)
+            if message not in (None, "applied", "next_game"):
+                raise EmulatorError("the device refused the rules: %s" % message)
+            if done:
+                said = message
+        return said
 
     def write_file(self, path, text):
         """Write a text file onto the device's filesystem over the raw REPL (the club's

@@ -12,7 +12,8 @@ board's GPIO pins; --state-out writes the app's state read from the device, in
 the simulator's format.  A flash image that already holds the scoreboard for the
 board is booted as it is; otherwise the firmware is deployed (host_tools/device/deploy.py,
 the same mpremote commands as `make deploy`) and the game starts with
---rules/--target.  The UF2 defaults to $MICROPYTHON_UF2 (--uf2 FILE overrides it,
+--rules/--target.  On a flash that holds a game they are recorded as the Settings
+screen records them: at once while the game has no deal, else from the next game.  The UF2 defaults to $MICROPYTHON_UF2 (--uf2 FILE overrides it,
 e.g. a firmware with the scoreboard frozen in).
 """
 import os
@@ -75,8 +76,13 @@ def main(argv=None):
         if not pico.holds_firmware():
             print("rp2emu: deploying the scoreboard for %s into the emulated Pico" % args.board, file=sys.stderr)
             pico.deploy(rules=args.rules, target=args.target, options=args.options)
-        elif club is None:
-            pico.reset()  # the REPL check stopped main.py: boot it again
+        else:
+            if args.rules is not None or args.target is not None or args.options:
+                if pico.set_rules(args.rules, args.target, args.options) == "next_game":
+                    print("rp2emu: the game on this flash has deals: the rules given apply from its next game",
+                          file=sys.stderr)
+            if club is None:
+                pico.reset()  # the REPL check stopped main.py: boot it again
         if club is not None:
             pico.write_file("/club.json", club)
             pico.reset()
