@@ -520,9 +520,9 @@ class Pico:
         self.reset()
 
     def set_rules(self, rules=None, target=None, options=None):
-        """Record the rules on a device that already holds a game, as its Settings screen
-        does (table.settings.change_setting): a game with no deal takes them at once, one
-        with deals from the next game on. Returns "applied", "next_game" or None (the
+        """Record the rules on the device's game as its Settings screen does
+        (table.settings.change_setting): a game with no deal takes them at once, one with
+        deals from the next game on. Returns "applied", "next_game" or None (the
         device had them already); main.py is stopped: reset() boots it again."""
         changes = []
         if rules is not None:

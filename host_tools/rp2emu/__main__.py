@@ -12,9 +12,10 @@ board's GPIO pins; --state-out writes the app's state read from the device, in
 the simulator's format.  A flash image that already holds the scoreboard for the
 board is booted as it is; otherwise the firmware is deployed (host_tools/device/deploy.py,
 the same mpremote commands as `make deploy`) and the game starts with
---rules/--target.  On a flash that holds a game they are recorded as the Settings
-screen records them: at once while the game has no deal, else from the next game.  The UF2 defaults to $MICROPYTHON_UF2 (--uf2 FILE overrides it,
-e.g. a firmware with the scoreboard frozen in).
+--rules/--target/--set.  On a flash that holds a game they are recorded as the
+Settings screen records them: at once while the game has no deal, else from the next
+game.  The UF2 defaults to $MICROPYTHON_UF2 (--uf2 FILE overrides it, e.g. a firmware
+with the scoreboard frozen in).
 """
 import os
 import shutil
