@@ -50,6 +50,7 @@ class Board {
   }
 
   powerOn() {
+    this.polling = false; // the core reads a bus's status until the bus's next event (watchPolling)
     const mcu = new RP2040();
     mcu.logger = new ConsoleLogger(LogLevel.Error);
     mcu.loadBootrom(this.bootrom); // resets, which erases rp2040js's flash array
@@ -108,7 +109,8 @@ class Board {
     const clock = mcu.clock;
     const core = mcu.core;
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu; i++) {
-      if (core.waiting) {
+      if (core.waiting || this.polling) {
+        this.polling = false;
         const wait = clock.nanosToNextAlarm;
         clock.tick(wait);
         i += wait / CYCLE_NANOS;
@@ -135,7 +137,8 @@ class Board {
     const clock = mcu.clock;
     const core = mcu.core;
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu && clock.nanos < nanos; i++) {
-      if (core.waiting) {
+      if (core.waiting || this.polling) {
+        this.polling = false;
         const left = nanos - clock.nanos;
         const wait = clock.nextAlarm ? Math.min(clock.nanosToNextAlarm, left) : left;
         clock.tick(wait);
@@ -211,11 +214,51 @@ class Board {
   }
 
   // -- displays
+  /**
+   * The firmware waits for each byte it sends on the display's I2C bus in a loop that
+   * reads one status register until the byte is out (pico-sdk's blocking write): a
+   * tenth of all the instructions run in a game.  Two reads in a row by one instruction
+   * that find the same value while the bus has a byte on the wire mark the core as
+   * polling, and the run loops sleep it to the next alarm as they sleep a core waiting
+   * for an interrupt: nothing the loop reads can change before an alarm, so simulated
+   * time and what the firmware does are the same, without running the loop's turns.
+   */
+  watchPolling(peripheral, busy) {
+    const core = this.mcu.core;
+    const read = peripheral.readUint32.bind(peripheral);
+    const write = peripheral.writeUint32.bind(peripheral);
+    let lastPc = -1;
+    let lastOffset = -1;
+    let lastValue = -1;
+    peripheral.readUint32 = (offset) => {
+      const value = read(offset);
+      const pc = core.PC;
+      if (pc === lastPc && offset === lastOffset && value === lastValue && busy()) this.polling = true;
+      lastPc = pc;
+      lastOffset = offset;
+      lastValue = value;
+      return value;
+    };
+    peripheral.writeUint32 = (offset, value) => {
+      lastPc = -1;
+      write(offset, value);
+    };
+  }
+
   attachI2c() {
     const address = this.options.i2cAddress;
     if (address === undefined || address < 0) return;
     for (const bus of this.mcu.i2c) {
       let transfer = null;
+      let onTheWire = 0; // the bus's events scheduled and not yet done
+      const later = (nanos, action) => {
+        onTheWire++;
+        this.after(nanos, () => {
+          onTheWire--;
+          action();
+        });
+      };
+      this.watchPolling(bus, () => onTheWire > 0);
       const flushTransfer = () => {
         if (transfer && transfer.length) this.tell('i2c', this.micros(), Uint8Array.from(transfer));
         transfer = null;
@@ -231,13 +274,13 @@ class Board {
       bus.onConnect = (target, mode) => {
         const ack = target === address;
         if (ack && mode === 0) transfer = [];
-        this.after(byteNanos(), () => bus.completeConnect(ack));
+        later(byteNanos(), () => bus.completeConnect(ack));
       };
       bus.onWriteByte = (value) => {
         if (transfer) transfer.push(value);
-        this.after(byteNanos(), () => bus.completeWrite(transfer !== null));
+        later(byteNanos(), () => bus.completeWrite(transfer !== null));
       };
-      bus.onReadByte = () => this.after(byteNanos(), () => bus.completeRead(0));
+      bus.onReadByte = () => later(byteNanos(), () => bus.completeRead(0));
       bus.onStop = () => {
         flushTransfer();
         bus.completeStop();
