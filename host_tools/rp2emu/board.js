@@ -220,8 +220,11 @@ class Board {
    * tenth of all the instructions run in a game.  Two reads in a row by one instruction
    * that find the same value while the bus has a byte on the wire mark the core as
    * polling, and the run loops sleep it to the next alarm as they sleep a core waiting
-   * for an interrupt: nothing the loop reads can change before an alarm, so simulated
-   * time and what the firmware does are the same, without running the loop's turns.
+   * for an interrupt.  The bus's status changes only at an alarm (the byte's end, one
+   * byte's time away), and the timer the loop also reads, for a timeout of milliseconds,
+   * is read again after the sleep: simulated time and what the firmware does are the
+   * same, without running the loop's turns (the same game leaves the same state and the
+   * same pictures either way).
    */
   watchPolling(peripheral, busy) {
     const core = this.mcu.core;
