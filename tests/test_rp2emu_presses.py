@@ -37,4 +37,5 @@ def test_no_press_lost_or_reordered_in_40_deals_at_30_30_ms(oled_image, tmp_path
     assert game["interrupts"], "the buttons were polled, not on edge interrupts"
     assert game["edges_dropped"] == 0, "%d edges found the ring full" % game["edges_dropped"]
     assert game["deals_kept"] == game["deals_wanted"] == 40
-    assert game["deals_match"], "a press was lost or reordered: the deals do not score as typed"
+    assert game["deals_match"], ("a press was lost or reordered: the deals do not score as typed; the first "
+                                 "that differs (deal, as typed, as kept): %r" % (game.get("first_difference"),))

@@ -108,6 +108,7 @@ class Board {
     const mcu = this.mcu;
     const clock = mcu.clock;
     const core = mcu.core;
+    this.polling = false; // the host may have raised an interrupt between two runs (a USB byte)
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu; i++) {
       if (core.waiting || this.polling) {
         this.polling = false;
@@ -119,8 +120,10 @@ class Board {
       const delta = core.executeInstruction() * CYCLE_NANOS;
       const after = clock.nanosCounter + delta;
       const alarm = clock.nextAlarm;
-      if (alarm !== null && alarm.nanos <= after) clock.tick(delta);
-      else clock.nanosCounter = after;
+      if (alarm !== null && alarm.nanos <= after) {
+        clock.tick(delta);
+        this.polling = false; // what fell due may have ended the wait or raised an interrupt
+      } else clock.nanosCounter = after;
     }
   }
 
@@ -136,6 +139,7 @@ class Board {
     const mcu = this.mcu;
     const clock = mcu.clock;
     const core = mcu.core;
+    this.polling = false; // the host may have raised an interrupt between two runs (a USB byte)
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu && clock.nanos < nanos; i++) {
       if (core.waiting || this.polling) {
         this.polling = false;
@@ -148,8 +152,10 @@ class Board {
       const delta = core.executeInstruction() * CYCLE_NANOS;
       const after = clock.nanosCounter + delta;
       const alarm = clock.nextAlarm;
-      if (alarm !== null && alarm.nanos <= after) clock.tick(delta);
-      else clock.nanosCounter = after;
+      if (alarm !== null && alarm.nanos <= after) {
+        clock.tick(delta);
+        this.polling = false; // what fell due may have ended the wait or raised an interrupt
+      } else clock.nanosCounter = after;
     }
   }
 
@@ -221,7 +227,12 @@ class Board {
    * that find the same value while the bus has a byte on the wire mark the core as
    * polling, and the run loops sleep it to the next alarm as they sleep a core waiting
    * for an interrupt.  The bus's status changes only at an alarm (the byte's end, one
-   * byte's time away), and the timer the loop also reads, for a timeout of milliseconds,
+   * byte's time away); an alarm that falls due within the very instruction that read
+   * (the byte's end, a pin's edge) ends the mark, as does the start of every run (the
+   * host may have sent a USB byte): the core reads again, or takes its interrupt, at
+   * once.  Otherwise a byte ending there slept the core to the next alarm, up to a
+   * press away, stalling a transfer that has 50 ms to finish.  The timer the loop also
+   * reads, for a timeout of milliseconds,
    * is read again after the sleep: simulated time and what the firmware does are the
    * same, without running the loop's turns (the same game leaves the same state and the
    * same pictures either way).
