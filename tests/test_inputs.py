@@ -90,6 +90,23 @@ RISING = 8  # rp2's Pin.IRQ_RISING / IRQ_FALLING: the edge flags of IO_BANK0's I
 FALLING = 4
 
 
+def irq_rig(pins, clock):
+    """Inputs as _attach leaves them on rp2, the handler driven by the caller."""
+    inp = inputs.Inputs(pins, clock)
+    inp.interrupts = True
+    inp._both = RISING | FALLING
+    return inp
+
+
+def poll_into(inp, log):
+    """The app's poll: every event it pops goes to log as (kind, button)."""
+    inp.poll()
+    ev = inp.pop()
+    while ev >= 0:
+        log.append((ev >> 2, ev & 3))
+        ev = inp.pop()
+
+
 def simulate_irq(base, presses, windows, until, handler_us=0, phase_us=0, read_after_ms=0):
     """The rp2 path: presses {button: [(down, up), ...]}, interrupts off during
     each (start, end) of windows (a flash erase, ~45 ms).  Like the chip, each
@@ -117,9 +134,7 @@ def simulate_irq(base, presses, windows, until, handler_us=0, phase_us=0, read_a
     def clock():
         return ticks_add(base, t[0] + late[0])
 
-    inp = inputs.Inputs([pin(b) for b in range(4)], clock)
-    inp.interrupts = True  # as _attach leaves it, with the handler driven below
-    inp._both = RISING | FALLING
+    inp = irq_rig([pin(b) for b in range(4)], clock)
     flags = [0, 0, 0, 0]
     log = []
     while t[0] < until:
@@ -145,11 +160,7 @@ def simulate_irq(base, presses, windows, until, handler_us=0, phase_us=0, read_a
                     spent += handler_us
             late[0] = 0
             if now % 10 == 0:
-                inp.poll()
-                ev = inp.pop()
-                while ev >= 0:
-                    log.append((ev >> 2, ev & 3))
-                    ev = inp.pop()
+                poll_into(inp, log)
         t[0] += 1
     return log
 
@@ -164,9 +175,7 @@ def handler_calls(base, calls, until):
     def pin(b):
         return lambda: reads[b]
 
-    inp = inputs.Inputs([pin(b) for b in range(4)], lambda: ticks_add(base, t[0]))
-    inp.interrupts = True
-    inp._both = RISING | FALLING
+    inp = irq_rig([pin(b) for b in range(4)], lambda: ticks_add(base, t[0]))
     log = []
     pending = list(calls)
     while t[0] < until:
@@ -175,11 +184,7 @@ def handler_calls(base, calls, until):
             reads[b] = pressed
             inp._latch(b, edges)
         if t[0] % 10 == 0:
-            inp.poll()
-            ev = inp.pop()
-            while ev >= 0:
-                log.append((ev >> 2, ev & 3))
-                ev = inp.pop()
+            poll_into(inp, log)
         t[0] += 1
     return log
 
