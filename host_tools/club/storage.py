@@ -311,6 +311,8 @@ class SQLiteStorage(SQLStorage):
             raise ClubError("%s does not exist: create the event with `new` first" % path)
         if exists:
             self._check_ours_or_fail(path)
+        else:
+            self._create_private(path)
         self.db = sqlite3.connect(path, isolation_level=None, timeout=10, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA busy_timeout = 10000")
@@ -319,6 +321,21 @@ class SQLiteStorage(SQLStorage):
         self.db.executescript(LINK_SCHEMA)
         self.db.execute("PRAGMA foreign_keys = ON")
         self.depth = 0
+
+    @staticmethod
+    def _create_private(path):
+        """The new file readable by its owner only (0600, whatever the umask): it holds the
+        admin password's hash, the broker's organiser password and every table's key.
+        SQLite gives its -wal and -shm files the database's mode. Nothing of SQLite has
+        the file open yet, so closing this descriptor drops no lock."""
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+        except OSError as e:
+            raise ClubError("cannot create %s: %s" % (path, e.strerror))
+        try:
+            os.fchmod(descriptor, 0o600)
+        finally:
+            os.close(descriptor)
 
     @staticmethod
     def _check_ours_or_fail(path):

@@ -1,156 +1,407 @@
-"""The pages on the club's own network: the projector page (read-only, refreshes by
-itself) and the admin page behind the organiser's password. Flask renders them,
-waitress serves them; every asset is in host_tools/club/static, nothing is fetched
-from the internet.
+"""The pages on the club's own network: the projector page (read-only, updates itself
+from /projector.json), the phone page (a team finds its own line), the admin page behind
+the organiser's password and its paper (slips per table, the draw by name for the door,
+the final ranking with the prizes). Flask renders them, waitress serves them; every
+asset is in host_tools/club/static, nothing is fetched from the internet. Every page
+speaks the event's language (host_tools/club/words.py).
 
 The password is set with `python -m host_tools.club --db FILE password` (or the
-CLUB_PASSWORD environment variable when `serve` starts) and kept hashed (scrypt) in
-the event file; without one the admin page stays closed and says how to set it.
-Sessions are signed with a secret kept in the event file; every form carries a
-token of the session, so another site cannot post to the admin page.
+CLUB_PASSWORD environment variable when `serve` starts) and kept hashed (scrypt) in the
+event file; without one the admin page stays closed and says how to set it. Sessions
+live in this process only (a random id in the cookie, nothing derived from the file):
+logging out ends one, a new password ends them all, a restart ends them all. Wrong
+passwords are logged and make their address wait longer after each one.
 """
+import datetime
 import functools
+import inspect
+import json
+import logging
 import os
+import re
 import secrets
 import socket
+import threading
+import time
+import unicodedata
 
-from flask import Flask, abort, redirect, render_template, request, session, url_for
+from flask import Flask, abort, make_response, redirect, render_template, request, url_for
 
 from host_tools.club.errors import ClubError
 from host_tools.club.service import Club, make_event
 from host_tools.club.standings import RANKINGS
+from host_tools.club.words import LANG_NAMES, LANGS, Words
 
 from coinche.rules import PRESET_NAMES, RulesError
 from host_tools.common.rules_help import UsageError, parse_setting
 
 REFRESH_SECONDS = 10
-PROJECTOR_ROWS = 10
+COOKIE = "club_admin"
+LOGIN_DELAY = 1.0  # seconds an address waits after its first wrong password; doubles with each one
+LOGIN_DELAY_MOST = 300.0
+PROBLEMS = {"wrong_setup": "problem_wrong_setup", "refused_deal": "problem_refused_deal"}
+log = logging.getLogger("host_tools.club.web")
 
 
-def _page(rows, page):
-    """(the rows of page `page`, counted round the pages, its number from 1, the pages)."""
-    pages = max(1, -(-len(rows) // PROJECTOR_ROWS))
-    index = page % pages
-    return rows[index * PROJECTOR_ROWS:(index + 1) * PROJECTOR_ROWS], index + 1, pages
+class Sessions:
+    """The signed-in browsers: id -> the session's form token and the password hash it
+    signed in with. A session whose password is no longer the file's is over."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.open = {}
+
+    def start(self, password_hash):
+        sid = secrets.token_urlsafe(32)
+        with self.lock:
+            self.open[sid] = {"token": secrets.token_hex(16), "password": password_hash}
+        return sid
+
+    def get(self, sid, password_hash):
+        with self.lock:
+            found = self.open.get(sid or "")
+            if found is not None and found["password"] != password_hash:
+                del self.open[sid]
+                found = None
+            return found
+
+    def end(self, sid):
+        with self.lock:
+            self.open.pop(sid or "", None)
+
+    def end_all_but(self, sid, password_hash):
+        with self.lock:
+            self.open = {k: dict(v, password=password_hash) for k, v in self.open.items() if k == sid}
 
 
-def _secret(path):
-    with Club(path, create=True) as club:
-        secret = club.store.meta("secret")
-        if secret is None:
-            secret = secrets.token_hex(32)
-            with club.store.transaction():
-                club.store.set_meta("secret", secret)
-        return secret
+class Throttle:
+    """Wrong passwords per address: after the n-th in a row, the address waits
+    delay * 2^(n-1) seconds (at most `most`) before its next try is even checked."""
+
+    def __init__(self, delay=LOGIN_DELAY, most=LOGIN_DELAY_MOST):
+        self.delay, self.most = delay, most
+        self.lock = threading.Lock()
+        self.failures = {}  # address -> (wrong in a row, monotonic time of the next allowed try)
+
+    def wait(self, address):
+        with self.lock:
+            count, until = self.failures.get(address, (0, 0.0))
+        return max(0.0, until - time.monotonic())
+
+    def failed(self, address):
+        with self.lock:
+            count = self.failures.get(address, (0, 0.0))[0] + 1
+            pause = min(self.most, self.delay * 2 ** (count - 1))
+            self.failures[address] = (count, time.monotonic() + pause)
+        return count, pause
+
+    def passed(self, address):
+        with self.lock:
+            self.failures.pop(address, None)
 
 
-def create_app(path, refresh=REFRESH_SECONDS, link=None):
-    """The pages of the event file at path; refresh: seconds between the projector's reloads;
-    link: the organiser's link service (link_service.LinkService) when the tables report live."""
+def local_time(text):
+    """A stored UTC time ("2026-12-01T20:29:58Z") in this machine's local time."""
+    try:
+        at = datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+    except (TypeError, ValueError):
+        return text
+    return at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def event_lang(state):
+    event = state.get("event") or {}
+    lang = event.get("lang")
+    return lang if lang in LANGS else "fr"
+
+
+def fold(text):
+    """A name as the phone page compares it: no case, no accents."""
+    return "".join(c for c in unicodedata.normalize("NFD", text.casefold()) if not unicodedata.combining(c))
+
+
+def progress_of(state):
+    """{"round", "filed", "tables"} of the round in progress, None when every drawn round is complete."""
+    if "progress" in state:
+        return state["progress"]
+    rounds = state.get("rounds") or []
+    if not rounds:
+        return None
+    last = rounds[-1]
+    filed = sum(1 for t in last["tables"] if t.get("result"))
+    if filed == len(last["tables"]):
+        return None
+    return {"round": last["round"], "filed": filed, "tables": len(last["tables"])}
+
+
+def public_state(state):
+    """/state.json: what anyone on the network may read; corrections keep their figures
+    and time, not who made them or why."""
+    out = dict(state)
+    if "corrections" in out:
+        out["corrections"] = [{k: v for k, v in c.items() if k not in ("why", "who")} for c in out["corrections"]]
+    out.pop("team_actions", None)
+    return out
+
+
+def public_live(status):
+    """/live.json: the tables' rows without the devices' ids."""
+    out = dict(status)
+    out["tables"] = [{k: v for k, v in row.items() if k != "device"} for row in status.get("tables", [])]
+    return out
+
+
+def problem_text(w, row):
+    problem = row.get("problem")
+    if not problem:
+        return None
+    key = PROBLEMS.get(problem)
+    if key:
+        return getattr(w, key).format(table=row.get("table"))
+    return w.problem_other.format(table=row.get("table"), problem=str(problem).replace("_", " "))
+
+
+def projector_data(state, status, w):
+    """What the projector and phone pages draw (the same for every visitor)."""
+    if not state.get("event"):
+        return {"event": None, "lang": w.lang}
+    event = state["event"]
+    rounds = state.get("rounds") or []
+    current = rounds[-1] if rounds else None
+    live = {}
+    problems = []
+    link = None
+    if status is not None:
+        rows = status.get("tables", [])
+        live = {row.get("table"): row for row in rows if current and row.get("round") == current["round"]}
+        problems = [text for text in (problem_text(w, row) for row in rows) if text]
+        counts = status.get("counts") or {}
+        link = {"connected": bool(status.get("connected")), "refused": counts.get("refused", 0),
+                "problems": problems}
+    tables = []
+    if current:
+        for t in current["tables"]:
+            row = live.get(t["table"])
+            tables.append({"table": t["table"], "NS": t["NS"], "EW": t["EW"], "ns_name": t["ns_name"],
+                           "ew_name": t["ew_name"],
+                           "result": {"NS": t["result"]["NS"], "EW": t["result"]["EW"]} if t.get("result") else None,
+                           "live": {"counted": row.get("counted"), "deals": row.get("deals"),
+                                    "total": row.get("total")} if row and not t.get("result") else None,
+                           "problem": problem_text(w, row) if row else None})
+    ranking = [{"rank": r["rank"], "team": r["team"], "name": r["name"], "played": r["played"], "won": r["won"],
+                "points_for": r["points_for"], "points_against": r["points_against"],
+                "match_points": r["match_points"], "withdrawn": bool(r.get("withdrawn"))}
+               for r in state["standings"]["ranking"]]
+    return {"lang": w.lang,
+            "event": {"name": event["name"], "rounds": event["rounds"], "deals": event["deals"],
+                      "target": event["target"], "ranking": event["ranking"]},
+            "standings": {"round": state["standings"]["round"], "ranking": ranking},
+            "current": {"round": current["round"], "tables": tables, "bye": current.get("bye_names", [])}
+            if current else None,
+            "progress": progress_of(state), "link": link}
+
+
+def qr_svg(url):
+    import segno
+    return segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff")
+
+
+# the service's refusals that a page says in its own words: (pattern, word, fields)
+ERRORS = (
+    (r"table (?P<table>\d+) of round (?P<round>\d+) already has a result \(NS (?P<ns>\d+) - EW (?P<ew>\d+)\)",
+     "err_has_result"),
+    (r"a correction needs its reason", "err_why"),
+    (r"give either --deals", "err_length"),
+    (r"the code is for teams (?P<a>\d+) and (?P<b>\d+), but table (?P<table>\d+) of round (?P<round>\d+) is team "
+     r"(?P<ns>\d+) \(NS\) against (?P<ew>\d+)", "err_wrong_table"),
+    (r"round (?P<round>\d+) still waits for the results of tables? (?P<tables>[\d, ]+)", "err_waiting"),
+    (r"a draw needs at least two teams", "err_two_teams"),
+    (r"result code (?P<code>[^:]*): (?P<why>.*)", "err_code"),
+)
+
+
+def page_error(w, message):
+    """A refusal in the page's words: the known ones translated, the others without the
+    command line's syntax (options, `commands`)."""
+    for pattern, key in ERRORS:
+        found = re.search(pattern, message)
+        if found:
+            return getattr(w, key).format(**found.groupdict())
+    message = re.sub(r"\s*\((?:[^()]*?)(?:--|`)[^()]*\)", "", message)
+    message = re.sub(r":?\s*(?:use|enter it with|create it with|create the event with)?\s*`[^`]*`", "", message)
+    message = re.sub(r"\s*--[a-z-]+(?: [A-Z]+)?", "", message)
+    return w.err_refused.format(why=message.strip())
+
+
+class FormError(ClubError):
+    """A field of a form, already in the page's words."""
+
+
+def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_delay=LOGIN_DELAY):
+    """The pages of the event file at path; refresh: seconds between the projector's
+    updates (and its page turns); link: the organiser's link service
+    (link_service.LinkService) when the tables report live; phone_url: the phone page's
+    address the projector's QR code gives (default: this request's host)."""
     app = Flask(__name__, static_folder="static", template_folder="templates")
-    app.config["SECRET_KEY"] = _secret(path)
-    app.config["SESSION_COOKIE_SAMESITE"] = "Strict"
-    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    sessions = Sessions()
+    throttle = Throttle(login_delay)
+    app.jinja_env.filters["local"] = local_time
 
     def club():
         return Club(path)
 
-    def token():
-        if "token" not in session:
-            session["token"] = secrets.token_hex(16)
-        return session["token"]
+    def read_state():
+        with club() as c:
+            state = c.state()
+            if state.get("event"):
+                prizes = c.store.meta("prizes")
+                state["prizes"] = json.loads(prizes) if prizes else []
+                password = c.store.meta("password")
+            else:
+                password = c.store.meta("password")
+        return state, password
 
-    app.jinja_env.globals["form_token"] = token
+    def stored_password():
+        with club() as c:
+            return c.store.meta("password")
+
+    def current_session():
+        return sessions.get(request.cookies.get(COOKIE), stored_password())
+
+    def render(name, state, status=200, **values):
+        w = Words(event_lang(state))
+        return render_template(name, state=state, w=w, lang=w.lang, **values), status
 
     def admin_only(view):
         @functools.wraps(view)
         def wrapped(*args, **kwargs):
-            if not session.get("admin"):
+            found = current_session()
+            if found is None:
                 return redirect(url_for("login"))
-            if request.method == "POST" and request.form.get("token") != session.get("token"):
+            if request.method == "POST" and request.form.get("token") != found["token"]:
                 abort(403)
+            request.environ["club.session"] = found
             return view(*args, **kwargs)
         return wrapped
+
+    app.jinja_env.globals["form_token"] = lambda: request.environ.get("club.session", {}).get("token", "")
 
     @app.route("/")
     def index():
         return redirect(url_for("projector"))
 
-    @app.route("/projector")
-    def projector():
-        """Ten rows a column, in type read across a hall: longer lists are shown a page
-        at a time, the next page at each reload (?page= counts the reloads)."""
+    def data():
         with club() as c:
             state = c.state()
-        current = state["rounds"][-1] if state.get("rounds") else None
-        try:
-            page = max(0, int(request.args.get("page", "0")))
-        except ValueError:
-            page = 0
-        tables = (current["tables"] + [{"bye": name} for name in current["bye_names"]]) if current else []
-        ranking = state["standings"]["ranking"] if state.get("event") else []
-        live = {}
-        if link is not None and current:
-            live = {row["table"]: row for row in link.status()["tables"] if row["round"] == current["round"]}
-        return render_template("projector.html", state=state, current=current, refresh=refresh, live=live,
-                               tables=_page(tables, page), ranking=_page(ranking, page), next_page=page + 1)
+        return projector_data(state, link.status() if link is not None else None, Words(event_lang(state)))
+
+    @app.route("/projector")
+    def projector():
+        """The tables' standings in columns of rows read across a hall; pages turn only
+        when the rows do not fit one screen. The script (static/projector.js) fetches
+        /projector.json every `refresh` seconds and keeps trying after a failure."""
+        first = data()
+        w = Words(first["lang"])
+        url = phone_url or request.url_root.rstrip("/") + url_for("phone")
+        return render_template("projector.html", w=w, lang=w.lang, first=first, refresh=refresh, qr=qr_svg(url),
+                               phone_url=url, script_words=w.script())
+
+    @app.route("/phone")
+    def phone():
+        first = data()
+        w = Words(first["lang"])
+        return render_template("phone.html", w=w, lang=w.lang, first=first, refresh=max(refresh, 15),
+                               script_words=w.script())
+
+    @app.route("/projector.json")
+    def projector_json():
+        response = make_response(data())
+        response.headers["Cache-Control"] = "no-store"
+        return response
 
     @app.route("/live.json")
     def live_json():
         """The tables as they report, deal by deal (the link's replay of their actions)."""
         if link is None:
             return {"connected": False, "tables": [], "counts": {}}
-        return link.status()
+        return public_live(link.status())
 
     @app.route("/state.json")
     def state_json():
         with club() as c:
-            return c.state()
+            return public_state(c.state())
 
     @app.route("/admin/login", methods=["GET", "POST"])
     def login():
-        with club() as c:
-            has_password = c.has_password()
-            if not has_password:
-                return render_template("login.html", closed=True, path=path), 503
-            if request.method == "POST":
-                if c.check_password(request.form.get("password", "")):
-                    session.clear()
-                    session["admin"] = True
-                    token()
-                    return redirect(url_for("admin"))
-                return render_template("login.html", closed=False, wrong=True), 401
-        return render_template("login.html", closed=False, wrong=False)
+        state, password = read_state()
+        if password is None:
+            return render("login.html", state, 503, closed=True)
+        if request.method == "POST":
+            address = request.remote_addr or "?"
+            wait = throttle.wait(address)
+            if wait > 0:
+                log.warning("admin sign-in from %s refused: %.1f s to wait after wrong passwords", address, wait)
+                return render("login.html", state, 429, closed=False, wait=int(wait) + 1)
+            with club() as c:
+                right = c.check_password(request.form.get("password", ""))
+            if right:
+                throttle.passed(address)
+                response = redirect(url_for("admin"))
+                response.set_cookie(COOKIE, sessions.start(password), httponly=True, samesite="Strict")
+                return response
+            count, pause = throttle.failed(address)
+            log.warning("wrong admin password from %s (%d in a row; next try in %.1f s)", address, count, pause)
+            return render("login.html", state, 401, closed=False, wrong=True)
+        return render("login.html", state, closed=False)
 
     @app.route("/admin/logout", methods=["POST"])
     @admin_only
     def logout():
-        session.clear()
-        return redirect(url_for("projector"))
+        sessions.end(request.cookies.get(COOKIE))
+        response = redirect(url_for("projector"))
+        response.delete_cookie(COOKIE)
+        return response
 
-    def admin_page(message=None, error=None, status=200):
-        with club() as c:
-            state = c.state()
-        return render_template("admin.html", state=state, message=message, error=error, presets=PRESET_NAMES,
-                               rankings=RANKINGS, link=link.admin_status() if link is not None else None), status
+    def admin_page(message=None, error=None, status=200, form=None):
+        state, _ = read_state()
+        if state.get("event"):
+            with club() as c:
+                actions = getattr(c, "team_actions", None)
+                state["team_actions"] = actions() if actions else []
+            state["progress"] = progress_of(state)
+        admin_status = link.admin_status() if link is not None else None
+        w = Words(event_lang(state))
+        problems = {}
+        if admin_status is not None:
+            problems = {row.get("device"): problem_text(w, row) for row in admin_status.get("tables", [])}
+        return render("admin.html", state, status, message=message, error=error, presets=PRESET_NAMES,
+                      rankings=RANKINGS, link=admin_status, problems=problems, form=form or {},
+                      lang_names=LANG_NAMES, langs=LANGS, has_team_actions=hasattr(Club, "withdraw_team"))
 
     @app.route("/admin")
     @admin_only
     def admin():
         return admin_page(message=request.args.get("done"))
 
-    def _int(name, default=None):
+    def fields(w):
+        names = {"round": w.round, "table": w.table, "ns": w.ns, "ew": w.ew, "rounds": w.rounds,
+                 "length_value": w.length_deals, "bye_score": w.bye_score, "bye_match_points": w.bye_match_points,
+                 "mp_win": w.mp_win, "mp_draw": w.mp_draw, "mp_loss": w.mp_loss, "seed": w.seed,
+                 "team": w.team_number, "a": w.team_number, "b": w.team_number}
+        return names
+
+    def _int(w, name, default=None):
         text = request.form.get(name, "").strip()
         if not text:
             if default is not None:
                 return default
-            raise ClubError("%s is missing" % name.replace("_", " "))
+            raise FormError(w.err_missing.format(field=fields(w).get(name, name)))
         try:
             return int(text)
         except ValueError:
-            raise ClubError("%s must be a whole number, got %r" % (name.replace("_", " "), text))
+            raise FormError(w.err_number.format(field=fields(w).get(name, name), text=text))
 
-    def _event_from_form():
+    def _event_from_form(w):
         options = {}
         for line in request.form.get("options", "").splitlines():
             if line.strip():
@@ -160,46 +411,158 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None):
                     raise ClubError(str(e))
                 options[key] = value
         length = request.form.get("length", "deals")
-        amount = _int("length_value")
+        amount = _int(w, "length_value")
         seed = request.form.get("seed", "").strip()
-        return make_event(request.form.get("name", ""), _int("rounds"), request.form.get("preset", ""), options,
+        bye_mp = request.form.get("bye_match_points", "").strip()
+        extra = {}
+        lang = request.form.get("lang", "fr")
+        if lang not in LANGS:
+            raise FormError(w.err_refused.format(why=lang))
+        accepted = inspect.signature(make_event).parameters
+        if "lang" in accepted:
+            extra["lang"] = lang
+        if "late_as_bye" in accepted:
+            extra["late_as_bye"] = bool(request.form.get("late_as_bye"))
+        return make_event(request.form.get("name", ""), _int(w, "rounds"), request.form.get("preset", ""), options,
                           deals=amount if length == "deals" else None, target=amount if length == "target" else None,
-                          ranking=request.form.get("ranking", "total"), seed=int(seed) if seed.isdigit() else None,
-                          bye_score=_int("bye_score", 0))
+                          ranking=request.form.get("ranking", "total"),
+                          seed=_int(w, "seed") if seed else None, bye_score=_int(w, "bye_score", 0),
+                          match_points=(_int(w, "mp_win", 2), _int(w, "mp_draw", 1), _int(w, "mp_loss", 0)),
+                          bye_match_points=_int(w, "bye_match_points") if bye_mp else None, **extra)
 
-    ACTIONS = {
-        "new": lambda c: c.create_event(_event_from_form()) and "event created",
-        "teams": lambda c: "%d teams added" % len(c.add_teams(
-            [n for n in request.form.get("names", "").splitlines() if n.strip()])),
-        "draw": lambda c: "round %d drawn" % c.draw()["round"],
-        "code": lambda c: "table %(table)d of round %(round)d stored" % c.result_from_code(request.form.get("code", "")),
-        "sheet": lambda c: "table %(table)d of round %(round)d stored" % c.result(
-            _int("round"), _int("table"), _int("ns"), _int("ew")),
-        "correct": lambda c: "table %(table)d of round %(round)d corrected" % c.correct(
-            _int("round"), _int("table"), _int("ns"), _int("ew"), request.form.get("why", ""), "admin page"),
-    }
+    def _lines(name):
+        return [n for n in request.form.get(name, "").splitlines() if n.strip()]
+
+    def act_new(c, w):
+        c.create_event(_event_from_form(w))
+        return w.done_new
+
+    def act_teams(c, w):
+        return w.done_teams.format(count=len(c.add_teams(_lines("names"))))
+
+    def act_draw(c, w):
+        return w.done_draw.format(round=c.draw()["round"])
+
+    def act_code(c, w):
+        return w.done_result.format(**c.result_from_code(request.form.get("code", "")))
+
+    def act_sheet(c, w):
+        return w.done_result.format(**c.result(_int(w, "round"), _int(w, "table"), _int(w, "ns"), _int(w, "ew")))
+
+    def act_correct(c, w):
+        done = c.correct(_int(w, "round"), _int(w, "table"), _int(w, "ns"), _int(w, "ew"),
+                         request.form.get("why", ""), "admin page")
+        return w.done_correct.format(**done)
+
+    def act_prizes(c, w):
+        prizes = [" ".join(line.split())[:80] for line in request.form.get("prizes", "").splitlines()]
+        while prizes and not prizes[-1]:
+            prizes.pop()
+        with c.store.transaction():
+            c.store.set_meta("prizes", json.dumps(prizes))
+        return w.done_prizes
+
+    def act_password(c, w):
+        c.set_password(request.form.get("password", ""))
+        sessions.end_all_but(request.cookies.get(COOKIE), c.store.meta("password"))
+        return w.done_password
+
+    def act_withdraw(c, w):
+        number = _int(w, "team")
+        c.withdraw_team(number, why=request.form.get("why", "").strip() or None, who="admin page")
+        return w.done_withdraw.format(team=number)
+
+    def act_rename(c, w):
+        number = _int(w, "team")
+        c.rename_team(number, request.form.get("name", ""), who="admin page")
+        return w.done_rename.format(team=number)
+
+    def act_undo(c, w):
+        done = c.undo_draw(who="admin page")
+        return w.done_undo.format(round=done.get("round", "?") if isinstance(done, dict) else "?")
+
+    def act_swap(c, w):
+        a, b = _int(w, "a"), _int(w, "b")
+        c.swap_teams(a, b, who="admin page")
+        return w.done_swap.format(a=a, b=b)
+
+    ACTIONS = {"new": act_new, "teams": act_teams, "draw": act_draw, "code": act_code, "sheet": act_sheet,
+               "correct": act_correct, "prizes": act_prizes, "password": act_password, "withdraw": act_withdraw,
+               "rename": act_rename, "undo": act_undo, "swap": act_swap}
 
     @app.route("/admin/<action>", methods=["POST"])
     @admin_only
     def act(action):
         if action not in ACTIONS:
             abort(404)
-        try:
-            with club() as c:
-                done = ACTIONS[action](c)
-        except ClubError as e:
-            return admin_page(error=str(e), status=400)
-        return redirect(url_for("admin", done=done))
+        with club() as c:
+            w = Words(event_lang({"event": c.event_summary()} if c.store.event() else {}))
+            if action == "new" and c.store.event() is None:
+                w = Words(request.form.get("lang", "fr"))
+            try:
+                done = ACTIONS[action](c, w)
+            except FormError as e:
+                error = str(e)
+            except ClubError as e:
+                error = page_error(w, str(e))
+            else:
+                return redirect(url_for("admin", done=done))
+        form = {k: v for k, v in request.form.items() if k != "token"}
+        return admin_page(error=error, status=400, form={action: form})
+
+    def one_round(state, number):
+        rounds = [r for r in state.get("rounds", []) if r["round"] == number]
+        if not rounds:
+            abort(404)
+        return rounds[0]
+
+    @app.route("/admin/slips/<int:number>")
+    @admin_only
+    def slips(number):
+        """The round's slips, two to an A4 page, to cut and hand to each table."""
+        state, _ = read_state()
+        r = one_round(state, number)
+        deals = state["event"]["deals"] or 16
+        # two slips to an A4 page: the deal rows share what the slip's other parts leave
+        columns = 1 if deals <= 16 else 2
+        rows = -(-deals // columns)
+        row_mm = max(3.6, min(6.0, 66.0 / rows))
+        return render("slips.html", state, round=r, deals=deals, columns=columns, rows=rows, row_mm=row_mm)
 
     @app.route("/admin/sheet/<int:number>")
     @admin_only
     def sheet(number):
-        with club() as c:
-            state = c.state()
-        rounds = [r for r in state.get("rounds", []) if r["round"] == number]
-        if not rounds:
+        return redirect(url_for("slips", number=number))
+
+    @app.route("/admin/door/<int:number>")
+    @admin_only
+    def door(number):
+        """The draw by team name, for the door: each team finds where it sits."""
+        state, _ = read_state()
+        r = one_round(state, number)
+        seats = []
+        for t in r["tables"]:
+            seats.append({"team": t["NS"], "name": t["ns_name"], "table": t["table"], "seat": "ns",
+                          "opponent": t["ew_name"]})
+            seats.append({"team": t["EW"], "name": t["ew_name"], "table": t["table"], "seat": "ew",
+                          "opponent": t["ns_name"]})
+        for team, name in zip(r["bye"], r["bye_names"]):
+            seats.append({"team": team, "name": name, "table": None, "seat": None, "opponent": None})
+        seats.sort(key=lambda s: (fold(s["name"]), s["team"]))
+        return render("door.html", state, round=r, seats=seats)
+
+    @app.route("/admin/ranking")
+    @admin_only
+    def ranking():
+        """The final ranking (or the standings so far) with the prize typed for each rank."""
+        state, _ = read_state()
+        if not state.get("event"):
             abort(404)
-        return render_template("sheet.html", state=state, round=rounds[0])
+        return render("ranking.html", state)
+
+    @app.errorhandler(404)
+    def not_found(e):
+        return "<!doctype html><title>404</title><p>%s</p>" % Words("fr").err_not_found, 404
 
     return app
 
@@ -237,11 +600,17 @@ def serve(path, host, port, out, refresh=REFRESH_SECONDS, broker=None):
         link = LinkService(path, broker)
         link.start()
         out.write("link: the tables' broker at %s:%d\n" % (link.host, link.port))
-    app = create_app(path, refresh, link)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
+    holder = {}
+
+    def app(environ, start_response):
+        return holder["app"](environ, start_response)
     server = create_server(app, host=host, port=port, threads=4)
     real_port = int(server.effective_port)
-    for base in addresses(host, real_port):
-        out.write("projector: %s/projector\nadmin:     %s/admin\n" % (base, base))
+    bases = addresses(host, real_port)
+    holder["app"] = create_app(path, refresh, link, phone_url=bases[-1] + "/phone")
+    for base in bases:
+        out.write("projector: %s/projector\nadmin:     %s/admin\nphones:    %s/phone\n" % (base, base, base))
     if closed:
         out.write("the admin page is closed until a password is set: "
                   "python -m host_tools.club --db %s password\n" % path)
