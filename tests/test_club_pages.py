@@ -4,31 +4,17 @@ Debian's headless Chromium (through its chromedriver, Selenium): the projector p
 and the admin page (a wrong password refused, a code entered, a refusal shown, a
 correction kept, the printable sheet). Requests without a browser (a closed admin
 page, a form without its token) go through Flask's test client."""
-import io
-import json
 import os
 import re
 import subprocess
-import sys
 import time
 
 import pytest
 
-from conftest import ROOT
+from club_browser import PASSWORD, Server, chromium, club, need_chromium, print_pdf, screen, shown, sign_in, text, wait_for
 from coinche.result_code import encode, grouped
-from host_tools.club.cli import main
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-PASSWORD = "tapis vert 2026"
 REFRESH = 2
-
-
-def club(db, *argv):
-    out, err = io.StringIO(), io.StringIO()
-    status = main(["--db", str(db)] + [str(a) for a in argv], out, err)
-    assert status == 0, err.getvalue()
-    return json.loads(out.getvalue())
 
 
 def make_event(db):
@@ -39,164 +25,142 @@ def make_event(db):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-        pytest.skip("Debian's chromium and chromium-driver are not installed (%s, %s)" % (CHROMIUM, CHROMEDRIVER))
-    folder = tmp_path_factory.mktemp("pages")
-    db = folder / "event.db"
+    need_chromium()
+    db = tmp_path_factory.mktemp("pages") / "event.db"
     drawn = make_event(db)
-    env = dict(os.environ, CLUB_PASSWORD=PASSWORD)
-    proc = subprocess.Popen([sys.executable, "-m", "host_tools.club", "--db", str(db), "serve", "--host", "127.0.0.1",
-                             "--port", "0", "--refresh", str(REFRESH)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    base = None
-    deadline = time.monotonic() + 30
-    while base is None and time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        found = re.match(r"projector: (http://127\.0\.0\.1:\d+)/projector", line)
-        if found:
-            base = found.group(1)
-    if base is None:
-        proc.kill()
-        pytest.fail("the server did not start: %s" % proc.stderr.read())
-    yield {"base": base, "db": db, "drawn": drawn}
-    proc.terminate()
-    proc.wait(timeout=10)
+    running = Server(db, REFRESH)
+    yield {"base": running.base, "db": db, "drawn": drawn}
+    running.stop()
 
 
 @pytest.fixture(scope="module")
 def browser(server, tmp_path_factory):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1280,720", "--user-data-dir=%s" % tmp_path_factory.mktemp("chromium")):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.implicitly_wait(0)
+    driver = chromium(tmp_path_factory.mktemp("chromium"))
     yield driver
     driver.quit()
-
-
-def wait_for(condition, seconds=10):
-    """condition()'s first true value; a page replaced under it (a reload, a form sent)
-    counts as not yet."""
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            value = condition()
-        except (NoSuchElementException, StaleElementReferenceException):
-            value = None
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("not within %d s" % seconds)
-
-
-def text(browser, css):
-    from selenium.webdriver.common.by import By
-    return browser.find_element(By.CSS_SELECTOR, css).text
-
-
-def shown(browser, css):
-    """The text of css once the page shows it (after a form was sent)."""
-    return wait_for(lambda: text(browser, css))
 
 
 def test_projector_shows_the_round_and_the_standings(server, browser):
     from selenium.webdriver.common.by import By
     browser.get(server["base"] + "/projector")
-    assert text(browser, "#event-name") == "Concours du jeudi"
-    rows = browser.find_elements(By.CSS_SELECTOR, "#tables tr.table-row")
+    assert wait_for(lambda: text(browser, "#event-name")) == "Concours du jeudi"
+    assert browser.execute_script("return document.documentElement.lang") == "fr"
+    rows = browser.find_elements(By.CSS_SELECTOR, "#tables .table-row")
     assert len(rows) == 3
     first = server["drawn"]["tables"][0]
     assert rows[0].text.split()[0] == "1" and str(first["NS"]) in rows[0].text
-    assert len(browser.find_elements(By.CSS_SELECTOR, "#standings tr.standing")) == 6
-    assert "Belote & Co" in text(browser, "#standings")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#standings .standing")) == 6
+    assert "Belote & Co" in text(browser, "#standings") and "Classement" in text(browser, "#standings h2")
+    assert browser.execute_script("return document.body.dataset.pages") == "1"  # it fits: no page turns
 
 
 def test_projector_type_is_big_fits_the_screen_and_nothing_comes_from_outside(server, browser):
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False})
+    screen(browser, 1280, 720)
     try:
         browser.get(server["base"] + "/projector")
         assert browser.execute_script("return [innerWidth, innerHeight]") == [1280, 720]
         size = browser.execute_script(
-            "return parseFloat(getComputedStyle(document.querySelector('#tables td')).fontSize)")
-        assert size >= 24  # on a 1280 x 720 projector; it grows with the screen
+            "return parseFloat(getComputedStyle(document.querySelector('#tables .table-row')).fontSize)")
+        assert size >= 22  # on a 1280 x 720 projector; it grows with the screen
         heading = browser.execute_script("return parseFloat(getComputedStyle(document.querySelector('h1')).fontSize)")
-        assert heading >= 40
+        assert heading >= 30
         # one screen, no scrolling; no figure wider than its cell
         assert browser.execute_script("return document.documentElement.scrollHeight") <= 720
         assert browser.execute_script(
-            "return [...document.querySelectorAll('td.num')].filter(c => c.scrollWidth > c.clientWidth).length") == 0
+            "return [...document.querySelectorAll('.num')].filter(c => c.scrollWidth > c.clientWidth + 1).length") == 0
         urls = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
         assert urls and all(u.startswith(server["base"]) for u in urls)
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-def test_projector_refreshes_by_itself(server, browser):
+def test_projector_updates_without_reloading(server, browser):
     browser.get(server["base"] + "/projector")
+    browser.execute_script("window.sameDocument = true")
     table = server["drawn"]["tables"][2]
     code = encode(1, 3, 1870, 1450, table["NS"], table["EW"])
     club(server["db"], "result", "--code", code)
-    wait_for(lambda: "1870–1450" in text(browser, "#tables"), REFRESH + 8)
-
-
-def sign_in(browser, server, password):
-    from selenium.webdriver.common.by import By
-    browser.get(server["base"] + "/admin/login")
-    field = browser.find_element(By.ID, "password")
-    field.clear()
-    field.send_keys(password)
-    browser.find_element(By.ID, "sign-in").click()
+    wait_for(lambda: "1870" in text(browser, "#tables") and "1450" in text(browser, "#tables"), REFRESH + 8)
+    assert browser.execute_script("return window.sameDocument") is True  # fetched, not reloaded
 
 
 def test_a_wrong_password_is_refused(server, browser):
     from selenium.webdriver.common.by import By
     browser.delete_all_cookies()
-    sign_in(browser, server, "not the password")
-    assert shown(browser, "#wrong") == "Wrong password."
+    sign_in(browser, server["base"], "not the password")
+    assert shown(browser, "#wrong") == "Mot de passe incorrect."
     browser.get(server["base"] + "/admin")
     assert browser.current_url.endswith("/admin/login")
     assert not browser.find_elements(By.ID, "results")
+    time.sleep(1.1)  # the address waits a second after one wrong password
 
 
 def test_admin_enters_a_code_shows_a_refusal_and_keeps_a_correction(server, browser):
     from selenium.webdriver.common.by import By
     browser.delete_all_cookies()
-    sign_in(browser, server, PASSWORD)
-    assert "Teams (6)" in shown(browser, "#teams") and browser.current_url.endswith("/admin")
+    sign_in(browser, server["base"])
+    assert "Équipes (6)" in shown(browser, "#teams") and browser.current_url.endswith("/admin")
     table = server["drawn"]["tables"][0]
     code = grouped(encode(1, 1, 2230, 1990, table["NS"], table["EW"]))
     for attempt in range(2):
         field = browser.find_element(By.ID, "code")
+        field.clear()
         field.send_keys(code)
         browser.find_element(By.CSS_SELECTOR, "#by-code button").click()
         if attempt == 0:
-            assert shown(browser, "#message") == "table 1 of round 1 stored"
-        else:  # the same code again: refused, the page says why
-            assert "already has a result" in shown(browser, "#error")
+            assert shown(browser, "#message") == "Table 1 de la manche 1 enregistrée"
+        else:  # the same code again: refused, the page says why in its words, the code stays in its field
+            error = shown(browser, "#error")
+            assert "a déjà un résultat" in error and "Corrections" in error and "--" not in error
+            assert browser.find_element(By.ID, "code").get_attribute("value") == code
     form = browser.find_element(By.ID, "correct")
     for name, value in (("round", "1"), ("table", "1"), ("ns", "2130"), ("ew", "1990"), ("why", "a deal typed twice")):
         form.find_element(By.NAME, name).send_keys(value)
     form.find_element(By.TAG_NAME, "button").click()
-    assert shown(browser, "#message") == "table 1 of round 1 corrected"
+    assert shown(browser, "#message") == "Table 1 de la manche 1 corrigée"
     assert "a deal typed twice" in text(browser, "#corrections") and "2230–1990" in text(browser, "#corrections")
     standings = club(server["db"], "standings", "--json")["ranking"]
     assert {r["team"]: r["points_for"] for r in standings}[table["NS"]] == 2130
 
 
-def test_printable_round_sheet(server, browser):
+def test_a_refused_code_stays_in_its_field(server, browser):
     from selenium.webdriver.common.by import By
-    browser.get(server["base"] + "/admin/sheet/1")
-    rows = browser.find_elements(By.CSS_SELECTOR, "table.sheet tbody tr")
-    assert len(rows) == 3 and "Concours du jeudi" in text(browser, "h1")
+    browser.get(server["base"] + "/admin")
+    wrong = "1010 3011 5200 9807"  # one digit off: the check refuses it
+    browser.find_element(By.ID, "code").send_keys(wrong)
+    browser.find_element(By.CSS_SELECTOR, "#by-code button").click()
+    assert "refusé" in shown(browser, "#error")
+    assert browser.find_element(By.ID, "code").get_attribute("value") == wrong
+
+
+def test_slips_print_two_to_an_a4_page_with_room_for_the_code(server, browser, tmp_path):
+    """Printed to PDF by Chromium: A4 pages, two slips a page; measured in the print
+    layout: 16 digit boxes of at least 8 mm, a row per deal, names on two lines at most."""
+    from selenium.webdriver.common.by import By
+    browser.get(server["base"] + "/admin/slips/1")
+    slips = browser.find_elements(By.CSS_SELECTOR, "section.slip")
+    assert len(slips) == 3
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        mm = 25.4 / 96  # CSS pixels to millimetres
+        digits = browser.execute_script(
+            "return [...document.querySelectorAll('#slip-1 .digit')].map(d => d.getBoundingClientRect().width)")
+        assert len(digits) == 16 and min(digits) * mm >= 8
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#slip-1 tr.deal")) == 12
+        heights = browser.execute_script(
+            "return [...document.querySelectorAll('section.slip')].map(s => s.getBoundingClientRect().height)")
+        assert all(h * mm <= 281 / 2 + 0.5 for h in heights)  # two in the page's 281 mm between its margins
+        lines = browser.execute_script("""return [...document.querySelectorAll('.teamline')].map(e =>
+            Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)))""")
+        assert lines and max(lines) <= 2
+        assert "Nord-Sud" in slips[0].text and "Est-Ouest" in slips[0].text
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    pdf = print_pdf(browser, tmp_path / "slips.pdf")
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+    assert re.search(r"Pages:\s+2\b", info), info  # 3 tables: two slips, then one
+    width, height = map(float, re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info).groups())
+    assert abs(width - 595.3) < 1 and abs(height - 841.9) < 1  # A4
 
 
 # -- without a browser ----------------------------------------------------------------
@@ -207,7 +171,9 @@ def test_admin_page_is_closed_without_a_password(tmp_path):
     make_event(db)
     client = create_app(str(db)).test_client()
     answer = client.get("/admin/login")
-    assert answer.status_code == 503 and b"no admin password is set" in answer.data
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 503 and "aucun mot de passe" in page
+    assert str(db) not in page and os.path.basename(str(db)) not in page  # no file path for visitors
     assert client.post("/admin/login", data={"password": ""}).status_code == 503
     assert client.get("/admin").status_code == 302
 
@@ -229,19 +195,6 @@ def test_a_form_without_its_token_is_refused(tmp_path):
     assert client.get("/state.json").get_json()["rounds"][0]["round"] == 1
 
 
-def test_projector_shows_long_lists_a_page_at_a_time(tmp_path):
-    from host_tools.club.web import PROJECTOR_ROWS, create_app
-    db = tmp_path / "long.db"
-    club(db, "new", "--name", "Grand concours", "--rounds", 3, "--deals", 12, "--rules", "classic2000")
-    club(db, "team", "add", *["Team %d" % n for n in range(1, 2 * PROJECTOR_ROWS + 4)])
-    client = create_app(str(db), refresh=5).test_client()
-    pages = [client.get("/projector?page=%d" % n).get_data(as_text=True) for n in range(4)]
-    rows = [page.count('class="standing"') for page in pages]
-    assert rows == [PROJECTOR_ROWS, PROJECTOR_ROWS, 3, PROJECTOR_ROWS]  # then round again
-    assert "3/3" in pages[2] and 'content="5; url=/projector?page=3"' in pages[2]
-    assert client.get("/projector?page=x").status_code == 200
-
-
 def signed_in_client(db):
     from host_tools.club.service import Club
     from host_tools.club.web import create_app
@@ -259,16 +212,19 @@ def test_the_admin_page_creates_the_event_adds_teams_and_draws(tmp_path):
     assert b'id="new-event"' in client.get("/admin").data
     bad = client.post("/admin/new", data={"token": token, "name": "Samedi", "rounds": "x", "length": "deals",
                                           "length_value": "12", "preset": "federation"})
-    assert bad.status_code == 400 and b"rounds must be a whole number" in bad.data
+    assert bad.status_code == 400 and "« Manches » doit être un nombre entier" in bad.get_data(as_text=True)
+    assert 'value="Samedi"' in bad.get_data(as_text=True)  # what was typed stays
     assert client.get("/state.json").get_json() == {"event": None}
     made = client.post("/admin/new", data={"token": token, "name": "Samedi", "rounds": "3", "length": "deals",
                                            "length_value": "15", "preset": "classic2000", "options": "pass_counts=false",
-                                           "ranking": "matches", "seed": "9", "bye_score": "1000"})
+                                           "ranking": "matches", "seed": "9", "bye_score": "1000",
+                                           "mp_win": "3", "mp_draw": "1", "mp_loss": "0", "bye_match_points": "2"})
     assert made.status_code == 302
     client.post("/admin/teams", data={"token": token, "names": "Les As\nCapot\n\nAtout\n"})
     client.post("/admin/draw", data={"token": token})
     state = client.get("/state.json").get_json()
     assert state["event"]["rules"] == {"preset": "classic2000", "options": {"deals": 15, "pass_counts": False}}
     assert (state["event"]["ranking"], state["event"]["bye_score"], state["event"]["seed"]) == ("matches", 1000, 9)
+    assert (state["event"]["match_points"], state["event"]["bye_match_points"]) == ([3, 1, 0], 2)
     assert [t["name"] for t in state["teams"]] == ["Les As", "Capot", "Atout"]
     assert len(state["rounds"][0]["tables"]) == 1 and len(state["rounds"][0]["bye"]) == 1

@@ -106,7 +106,7 @@ function measure() {
   // the flow is as high as the screen leaves it; the columns past its width are the next pages
   const top = flow.getBoundingClientRect().top;
   const pager = document.getElementById("pager");
-  flow.style.height = Math.max(100, window.innerHeight - top - pager.offsetHeight - 4) + "px";
+  flow.style.height = Math.max(100, window.innerHeight - top - 4) + "px";
   pages = Math.max(1, Math.round((flow.scrollWidth + 1) / step()));
   if (page >= pages) page = 0;
   show();
