@@ -81,8 +81,8 @@ WORDS = {
                   "Round {round}: table {table}, {seat}, against {opponent}"),
     "phone_bye": ("Manche {round} : exempt", "Runde {round}: spielfrei", "Turno {round}: riposo",
                   "Round {round}: bye"),
-    "phone_line": ("{rank}e · {points} points", "Platz {rank} · {points} Punkte", "{rank}° · {points} punti",
-                   "rank {rank} · {points} points"),
+    "phone_line": ("rang {rank} · {points} {unit}", "Platz {rank} · {points} {unit}", "posto {rank} · {points} {unit}",
+                   "rank {rank} · {points} {unit}"),
     "read_only": ("Lecture seule : les résultats sont saisis par l'organisateur.",
                   "Nur lesen: die Ergebnisse erfasst die Turnierleitung.",
                   "Sola lettura: i risultati li registra l'organizzatore.",
@@ -295,7 +295,7 @@ WORDS = {
 SCRIPT_WORDS = ("standings", "standings_after", "provisional", "filed_of", "round_n", "round_of", "before_draw",
                 "deals_n", "to_target", "bye_name", "withdrawn", "page_of", "match_points_short", "won_short",
                 "diff_short", "points", "rank", "team", "table", "ns", "ew", "seat_ns", "seat_ew", "no_event",
-                "phone_none", "phone_now", "phone_bye", "phone_line", "waiting")
+                "phone_none", "phone_now", "phone_bye", "phone_line", "waiting", "match_points")
 
 
 class Words:

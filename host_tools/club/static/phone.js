@@ -47,7 +47,7 @@ function render() {
     item.classList.add("hit");
     const card = el("div", "card");
     card.appendChild(el("h3", "", r.team + " " + r.name + (r.withdrawn ? " (" + W.withdrawn + ")" : "")));
-    card.appendChild(el("p", "line-text", say("phone_line", {rank: r.rank, points: points})));
+    card.appendChild(el("p", "line-text", say("phone_line", {rank: r.rank, points: points, unit: matches ? W.match_points : W.points.toLowerCase()})));
     const seat = seatOf(data, r.team);
     const bye = data.current && data.current.bye.includes(r.name);
     if (seat || bye) card.appendChild(el("p", "seat", seat || say("phone_bye", {round: data.current.round})));
