@@ -368,6 +368,7 @@ class Club:
             if team["number"] not in places:
                 raise ClubError("team %d (%s) is not in round %d, the last round drawn: a swap is within that round"
                                 % (team["number"], team["name"], last["round"]))
+        for team in (first, second):
             where = places[team["number"]]
             if where[0] == "table" and (last["round"], where[1]) in results:
                 raise ClubError("table %d of round %d already has its result: its teams stay where they played"

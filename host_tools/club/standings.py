@@ -29,15 +29,19 @@ def _blank(team):
 
 def forfeits(teams, rounds, results):
     """{(round, table): the team credited (None when both teams withdrew)} of the tables
-    where a withdrawn team has no result."""
-    gone = {t["number"] for t in teams if t.get("withdrawn") is not None}
+    where a team that withdrew during that round has no result. A team's "withdrawn"
+    is the number of rounds drawn when it left: a team that leaves later keeps the
+    forfeit it was credited with."""
+    left = {t["number"]: t["withdrawn"] for t in teams if t.get("withdrawn") is not None}
     out = {}
     for r in rounds:
         for t in r["tables"]:
-            if (r["round"], t["table"]) in results or not {t["NS"], t["EW"]} & gone:
+            if (r["round"], t["table"]) in results:
                 continue
-            staying = [x for x in (t["NS"], t["EW"]) if x not in gone]
-            out[(r["round"], t["table"])] = staying[0] if staying else None
+            absent = [x for x in (t["NS"], t["EW"]) if x in left and left[x] <= r["round"]]
+            if absent:
+                staying = [x for x in (t["NS"], t["EW"]) if x not in absent]
+                out[(r["round"], t["table"])] = staying[0] if staying else None
     return out
 
 

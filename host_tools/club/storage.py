@@ -172,7 +172,7 @@ class Storage:
         raise NotImplementedError
 
     def replace_seats(self, number, tables, byes):
-        """A drawn round's tables and bye, changed (a swap)."""
+        """A drawn round's teams at its tables and its bye, changed (a swap); the tables stay."""
         raise NotImplementedError
 
     def add_team_action(self, action, team, who, at, why, detail):
@@ -325,10 +325,10 @@ class SQLStorage(Storage):
         self.execute("DELETE FROM round WHERE number = ?", (number,))
 
     def replace_seats(self, number, tables, byes):
-        self.execute("DELETE FROM seat WHERE round = ?", (number,))
+        for t in tables:  # updated in place: a table's result stays filed under it
+            self.execute("UPDATE seat SET ns = ?, ew = ? WHERE round = ? AND number = ?",
+                         (t["NS"], t["EW"], number, t["table"]))
         self.execute("DELETE FROM bye WHERE round = ?", (number,))
-        for t in tables:
-            self.execute("INSERT INTO seat VALUES (?, ?, ?, ?)", (number, t["table"], t["NS"], t["EW"]))
         for team in byes:
             self.execute("INSERT INTO bye VALUES (?, ?)", (number, team))
 
