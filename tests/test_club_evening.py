@@ -5,13 +5,22 @@ from the service the admin page calls; bad input: one line, exit status 2, the
 file unchanged."""
 import csv
 import json
+import os
+import random
 import shutil
 import sqlite3
+import tempfile
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from test_club_cli import club, dump, ok, refused
-from host_tools.club.service import Club
+from test_club_pairing import check_round
+from test_link_league import postgres  # noqa: F401  (the fixture: a server of our own)
+from host_tools.club.pairing import present
+from host_tools.club.service import Club, make_event
+from host_tools.club.standings import late_byes
 from host_tools.club.storage import APPLICATION_ID
 
 
@@ -564,3 +573,99 @@ def test_a_team_credited_with_a_forfeit_keeps_it_when_it_leaves_later(drawn):
     ok(path, "draw")
     ok(path, "team", "withdraw", table["NS"])
     assert rows(path, 1)[1][table["NS"]]["points_for"] == credited["points_for"] == 500
+
+
+# -- random evenings through the service and its file ---------------------------------------
+
+@st.composite
+def service_evenings(draw):
+    teams = draw(st.integers(2, 9))
+    steps = draw(st.lists(st.sampled_from(["draw", "draw", "draw", "withdraw", "late", "undo", "swap"]),
+                          min_size=1, max_size=12))
+    return teams, steps, draw(st.integers(0, 10 ** 6)), draw(st.booleans())
+
+
+@settings(max_examples=25, deadline=None)
+@given(service_evenings())
+def test_random_evenings_through_the_service(evening):
+    """The service's draws over random evenings (withdrawals before or after a draw,
+    late teams, undone draws, swaps), stored in a real file: each team present once
+    per round, never a withdrawn one, the fewest rematches, byes fair."""
+    count, steps, seed, late_as_bye = evening
+    rnd = random.Random(seed)
+    with tempfile.TemporaryDirectory() as folder, Club(os.path.join(folder, "e.db"), create=True) as c:
+        c.create_event(make_event("Hasard", 5, "classic2000", deals=12, ranking="matches", seed=seed,
+                                  late_as_bye=late_as_bye))
+        c.add_teams(["T%d" % n for n in range(1, count + 1)])
+        for step in steps:
+            rounds = c.rounds()
+            teams = c.store.teams()
+            if rounds:  # the round in progress gets its results before anything but an undo or swap
+                if step not in ("undo", "swap"):
+                    for t in rounds[-1]["tables"]:
+                        if t["table"] in c._missing(rounds[-1], c.store.results(), teams):
+                            c.result(rounds[-1]["round"], t["table"], rnd.randrange(0, 2000, 10), 1000)
+            playing = present(teams, len(rounds) + 1)
+            if step == "draw" and len(rounds) < 5 and len(playing) >= 2:
+                order = [row["team"] for row in c.standings()["ranking"]]
+                late = late_byes(c.event(), teams, len(rounds))
+                drawn = c.draw()
+                pairs = [(t["NS"], t["EW"]) for t in drawn["tables"]]
+                check_round(drawn["round"], teams, rounds, order, late, pairs, drawn["bye"], drawn["rematches"])
+            elif step == "withdraw" and playing:
+                c.withdraw_team(rnd.choice(playing), why="random")
+            elif step == "late" and len(rounds) < 5:
+                c.add_teams(["L%d" % (len(teams) + 1)])
+            elif step == "undo" and rounds and not any(k[0] == rounds[-1]["round"] for k in c.store.results()):
+                c.undo_draw()
+            elif step == "swap" and rounds and not any(k[0] == rounds[-1]["round"] for k in c.store.results()):
+                seated = [t for x in rounds[-1]["tables"] for t in (x["NS"], x["EW"])] + rounds[-1]["bye"]
+                movable = [t for t in seated if next(x for x in teams if x["number"] == t)["withdrawn"] is None]
+                if len(movable) >= 2:
+                    a, b = rnd.sample(movable, 2)
+                    c.swap_teams(a, b)
+        ranking = c.standings()["ranking"]
+        assert [r["withdrawn"] for r in ranking] == sorted(r["withdrawn"] for r in ranking)
+        state = c.state()
+        if state["progress"] is not None:
+            assert state["standings"]["round"] == state["progress"]["round"] - 1
+
+
+# -- PostgreSQL ------------------------------------------------------------------------------
+
+def test_teams_that_come_and_go_in_postgresql(postgres):
+    """The same actions on a PostgreSQL event, and an event made before them
+    (without the new columns and table) brought up to date when opened."""
+    with Club(postgres, create=True) as c:
+        c.create_event(make_event("Ligue", 3, "classic2000", deals=12, ranking="matches", seed=3, bye_score=500,
+                                  lang="de"))
+        c.add_teams(["A", "B", "C", "D", "E"])
+        # as an event of the first schema was: no team_action, no joined / withdrawn / lang / late_as_bye
+        with c.store.transaction():
+            c.store.execute("DROP TABLE team_action")
+            c.store.execute("ALTER TABLE team DROP COLUMN joined")
+            c.store.execute("ALTER TABLE team DROP COLUMN withdrawn")
+            c.store.execute("ALTER TABLE event DROP COLUMN lang")
+            c.store.execute("ALTER TABLE event DROP COLUMN late_as_bye")
+            c.store.set_meta("schema", "1")
+    with Club(postgres) as c:
+        assert c.store.meta("schema") == "2" and c.event_summary()["lang"] == "fr"
+        first = c.draw()
+        assert c.undo_draw(who="admin") == first
+        first = c.draw()
+        c.add_teams(["Late"])
+        c.rename_team(1, "Anne", who="admin")
+        table = first["tables"][0]
+        c.swap_teams(table["NS"], first["bye"][0])
+        first = c.rounds()[0]
+        table = first["tables"][0]
+        assert c.withdraw_team(table["EW"], why="left")["forfeit"]["opponent"] == table["NS"]
+        for t in first["tables"][1:]:
+            c.result(1, t["table"], 1000, 600)
+        standings = c.standings()
+        assert standings["round"] == 1 and standings["ranking"][-1]["team"] == table["EW"]
+        assert {r["team"]: r["points_for"] for r in standings["ranking"]}[table["NS"]] == 500
+        second = c.draw()
+        assert any(6 in (t["NS"], t["EW"]) for t in second["tables"]) or second["bye"] == [6]
+        assert [a["action"] for a in c.team_actions()] == ["undo", "add", "rename", "swap", "withdraw"]
+        assert c.state()["progress"] == {"round": 2, "filed": 0, "tables": len(second["tables"])}
