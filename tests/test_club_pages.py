@@ -119,7 +119,7 @@ def test_admin_enters_a_code_shows_a_refusal_and_keeps_a_correction(server, brow
     form.find_element(By.TAG_NAME, "button").click()
     assert shown(browser, "#message") == "Table 1 de la manche 1 corrigée"
     assert "a deal typed twice" in text(browser, "#corrections") and "2230–1990" in text(browser, "#corrections")
-    standings = club(server["db"], "standings", "--json")["ranking"]
+    standings = club(server["db"], "standings", "--json", "--after", 1)["ranking"]
     assert {r["team"]: r["points_for"] for r in standings}[table["NS"]] == 2130
 
 

@@ -140,5 +140,5 @@ def test_an_event_in_postgresql(postgres, tmp_path):
                 opened.store.add_action("t01-abcdef", 1, 6, 5, "{}", "now")
                 raise RuntimeError("rolled back")
         assert [row["seq"] for row in opened.store.actions("t01-abcdef")] == [5]
-    standings = link_run.club(url, "standings", "--json")
+    standings = link_run.club(url, "standings", "--json", "--after", 1)
     assert {row["team"]: row["points_for"] for row in standings["ranking"]}[first["NS"]] == 1400

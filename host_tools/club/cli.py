@@ -3,15 +3,19 @@
     python -m host_tools.club --db FILE new --name NAME --rounds N (--deals D | --target T) --rules PRESET
                                           [--set OPTION=VALUE ...] [--ranking total|matches] [--seed S]
                                           [--bye-score N] [--match-points W,D,L] [--bye-match-points N]
-    python -m host_tools.club --db FILE team add NAME [NAME ...]
+                                          [--late-as-bye] [--lang fr|de|it|en]
+    python -m host_tools.club --db FILE team add NAME [NAME ...]   (after a draw: from the next round drawn)
+    python -m host_tools.club --db FILE team withdraw N [--why TEXT]
+    python -m host_tools.club --db FILE team rename N NAME
     python -m host_tools.club --db FILE team list
-    python -m host_tools.club --db FILE draw
+    python -m host_tools.club --db FILE draw [--undo | --swap A B]
     python -m host_tools.club --db FILE result (--code CODE | --round R --table T --ns X --ew Y)
     python -m host_tools.club --db FILE code --round R --table T --ns-team A --ew-team B --ns X --ew Y
     python -m host_tools.club --db FILE import EXPORT.json
     python -m host_tools.club --db FILE correct --round R --table T --ns X --ew Y --why TEXT [--who NAME]
-    python -m host_tools.club --db FILE standings [--json]
+    python -m host_tools.club --db FILE standings [--json] [--after R]
     python -m host_tools.club --db FILE show
+    python -m host_tools.club --db FILE export --out DIR    (event.json, results.csv, standings.csv, corrections.csv)
     python -m host_tools.club --db FILE password            (the new password on stdin, or asked twice)
     python -m host_tools.club --db FILE serve [--host H] [--port P] [--refresh SECONDS] [--broker HOST:PORT]
     python -m host_tools.club --db FILE broker [--host H] [--port P]       (Mosquitto, in the foreground)
@@ -30,7 +34,7 @@ import sqlite3
 import sys
 
 from host_tools.club.errors import ClubError
-from host_tools.club.service import Club, make_event
+from host_tools.club.service import LANGS, Club, make_event
 
 from coinche.rules import RulesError
 from host_tools.common.rules_help import UsageError, parse_setting
@@ -73,14 +77,27 @@ def parser():
     new.add_argument("--bye-score", type=int, default=0, help="points for a bye (default 0)")
     new.add_argument("--match-points", type=_triple, default=[2, 1, 0], metavar="W,D,L")
     new.add_argument("--bye-match-points", type=int, help="match points of a bye (default: a win's)")
+    new.add_argument("--late-as-bye", action="store_true",
+                     help="a late team's missed rounds count as byes (default: they count nothing)")
+    new.add_argument("--lang", default="fr", choices=LANGS, help="the pages' language (default fr)")
 
     team = sub.add_parser("team", help="the teams")
     team_sub = team.add_subparsers(dest="team_command", required=True, parser_class=Parser)
     add = team_sub.add_parser("add", help="add teams, numbered in the order added")
     add.add_argument("names", nargs="+", metavar="NAME")
+    withdraw = team_sub.add_parser("withdraw", help="a team leaves: never drawn again")
+    withdraw.add_argument("number", type=int, metavar="N")
+    withdraw.add_argument("--why", help="the reason, kept with the withdrawal")
+    rename = team_sub.add_parser("rename", help="a team's new name")
+    rename.add_argument("number", type=int, metavar="N")
+    rename.add_argument("name", metavar="NAME")
     team_sub.add_parser("list")
 
-    sub.add_parser("draw", help="draw the next round")
+    draw = sub.add_parser("draw", help="draw the next round")
+    change = draw.add_mutually_exclusive_group()
+    change.add_argument("--undo", action="store_true", help="remove the last round drawn (before any of its results)")
+    change.add_argument("--swap", nargs=2, type=int, metavar=("A", "B"),
+                        help="teams A and B change places in the last round drawn (before their results)")
 
     result = sub.add_parser("result", help="a table's result")
     result.add_argument("--code", help="the result code the device shows (16 digits, groups optional)")
@@ -104,6 +121,11 @@ def parser():
 
     stand = sub.add_parser("standings", help="the ranking (a table, or --json)")
     stand.add_argument("--json", action="store_true")
+    stand.add_argument("--after", type=int, metavar="R",
+                       help="count rounds 1..R only (default: up to the last round whose results are all in)")
+
+    export = sub.add_parser("export", help="the event as files: event.json, results.csv, standings.csv, corrections.csv")
+    export.add_argument("--out", required=True, metavar="DIR")
 
     sub.add_parser("show", help="the whole event as JSON")
     sub.add_parser("password", help="set the admin password (read from stdin)")
@@ -163,9 +185,9 @@ def standings_text(table):
              "%4s %4s  %-24s %6s %3s %3s %3s %8s %8s %4s" % ("rank", "team", "name", "played", "won", "drw", "lst",
                                                               "for", "against", "mp")]
     for r in table["ranking"]:
-        lines.append("%4d %4d  %-24s %6d %3d %3d %3d %8d %8d %4d" % (
+        lines.append("%4d %4d  %-24s %6d %3d %3d %3d %8d %8d %4d%s" % (
             r["rank"], r["team"], r["name"][:24], r["played"], r["won"], r["drawn"], r["lost"], r["points_for"],
-            r["points_against"], r["match_points"]))
+            r["points_against"], r["match_points"], "  withdrawn" if r["withdrawn"] else ""))
     return "\n".join(lines)
 
 
@@ -173,7 +195,8 @@ def run(args, out):
     if args.command == "new":
         event = make_event(args.name, args.rounds, args.rules, _options(args.set), deals=args.deals,
                            target=args.target, ranking=args.ranking, seed=args.seed, bye_score=args.bye_score,
-                           match_points=args.match_points, bye_match_points=args.bye_match_points)
+                           match_points=args.match_points, bye_match_points=args.bye_match_points,
+                           late_as_bye=args.late_as_bye, lang=args.lang)
         with Club(args.db, create=True) as club:
             return club.create_event(event)
     if args.command == "password":
@@ -203,10 +226,18 @@ def run(args, out):
     with Club(args.db) as club:
         if args.command == "team":
             if args.team_command == "add":
-                return {"teams": club.add_teams(args.names)}
+                return {"teams": club.add_teams(args.names, who=getpass.getuser())}
+            if args.team_command == "withdraw":
+                return club.withdraw_team(args.number, args.why, who=getpass.getuser())
+            if args.team_command == "rename":
+                return club.rename_team(args.number, args.name, who=getpass.getuser())
             club.event()
             return {"teams": club.teams()}
         if args.command == "draw":
+            if args.undo:
+                return {"removed": club.undo_draw(who=getpass.getuser())}
+            if args.swap:
+                return club.swap_teams(args.swap[0], args.swap[1], who=getpass.getuser())
             return club.draw()
         if args.command == "result":
             sheet = (args.round, args.table, args.ns, args.ew)
@@ -225,8 +256,10 @@ def run(args, out):
             who = args.who if args.who is not None else getpass.getuser()
             return club.correct(args.round, args.table, args.ns, args.ew, args.why, who)
         if args.command == "standings":
-            table = club.standings()
+            table = club.standings(args.after)
             return table if args.json else standings_text(table)
+        if args.command == "export":
+            return club.export(args.out)
         if args.command == "show":
             return club.state()
     raise ClubError("unknown command %r" % args.command)

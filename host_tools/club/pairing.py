@@ -13,6 +13,11 @@ ranking; the better-placed team of a table sits NS.
 With an odd number of teams one team has the bye: the lowest-ranked of those with
 the fewest byes so far (a team gets a second bye only once every team has had one);
 a candidate higher up is taken only when that lets the round have fewer rematches.
+
+Teams come and go during an evening (draw_round): a withdrawn team is never drawn
+again, so it never gets a bye; a team added after a draw is drawn from the round it
+joined. A late team's missed rounds that the event counts as byes count as byes here
+too, so it is not given a second one before the others had theirs.
 """
 import random
 
@@ -70,3 +75,30 @@ def next_round(ranking, met, byes):
                 rematches = sum(1 for a, b in pairs if met(a, b))
                 return pairs, ([] if bye is None else [bye]), rematches
     raise AssertionError("unreachable: any pairing fits a budget of every table")
+
+
+def present(teams, number):
+    """The numbers of the teams drawn in round `number`: joined by then and not
+    withdrawn. teams: [{"number", "joined", "withdrawn"}]."""
+    return [t["number"] for t in teams if t.get("joined", 1) <= number and t.get("withdrawn") is None]
+
+
+def draw_round(number, teams, rounds, ranking, seed, late_byes=None):
+    """(pairs, bye, rematches) of round `number`, after `rounds` (the rounds drawn
+    before it, [{"tables": [{"NS", "EW"}], "bye": [team]}]). ranking: every team,
+    best first (the teams not present are left out here); late_byes: {team: missed
+    rounds counted as byes}."""
+    playing = present(teams, number)
+    if number == 1:
+        pairs, bye = first_round(playing, seed)
+        return pairs, bye, 0
+    here = set(playing)
+    order = [t for t in ranking if t in here]
+    met = set()
+    byes = dict(late_byes or {})
+    for r in rounds:
+        for t in r["tables"]:
+            met.add(frozenset((t["NS"], t["EW"])))
+        for team in r["bye"]:
+            byes[team] = byes.get(team, 0) + 1
+    return next_round(order, lambda a, b: frozenset((a, b)) in met, byes)

@@ -2,12 +2,15 @@
 and the admin page both call these methods; each checks everything first and then
 writes in one transaction, so a refused action (ClubError) leaves the file as it was.
 """
+import csv
 import datetime
+import io
 import hashlib
 import hmac
 import json
 import os
 import secrets
+import unicodedata
 
 from host_tools.club import pairing, standings
 from host_tools.club.errors import ClubError
@@ -21,6 +24,9 @@ MAX_ROUNDS = result_code.MAX_ROUND
 MAX_TEAMS = 2 * result_code.MAX_TABLE  # 49 tables: the most a result code can name
 MAX_NAME = 40
 SOURCES = ("code", "sheet", "import", "correction")
+LANGS = ("fr", "de", "it", "en")  # the pages' languages, the device's
+# characters that change how the text around them is shown: embeddings, overrides, isolates, marks
+DIRECTION = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 MIN_PASSWORD = 8
 SCRYPT = (2 ** 14, 8, 1)  # n, r, p: about 16 MB and a few tens of ms per check
 
@@ -36,8 +42,13 @@ def _whole(value, low, high, what):
 
 
 def _name(text, what="a name"):
+    """A name as it will be shown: spaces collapsed; no control or direction-override
+    character, which would hide or reorder what is around it on every page."""
     if not isinstance(text, str) or not text.strip():
         raise ClubError("%s cannot be empty" % what)
+    for char in text:
+        if (unicodedata.category(char) == "Cc" and char != " ") or char in DIRECTION:
+            raise ClubError("%s cannot hold a control or direction character (U+%04X): %r" % (what, ord(char), text))
     text = " ".join(text.split())
     if len(text) > MAX_NAME:
         raise ClubError("%s is at most %d characters, got %d: %r" % (what, MAX_NAME, len(text), text))
@@ -45,9 +56,10 @@ def _name(text, what="a name"):
 
 
 def make_event(name, rounds, preset, options=None, deals=None, target=None, ranking="total", seed=None,
-               bye_score=0, match_points=(2, 1, 0), bye_match_points=None):
+               bye_score=0, match_points=(2, 1, 0), bye_match_points=None, late_as_bye=False, lang="fr"):
     """The event row for `new`, every field checked (ClubError). deals or target, not
-    both: a round of so many deals, or played to a target."""
+    both: a round of so many deals, or played to a target. late_as_bye: a late team's
+    missed rounds count as byes; lang: the pages' language."""
     name = _name(name, "the event's name")
     _whole(rounds, 1, MAX_ROUNDS, "rounds")
     if (deals is None) == (target is None):
@@ -81,12 +93,16 @@ def make_event(name, rounds, preset, options=None, deals=None, target=None, rank
     if bye_match_points is None:
         bye_match_points = match_points[0]
     _whole(bye_match_points, 0, 100, "bye match points")
+    if lang not in LANGS:
+        raise ClubError("the language is one of %s, got %r" % (", ".join(LANGS), lang))
+    if not isinstance(late_as_bye, bool):
+        raise ClubError("late as bye is yes or no, got %r" % (late_as_bye,))
     max_deal, tens = deal_limits(rules)
     return {"name": name, "rounds": rounds, "deals": rules.round_deals,
             "target": None if rules.round_deals else rules.target, "rules": json.dumps(rules.spec()),
             "ranking": ranking, "match_points": json.dumps(match_points), "bye_score": bye_score,
             "bye_match_points": bye_match_points, "seed": seed, "max_deal": max_deal, "tens": int(tens),
-            "created": now()}
+            "created": now(), "lang": lang, "late_as_bye": int(late_as_bye)}
 
 
 def hash_password(password):
@@ -146,7 +162,8 @@ class Club:
         return {"name": e["name"], "rounds": e["rounds"], "deals": e["deals"], "target": e["target"],
                 "rules": e["rules"], "ranking": e["ranking"], "match_points": e["match_points"],
                 "bye_score": e["bye_score"], "bye_match_points": e["bye_match_points"], "seed": e["seed"],
-                "max_deal": e["max_deal"], "multiples_of_10": bool(e["tens"])}
+                "max_deal": e["max_deal"], "multiples_of_10": bool(e["tens"]),
+                "late_as_bye": bool(e["late_as_bye"]), "lang": e["lang"]}
 
     def has_password(self):
         return self.store.meta("password") is not None
@@ -161,68 +178,212 @@ class Club:
 
     # -- teams -----------------------------------------------------------------
     def teams(self):
-        return self.store.teams()
+        """[{"number", "name", "joined", "withdrawn"}]: joined, the first round the team
+        can be drawn in; withdrawn, true once it left."""
+        return [dict(t, withdrawn=t["withdrawn"] is not None) for t in self.store.teams()]
 
-    def add_teams(self, names):
+    def _team(self, number):
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise ClubError("a team is given by its number, got %r" % (number,))
+        for t in self.store.teams():
+            if t["number"] == number:
+                return t
+        count = len(self.store.teams())
+        raise ClubError("there is no team %d (teams: %s)" % (number, "1 to %d" % count if count else "none yet"))
+
+    def _free_name(self, name, taken):
+        if name.casefold() in taken:
+            raise ClubError("there is already a team named %r" % name)
+
+    @staticmethod
+    def _who(who):
+        return _name(who, "who acts")
+
+    def add_teams(self, names, who="cli"):
+        """Teams numbered in the order added; after a draw, they join from the next
+        round drawn (the action is kept with who and when)."""
         self.event()
-        if self.store.rounds():
-            raise ClubError("the draw has started: teams cannot be added any more")
         if not names:
             raise ClubError("give at least one team name")
         clean = [_name(n, "a team's name") for n in names]
+        who = self._who(who)
         existing = self.store.teams()
         taken = {t["name"].casefold() for t in existing}
         for n in clean:
-            if n.casefold() in taken:
-                raise ClubError("there is already a team named %r" % n)
+            self._free_name(n, taken)
             taken.add(n.casefold())
         if len(existing) + len(clean) > MAX_TEAMS:
             raise ClubError("at most %d teams (%d tables)" % (MAX_TEAMS, MAX_TEAMS // 2))
+        drawn = len(self.store.rounds())
+        if drawn >= self.event()["rounds"]:
+            raise ClubError("all %d rounds are drawn: a team added now would play none" % drawn)
+        joined = drawn + 1
         first = len(existing) + 1
+        at = now()
         with self.store.transaction():
             for offset, n in enumerate(clean):
-                self.store.add_team(first + offset, n)
-        return [{"number": first + offset, "name": n} for offset, n in enumerate(clean)]
+                self.store.add_team(first + offset, n, joined)
+                if drawn:
+                    self.store.add_team_action("add", first + offset, who, at, None, {"name": n, "joined": joined})
+        return [{"number": first + offset, "name": n, "joined": joined} for offset, n in enumerate(clean)]
+
+    def withdraw_team(self, number, why=None, who="cli"):
+        """The team is never drawn again. Its table in a round drawn but without its
+        result is a forfeit (standings.py): its opponent is credited as for a bye. A
+        bye it holds in a round not over is taken back: a withdrawn team gets none."""
+        team = self._team(number)
+        if team["withdrawn"] is not None:
+            raise ClubError("team %d (%s) has already withdrawn" % (number, team["name"]))
+        if why is not None:
+            if not isinstance(why, str) or not why.strip():
+                raise ClubError("the reason of a withdrawal cannot be empty (leave --why out)")
+            why = why.strip()
+        who = self._who(who)
+        rounds = self.store.rounds()
+        results = self.store.results()
+        detail = {"name": team["name"], "after_round": len(rounds), "forfeit": None}
+        last = rounds[-1] if rounds else None
+        bye_back = False
+        if last is not None and self._missing(last, results, self.store.teams()):
+            for t in last["tables"]:
+                if number in (t["NS"], t["EW"]) and (last["round"], t["table"]) not in results:
+                    other = t["EW"] if t["NS"] == number else t["NS"]
+                    detail["forfeit"] = {"round": last["round"], "table": t["table"], "opponent": other}
+            if number in last["bye"]:
+                bye_back = True
+                detail["bye_taken_back"] = last["round"]
+        at = now()
+        with self.store.transaction():
+            self.store.withdraw_team(number, len(rounds))
+            if bye_back:
+                self.store.replace_seats(last["round"], last["tables"], [b for b in last["bye"] if b != number])
+            self.store.add_team_action("withdraw", number, who, at, why, detail)
+        return dict(detail, action="withdraw", team=number, who=who, at=at, why=why)
+
+    def rename_team(self, number, name, who="cli"):
+        team = self._team(number)
+        name = _name(name, "a team's name")
+        who = self._who(who)
+        if name == team["name"]:
+            raise ClubError("team %d is already named %r" % (number, name))
+        self._free_name(name, {t["name"].casefold() for t in self.store.teams() if t["number"] != number})
+        at = now()
+        with self.store.transaction():
+            self.store.rename_team(number, name)
+            self.store.add_team_action("rename", number, who, at, None, {"old": team["name"], "new": name})
+        return {"action": "rename", "team": number, "old": team["name"], "new": name, "who": who, "at": at,
+                "why": None}
+
+    def team_actions(self):
+        """Every withdrawal, rename, late add, undone draw and swap: [{"action", "team",
+        "who", "at", "why", ...}] in order, never deleted."""
+        return self.store.team_actions()
 
     # -- the draw --------------------------------------------------------------
     def rounds(self):
         return self.store.rounds()
 
-    def _missing(self, round_info, results):
-        return [t["table"] for t in round_info["tables"] if (round_info["round"], t["table"]) not in results]
+    def _missing(self, round_info, results, teams=None):
+        """The tables of a round still waiting for a result (a forfeit waits for none)."""
+        teams = self.store.teams() if teams is None else teams
+        forfeit = standings.forfeits(teams, [round_info], results)
+        return [t["table"] for t in round_info["tables"]
+                if (round_info["round"], t["table"]) not in results and (round_info["round"], t["table"]) not in forfeit]
+
+    @staticmethod
+    def _rematches(round_info, before):
+        met = {frozenset((t["NS"], t["EW"])) for r in before for t in r["tables"]}
+        return sum(1 for t in round_info["tables"] if frozenset((t["NS"], t["EW"])) in met)
 
     def draw(self):
         event = self.event()
         teams = self.store.teams()
         rounds = self.store.rounds()
-        if len(teams) < 2:
-            raise ClubError("a draw needs at least two teams (team add NAME ...)")
         if len(rounds) >= event["rounds"]:
             raise ClubError("all %d rounds of the event are drawn" % event["rounds"])
         results = self.store.results()
         if rounds:
-            missing = self._missing(rounds[-1], results)
+            missing = self._missing(rounds[-1], results, teams)
             if missing:
                 raise ClubError("round %d still waits for the results of table%s %s" % (
                     rounds[-1]["round"], "s" if len(missing) > 1 else "", ", ".join(map(str, missing))))
         number = len(rounds) + 1
-        if number == 1:
-            pairs, bye = pairing.first_round([t["number"] for t in teams], event["seed"])
-            rematches = 0
-        else:
-            order = [row["team"] for row in self.standings()["ranking"]]
-            met = set()
-            byes = {}
-            for r in rounds:
-                for t in r["tables"]:
-                    met.add(frozenset((t["NS"], t["EW"])))
-                for team in r["bye"]:
-                    byes[team] = byes.get(team, 0) + 1
-            pairs, bye, rematches = pairing.next_round(order, lambda a, b: frozenset((a, b)) in met, byes)
+        if len(pairing.present(teams, number)) < 2:
+            raise ClubError("a draw needs at least two teams still playing (team add NAME ...)")
+        order = [row["team"] for row in self.standings()["ranking"]]
+        pairs, bye, rematches = pairing.draw_round(number, teams, rounds, order, event["seed"],
+                                                   standings.late_byes(event, teams, len(rounds)))
         tables = [{"table": i + 1, "NS": ns, "EW": ew} for i, (ns, ew) in enumerate(pairs)]
         with self.store.transaction():
             self.store.add_round(number, tables, bye, now())
         return {"round": number, "tables": tables, "bye": bye, "rematches": rematches}
+
+    def undo_draw(self, who="cli"):
+        """Removes the last round drawn while none of its results is in; returns it as
+        draw() returned it. Teams added after it join from the round drawn again."""
+        self.event()
+        who = self._who(who)
+        rounds = self.store.rounds()
+        if not rounds:
+            raise ClubError("no round is drawn: there is nothing to undo")
+        last = rounds[-1]
+        results = self.store.results()
+        filed = [t["table"] for t in last["tables"] if (last["round"], t["table"]) in results]
+        if filed:
+            raise ClubError("round %d already has the result of table%s %s: a draw with results cannot be undone"
+                            % (last["round"], "s" if len(filed) > 1 else "", ", ".join(map(str, filed))))
+        removed = {"round": last["round"], "tables": last["tables"], "bye": last["bye"],
+                   "rematches": self._rematches(last, rounds[:-1])}
+        at = now()
+        with self.store.transaction():
+            self.store.remove_round(last["round"])
+            for t in self.store.teams():
+                if t["joined"] > last["round"]:
+                    self.store.set_joined(t["number"], last["round"])
+            self.store.add_team_action("undo", None, who, at, None, {"round": last["round"], "removed": removed})
+        return removed
+
+    def swap_teams(self, a, b, who="cli"):
+        """Teams a and b change places in the last round drawn (seat, table or bye)
+        while neither's table has a result; returns the round as draw() does."""
+        self.event()
+        first, second = self._team(a), self._team(b)
+        who = self._who(who)
+        if a == b:
+            raise ClubError("a swap needs two different teams, got %d twice" % a)
+        rounds = self.store.rounds()
+        if not rounds:
+            raise ClubError("no round is drawn: there is nothing to swap")
+        last = rounds[-1]
+        results = self.store.results()
+        places = {}
+        for t in last["tables"]:
+            for seat in ("NS", "EW"):
+                places[t[seat]] = ("table", t["table"], seat)
+        for team in last["bye"]:
+            places[team] = ("bye", None, None)
+        for team in (first, second):
+            if team["withdrawn"] is not None:
+                raise ClubError("team %d (%s) has withdrawn: it cannot be moved" % (team["number"], team["name"]))
+            if team["number"] not in places:
+                raise ClubError("team %d (%s) is not in round %d, the last round drawn: a swap is within that round"
+                                % (team["number"], team["name"], last["round"]))
+        for team in (first, second):
+            where = places[team["number"]]
+            if where[0] == "table" and (last["round"], where[1]) in results:
+                raise ClubError("table %d of round %d already has its result: its teams stay where they played"
+                                % (where[1], last["round"]))
+        swap = {a: b, b: a}
+        tables = [{"table": t["table"], "NS": swap.get(t["NS"], t["NS"]), "EW": swap.get(t["EW"], t["EW"])}
+                  for t in last["tables"]]
+        byes = sorted(swap.get(t, t) for t in last["bye"])
+        at = now()
+        with self.store.transaction():
+            self.store.replace_seats(last["round"], tables, byes)
+            self.store.add_team_action("swap", a, who, at, None, {"other": b, "round": last["round"]})
+        changed = {"round": last["round"], "tables": tables, "bye": byes}
+        changed["rematches"] = self._rematches(changed, rounds[:-1])
+        return changed
 
     # -- results ---------------------------------------------------------------
     def _seat(self, round_number, table):
@@ -253,8 +414,16 @@ class Club:
             raise ClubError("a round to %d ends when a team reaches it: %d-%d cannot be a final score"
                             % (event["target"], ns, ew))
 
+    def _not_forfeit(self, round_number, table):
+        forfeit = standings.forfeits(self.store.teams(), self.store.rounds(), self.store.results())
+        if (round_number, table) in forfeit:
+            raise ClubError("table %d of round %d is a forfeit: a team withdrew before its result%s"
+                            % (table, round_number, "" if forfeit[(round_number, table)] is None else
+                               ", team %d is credited as for a bye" % forfeit[(round_number, table)]))
+
     def _store_result(self, round_number, table, ns, ew, source, code):
         seat = self._seat(round_number, table)
+        self._not_forfeit(round_number, table)
         self.check_totals(ns, ew)
         old = self.store.results().get((round_number, table))
         if old is not None:
@@ -360,6 +529,7 @@ class Club:
                 raise ClubError("%s: table %d of round %d already has NS %d - EW %d, the export says %d - %d: "
                                 "a change is a correction" % (where, key[1], key[0], old["NS"], old["EW"],
                                                               entry[2], entry[3]))
+            self._not_forfeit(key[0], key[1])
             self.check_totals(entry[2], entry[3])
             plan.append(entry)
         if not plan and not skipped:
@@ -404,33 +574,120 @@ class Club:
         return round_number, table, ns, ew, code
 
     # -- standings ---------------------------------------------------------------
-    def standings(self):
+    def _complete(self, rounds, results, teams):
+        """The last round whose results are all in (0: none)."""
+        complete = 0
+        for r in rounds:
+            if self._missing(r, results, teams):
+                break
+            complete = r["round"]
+        return complete
+
+    def standings(self, after=None):
+        """{"round": R, "ranking": rows} counting rounds 1..R: R is `after`, or the last
+        round whose results are all in. Rows say "withdrawn"; withdrawn teams come last."""
         event = self.event()
         rounds = self.store.rounds()
         results = self.store.results()
-        rows = standings.records(event, self.store.teams(), rounds, results)
-        complete = 0
-        for r in rounds:
-            if self._missing(r, results):
-                break
-            complete = r["round"]
-        ranking = standings.ranked(event["ranking"], rows)
-        return {"round": complete, "ranking": ranking}
+        teams = self.store.teams()
+        if after is None:
+            after = self._complete(rounds, results, teams)
+        else:
+            _whole(after, 0, len(rounds), "the round (rounds drawn: %d)" % len(rounds))
+        rows = standings.records(event, teams, rounds, results, after)
+        return {"round": after, "ranking": standings.ranked(event["ranking"], rows)}
 
     def state(self):
-        """Everything the pages show, read at once."""
+        """Everything the pages show, read at once: the standings after the last round
+        complete, and the round in progress (tables filed of tables) when one is."""
         event = self.store.event()
         if event is None:
             return {"event": None}
         rounds = self.store.rounds()
         results = self.store.results()
-        names = {t["number"]: t["name"] for t in self.store.teams()}
+        teams = self.store.teams()
+        names = {t["number"]: t["name"] for t in teams}
+        forfeit = standings.forfeits(teams, rounds, results)
         for r in rounds:
             for t in r["tables"]:
                 res = results.get((r["round"], t["table"]))
                 t["result"] = None if res is None else {"NS": res["NS"], "EW": res["EW"], "source": res["source"]}
+                t["forfeit"] = (r["round"], t["table"]) in forfeit
                 t["ns_name"] = names[t["NS"]]
                 t["ew_name"] = names[t["EW"]]
             r["bye_names"] = [names[b] for b in r["bye"]]
-        return {"event": self.event_summary(), "teams": self.store.teams(), "rounds": rounds,
-                "standings": self.standings(), "corrections": self.store.corrections()}
+        progress = None
+        if rounds and self._missing(rounds[-1], results, teams):
+            last = rounds[-1]
+            filed = sum(1 for t in last["tables"] if t["result"] is not None or t["forfeit"])
+            progress = {"round": last["round"], "filed": filed, "tables": len(last["tables"])}
+        return {"event": self.event_summary(), "teams": self.teams(), "rounds": rounds,
+                "standings": self.standings(), "progress": progress, "corrections": self.store.corrections(),
+                "team_actions": self.store.team_actions()}
+
+    # -- export ------------------------------------------------------------------
+    def export(self, out_dir):
+        """The event as files in out_dir (made if missing, files there replaced):
+        event.json (what the pages show: event, teams, rounds, standings, corrections,
+        team actions; no secret), results.csv (a row per table and bye), standings.csv
+        (after the last complete round), corrections.csv. Each file is written whole
+        or not at all."""
+        state = self.state()
+        if state["event"] is None:
+            self.event()
+        try:
+            os.makedirs(out_dir, exist_ok=True)
+        except OSError as e:
+            raise ClubError("cannot make the folder %s: %s" % (out_dir, e.strerror))
+        results = self.store.results()
+        result_rows = [("round", "table", "ns_team", "ns_name", "ew_team", "ew_name", "ns_total", "ew_total",
+                        "outcome", "source", "code", "entered")]
+        for r in state["rounds"]:
+            for t in r["tables"]:
+                res = results.get((r["round"], t["table"]))
+                if res is not None:
+                    row = (res["NS"], res["EW"], "result", res["source"], res["code"] or "", res["entered"])
+                else:
+                    row = ("", "", "forfeit" if t["forfeit"] else "waiting", "", "", "")
+                result_rows.append((r["round"], t["table"], t["NS"], t["ns_name"], t["EW"], t["ew_name"]) + row)
+            for team, name in zip(r["bye"], r["bye_names"]):
+                result_rows.append((r["round"], "", team, name, "", "", "", "", "bye", "", "", ""))
+        keys = ("rank", "team", "name", "played", "won", "drawn", "lost", "points_for", "points_against",
+                "match_points", "byes", "withdrawn")
+        standing_rows = [keys + ("after_round",)]
+        for row in state["standings"]["ranking"]:
+            standing_rows.append(tuple(int(row[k]) if k == "withdrawn" else row[k] for k in keys)
+                                 + (state["standings"]["round"],))
+        correction_rows = [("round", "table", "old_ns", "old_ew", "new_ns", "new_ew", "who", "at", "why")]
+        for c in state["corrections"]:
+            correction_rows.append((c["round"], c["table"], c["old"]["NS"], c["old"]["EW"], c["new"]["NS"],
+                                    c["new"]["EW"], c["who"], c["at"], c["why"]))
+        files = {"event.json": json.dumps(state, ensure_ascii=False, indent=1) + "\n",
+                 "results.csv": _csv(result_rows), "standings.csv": _csv(standing_rows),
+                 "corrections.csv": _csv(correction_rows)}
+        written = []
+        for name, text in files.items():
+            path = os.path.join(out_dir, name)
+            try:
+                with open(path + ".part", "w", encoding="utf-8", newline="") as f:
+                    f.write(text)
+                os.replace(path + ".part", path)
+            except OSError as e:
+                raise ClubError("cannot write %s: %s" % (path, e.strerror))
+            written.append(path)
+        return {"out": out_dir, "files": written, "round": state["standings"]["round"]}
+
+
+def _cell(value):
+    """A CSV cell; text a spreadsheet would run as a formula gets a leading quote."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):
+        return "'" + value
+    return value
+
+
+def _csv(rows):
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow([_cell(v) for v in row])
+    return buffer.getvalue()

@@ -9,6 +9,13 @@ Teams still equal on every criterion share a rank (1, 2, 2, 4); the list shows t
 by team number. A bye counts as a round won by the event's bye score to 0 and earns
 the event's bye match points (a win's unless set). A table without a result yet
 counts for nobody.
+
+Teams come and go: a table where a withdrawn team has no result is a forfeit, its
+opponent credited as for a bye and the withdrawn team given nothing; a late team's
+missed rounds count nothing, or a bye each when the event says so (late_as_bye).
+Withdrawn teams keep what they played and are listed after the teams still
+playing, ranked among themselves by the same rule. Standings "after round R" count
+rounds 1..R only.
 """
 
 RANKINGS = ("total", "matches")
@@ -16,7 +23,33 @@ RANKINGS = ("total", "matches")
 
 def _blank(team):
     return {"team": team["number"], "name": team["name"], "played": 0, "won": 0, "drawn": 0, "lost": 0,
-            "points_for": 0, "points_against": 0, "match_points": 0, "byes": 0}
+            "points_for": 0, "points_against": 0, "match_points": 0, "byes": 0,
+            "withdrawn": team.get("withdrawn") is not None}
+
+
+def forfeits(teams, rounds, results):
+    """{(round, table): the team credited (None when both teams withdrew)} of the tables
+    where a team that withdrew during that round has no result. A team's "withdrawn"
+    is the number of rounds drawn when it left: a team that leaves later keeps the
+    forfeit it was credited with."""
+    left = {t["number"]: t["withdrawn"] for t in teams if t.get("withdrawn") is not None}
+    out = {}
+    for r in rounds:
+        for t in r["tables"]:
+            if (r["round"], t["table"]) in results:
+                continue
+            absent = [x for x in (t["NS"], t["EW"]) if x in left and left[x] <= r["round"]]
+            if absent:
+                staying = [x for x in (t["NS"], t["EW"]) if x not in absent]
+                out[(r["round"], t["table"])] = staying[0] if staying else None
+    return out
+
+
+def late_byes(event, teams, rounds_drawn):
+    """{team: missed rounds counted as byes} (none unless the event says late_as_bye)."""
+    if not event.get("late_as_bye"):
+        return {}
+    return {t["number"]: min(t.get("joined", 1), rounds_drawn + 1) - 1 for t in teams if t.get("joined", 1) > 1}
 
 
 def _sort_key(ranking, row):
@@ -26,10 +59,21 @@ def _sort_key(ranking, row):
     return (-row["match_points"], -difference, -row["points_for"])
 
 
-def records(event, teams, rounds, results):
-    """{team: row} of every team from the drawn rounds and the stored results."""
+def records(event, teams, rounds, results, after=None):
+    """{team: row} of every team from the drawn rounds and the stored results, of
+    rounds 1..after only when after is given."""
+    if after is not None:
+        rounds = [r for r in rounds if r["round"] <= after]
     win, draw, loss = event["match_points"]
     rows = {t["number"]: _blank(t) for t in teams}
+
+    def bye(team):
+        row = rows[team]
+        row["played"] += 1
+        row["won"] += 1
+        row["byes"] += 1
+        row["points_for"] += event["bye_score"]
+        row["match_points"] += event["bye_match_points"]
 
     def count(team, own, other):
         row = rows[team]
@@ -46,29 +90,33 @@ def records(event, teams, rounds, results):
             row["lost"] += 1
             row["match_points"] += loss
 
+    forfeit = forfeits(teams, rounds, results)
     for r in rounds:
         for t in r["tables"]:
-            res = results.get((r["round"], t["table"]))
-            if res is None:
-                continue
-            count(t["NS"], res["NS"], res["EW"])
-            count(t["EW"], res["EW"], res["NS"])
+            key = (r["round"], t["table"])
+            res = results.get(key)
+            if res is not None:
+                count(t["NS"], res["NS"], res["EW"])
+                count(t["EW"], res["EW"], res["NS"])
+            elif forfeit.get(key) is not None:
+                bye(forfeit[key])
         for team in r["bye"]:
-            row = rows[team]
-            row["played"] += 1
-            row["won"] += 1
-            row["byes"] += 1
-            row["points_for"] += event["bye_score"]
-            row["match_points"] += event["bye_match_points"]
+            bye(team)
+    for team, missed in late_byes(event, teams, len(rounds)).items():
+        for _ in range(missed):
+            bye(team)
     return rows
 
 
 def ranked(ranking, rows):
-    """The rows best first, each with its shared "rank"."""
-    order = sorted(rows.values(), key=lambda row: (_sort_key(ranking, row), row["team"]))
+    """The rows best first, each with its shared "rank"; withdrawn teams after the
+    teams still playing."""
+    order = sorted(rows.values(), key=lambda row: (row.get("withdrawn", False), _sort_key(ranking, row), row["team"]))
     out = []
     for index, row in enumerate(order):
-        if index and _sort_key(ranking, row) == _sort_key(ranking, order[index - 1]):
+        before = order[index - 1] if index else None
+        if before is not None and before.get("withdrawn", False) == row.get("withdrawn", False) \
+                and _sort_key(ranking, row) == _sort_key(ranking, before):
             rank = out[-1]["rank"]
         else:
             rank = index + 1

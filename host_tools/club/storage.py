@@ -18,7 +18,7 @@ import urllib.parse
 from host_tools.club.errors import ClubError
 
 APPLICATION_ID = 0x436C7562  # "Club"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);  -- schema, password (hashed)
@@ -36,9 +36,16 @@ CREATE TABLE event (
     seed INTEGER NOT NULL,
     max_deal INTEGER NOT NULL,       -- the most one team can score in one deal (limits.py)
     tens INTEGER NOT NULL,           -- 1: every score of these rules is a multiple of 10
-    created TEXT NOT NULL
+    created TEXT NOT NULL,
+    lang TEXT NOT NULL DEFAULT 'fr', -- the pages' language: fr | de | it | en
+    late_as_bye INTEGER NOT NULL DEFAULT 0  -- 1: a late team's missed rounds count as byes
 );
-CREATE TABLE team (number INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE team (
+    number INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    joined INTEGER NOT NULL DEFAULT 1, -- the first round it can be drawn in
+    withdrawn INTEGER                -- NULL: playing; else the rounds drawn when it withdrew
+);
 CREATE TABLE round (number INTEGER PRIMARY KEY, drawn TEXT NOT NULL);
 CREATE TABLE seat (                  -- one table of a round
     round INTEGER NOT NULL REFERENCES round(number),
@@ -98,8 +105,31 @@ CREATE TABLE IF NOT EXISTS action (  -- one journal action of a table, stored on
 );
 """
 
+# Teams that come and go: every withdrawal, rename, late add, undone draw and swap,
+# never deleted (like corrections). Added to older files when they are opened.
+TEAM_ACTION_SCHEMA = """
+CREATE TABLE IF NOT EXISTS team_action (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    action TEXT NOT NULL,            -- withdraw | rename | add | undo | swap
+    team INTEGER,                    -- the team concerned (NULL for an undone draw)
+    who TEXT NOT NULL,
+    at TEXT NOT NULL,
+    why TEXT,
+    detail TEXT NOT NULL             -- JSON: what else the action says (old name, forfeit, round removed...)
+);
+"""
+
+# Columns added since the first schema: (table, column, type), added to an older
+# file when it is opened, with the default an older event meant.
+ADDED_COLUMNS = (
+    ("event", "lang", "TEXT NOT NULL DEFAULT 'fr'"),
+    ("event", "late_as_bye", "INTEGER NOT NULL DEFAULT 0"),
+    ("team", "joined", "INTEGER NOT NULL DEFAULT 1"),
+    ("team", "withdrawn", "INTEGER"),
+)
+
 EVENT_FIELDS = ("name", "rounds", "deals", "target", "rules", "ranking", "match_points", "bye_score",
-                "bye_match_points", "seed", "max_deal", "tens", "created")
+                "bye_match_points", "seed", "max_deal", "tens", "created", "lang", "late_as_bye")
 
 
 class Storage:
@@ -125,7 +155,30 @@ class Storage:
     def teams(self):
         raise NotImplementedError
 
-    def add_team(self, number, name):
+    def add_team(self, number, name, joined=1):
+        raise NotImplementedError
+
+    def rename_team(self, number, name):
+        raise NotImplementedError
+
+    def withdraw_team(self, number, rounds_drawn):
+        raise NotImplementedError
+
+    def set_joined(self, number, joined):
+        raise NotImplementedError
+
+    def remove_round(self, number):
+        """Deletes a round's draw (its seats and bye); the service checks it has no result."""
+        raise NotImplementedError
+
+    def replace_seats(self, number, tables, byes):
+        """A drawn round's teams at its tables and its bye, changed (a swap); the tables stay."""
+        raise NotImplementedError
+
+    def add_team_action(self, action, team, who, at, why, detail):
+        raise NotImplementedError
+
+    def team_actions(self):
         raise NotImplementedError
 
     def rounds(self):
@@ -231,11 +284,65 @@ class SQLStorage(Storage):
         self.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                      (key, value))
 
-    def teams(self):
-        return [dict(r) for r in self.execute("SELECT number, name FROM team ORDER BY number")]
+    def columns(self, table):
+        """The names of a table's columns."""
+        raise NotImplementedError
 
-    def add_team(self, number, name):
-        self.execute("INSERT INTO team VALUES (?, ?)", (number, name))
+    def migrate(self):
+        """Brings an older event up to this schema: the tables and columns added since,
+        with the values an older event meant. Nothing is written to an up-to-date one."""
+        missing = [(table, column, kind) for table, column, kind in ADDED_COLUMNS if column not in self.columns(table)]
+        if not missing and self.columns("team_action"):
+            return
+        with self.transaction():
+            for statement in self.statements(TEAM_ACTION_SCHEMA):
+                self.db.execute(statement)
+            for table, column, kind in missing:
+                self.execute("ALTER TABLE %s ADD COLUMN %s %s" % (table, column, kind))
+            self.set_meta("schema", str(SCHEMA_VERSION))
+
+    def statements(self, text):
+        return [text]
+
+    def teams(self):
+        return [dict(r) for r in self.execute("SELECT number, name, joined, withdrawn FROM team ORDER BY number")]
+
+    def add_team(self, number, name, joined=1):
+        self.execute("INSERT INTO team (number, name, joined) VALUES (?, ?, ?)", (number, name, joined))
+
+    def rename_team(self, number, name):
+        self.execute("UPDATE team SET name = ? WHERE number = ?", (name, number))
+
+    def withdraw_team(self, number, rounds_drawn):
+        self.execute("UPDATE team SET withdrawn = ? WHERE number = ?", (rounds_drawn, number))
+
+    def set_joined(self, number, joined):
+        self.execute("UPDATE team SET joined = ? WHERE number = ?", (joined, number))
+
+    def remove_round(self, number):
+        self.execute("DELETE FROM seat WHERE round = ?", (number,))
+        self.execute("DELETE FROM bye WHERE round = ?", (number,))
+        self.execute("DELETE FROM round WHERE number = ?", (number,))
+
+    def replace_seats(self, number, tables, byes):
+        for t in tables:  # updated in place: a table's result stays filed under it
+            self.execute("UPDATE seat SET ns = ?, ew = ? WHERE round = ? AND number = ?",
+                         (t["NS"], t["EW"], number, t["table"]))
+        self.execute("DELETE FROM bye WHERE round = ?", (number,))
+        for team in byes:
+            self.execute("INSERT INTO bye VALUES (?, ?)", (number, team))
+
+    def add_team_action(self, action, team, who, at, why, detail):
+        self.execute("INSERT INTO team_action (action, team, who, at, why, detail) VALUES (?, ?, ?, ?, ?, ?)",
+                     (action, team, who, at, why, json.dumps(detail, sort_keys=True)))
+
+    def team_actions(self):
+        out = []
+        for r in self.execute("SELECT * FROM team_action ORDER BY id").fetchall():
+            row = json.loads(r["detail"])
+            row.update({"action": r["action"], "team": r["team"], "who": r["who"], "at": r["at"], "why": r["why"]})
+            out.append(row)
+        return out
 
     def rounds(self):
         """[{"round", "drawn", "tables": [{"table", "NS", "EW"}], "bye": [team]}] in order."""
@@ -321,6 +428,10 @@ class SQLiteStorage(SQLStorage):
         self.db.executescript(LINK_SCHEMA)
         self.db.execute("PRAGMA foreign_keys = ON")
         self.depth = 0
+        self.migrate()
+
+    def columns(self, table):
+        return {r["name"] for r in self.execute("PRAGMA table_info(%s)" % table).fetchall()}
 
     @staticmethod
     def _create_private(path):

@@ -48,3 +48,12 @@ class PostgresStorage(SQLStorage):
         with self.transaction():
             for statement in _statements(LINK_SCHEMA):
                 self.db.execute(statement)
+        self.migrate()
+
+    def statements(self, text):
+        return _statements(text)
+
+    def columns(self, table):
+        return {r["column_name"] for r in self.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+            "AND table_name = ?", (table,)).fetchall()}
