@@ -14,7 +14,6 @@ passwords are logged and make their address wait longer after each one.
 """
 import datetime
 import functools
-import inspect
 import json
 import logging
 import os
@@ -185,6 +184,7 @@ def projector_data(state, status, w):
             tables.append({"table": t["table"], "NS": t["NS"], "EW": t["EW"], "ns_name": t["ns_name"],
                            "ew_name": t["ew_name"],
                            "result": {"NS": t["result"]["NS"], "EW": t["result"]["EW"]} if t.get("result") else None,
+                           "forfeit": bool(t.get("forfeit")),
                            "live": {"counted": row.get("counted"), "deals": row.get("deals"),
                                     "total": row.get("total")} if row and not t.get("result") else None,
                            "problem": problem_text(w, row) if row else None})
@@ -365,9 +365,6 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
     def admin_page(message=None, error=None, status=200, form=None):
         state, _ = read_state()
         if state.get("event"):
-            with club() as c:
-                actions = getattr(c, "team_actions", None)
-                state["team_actions"] = actions() if actions else []
             state["progress"] = progress_of(state)
         admin_status = link.admin_status() if link is not None else None
         w = Words(event_lang(state))
@@ -376,7 +373,7 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
             problems = {row.get("device"): problem_text(w, row) for row in admin_status.get("tables", [])}
         return render("admin.html", state, status, message=message, error=error, presets=PRESET_NAMES,
                       rankings=RANKINGS, link=admin_status, problems=problems, form=form or {},
-                      lang_names=LANG_NAMES, langs=LANGS, has_team_actions=hasattr(Club, "withdraw_team"))
+                      lang_names=LANG_NAMES, langs=LANGS)
 
     @app.route("/admin")
     @admin_only
@@ -414,21 +411,16 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
         amount = _int(w, "length_value")
         seed = request.form.get("seed", "").strip()
         bye_mp = request.form.get("bye_match_points", "").strip()
-        extra = {}
         lang = request.form.get("lang", "fr")
         if lang not in LANGS:
             raise FormError(w.err_refused.format(why=lang))
-        accepted = inspect.signature(make_event).parameters
-        if "lang" in accepted:
-            extra["lang"] = lang
-        if "late_as_bye" in accepted:
-            extra["late_as_bye"] = bool(request.form.get("late_as_bye"))
         return make_event(request.form.get("name", ""), _int(w, "rounds"), request.form.get("preset", ""), options,
                           deals=amount if length == "deals" else None, target=amount if length == "target" else None,
                           ranking=request.form.get("ranking", "total"),
                           seed=_int(w, "seed") if seed else None, bye_score=_int(w, "bye_score", 0),
                           match_points=(_int(w, "mp_win", 2), _int(w, "mp_draw", 1), _int(w, "mp_loss", 0)),
-                          bye_match_points=_int(w, "bye_match_points") if bye_mp else None, **extra)
+                          bye_match_points=_int(w, "bye_match_points") if bye_mp else None,
+                          late_as_bye=bool(request.form.get("late_as_bye")), lang=lang)
 
     def _lines(name):
         return [n for n in request.form.get(name, "").splitlines() if n.strip()]
@@ -438,7 +430,7 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
         return w.done_new
 
     def act_teams(c, w):
-        return w.done_teams.format(count=len(c.add_teams(_lines("names"))))
+        return w.done_teams.format(count=len(c.add_teams(_lines("names"), who="admin page")))
 
     def act_draw(c, w):
         return w.done_draw.format(round=c.draw()["round"])
@@ -478,8 +470,7 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
         return w.done_rename.format(team=number)
 
     def act_undo(c, w):
-        done = c.undo_draw(who="admin page")
-        return w.done_undo.format(round=done.get("round", "?") if isinstance(done, dict) else "?")
+        return w.done_undo.format(round=c.undo_draw(who="admin page")["round"])
 
     def act_swap(c, w):
         a, b = _int(w, "a"), _int(w, "b")

@@ -225,6 +225,20 @@ WORDS = {
     "change_password": ("Changer le mot de passe", "Passwort ändern", "Cambia la password", "Change the password"),
     "new_password": ("Nouveau mot de passe (8 caractères au moins)", "Neues Passwort (mindestens 8 Zeichen)",
                      "Nuova password (almeno 8 caratteri)", "New password (at least 8 characters)"),
+    "act_add": ("Équipe {team} ajoutée : {name} (joue dès la manche {joined})",
+                "Team {team} hinzugefügt: {name} (spielt ab Runde {joined})",
+                "Squadra {team} aggiunta: {name} (gioca dal turno {joined})",
+                "Team {team} added: {name} (plays from round {joined})"),
+    "act_withdraw": ("Équipe {team} retirée", "Team {team} zurückgezogen", "Squadra {team} ritirata",
+                     "Team {team} withdrawn"),
+    "act_forfeit": ("forfait à la table {table} de la manche {round}", "kampflos an Tisch {table} in Runde {round}",
+                    "forfait al tavolo {table} del turno {round}", "forfeit at table {table} of round {round}"),
+    "act_rename": ("Équipe {team} renommée : {old} → {new}", "Team {team} umbenannt: {old} → {new}",
+                   "Squadra {team} rinominata: {old} → {new}", "Team {team} renamed: {old} → {new}"),
+    "act_undo": ("Tirage de la manche {round} annulé", "Auslosung von Runde {round} zurückgenommen",
+                 "Sorteggio del turno {round} annullato", "Draw of round {round} undone"),
+    "act_swap": ("Équipes {team} et {other} échangées (manche {round})", "Teams {team} und {other} getauscht (Runde {round})",
+                 "Squadre {team} e {other} scambiate (turno {round})", "Teams {team} and {other} swapped (round {round})"),
     # messages
     "done_new": ("Concours créé", "Turnier angelegt", "Torneo creato", "Event created"),
     "done_teams": ("{count} équipe(s) ajoutée(s)", "{count} Team(s) hinzugefügt", "{count} squadra/e aggiunta/e",
@@ -295,7 +309,8 @@ WORDS = {
 SCRIPT_WORDS = ("standings", "standings_after", "provisional", "filed_of", "round_n", "round_of", "before_draw",
                 "deals_n", "to_target", "bye_name", "withdrawn", "page_of", "match_points_short", "won_short",
                 "diff_short", "points", "rank", "team", "table", "ns", "ew", "seat_ns", "seat_ew", "no_event",
-                "phone_none", "phone_now", "phone_bye", "phone_line", "waiting", "match_points")
+                "phone_none", "phone_now", "phone_bye", "phone_line", "waiting", "match_points",
+                "source_forfeit")
 
 
 class Words:

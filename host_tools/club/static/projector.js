@@ -63,7 +63,7 @@ function round(data, into) {
     cell(row, "num score", ns);
     teamCell(row, t.EW, t.ew_name);
     cell(row, "num score", ew);
-    const state = t.result ? "" : t.live ? t.live.counted + "/" + t.live.deals : "…";
+    const state = t.result ? "" : t.forfeit ? W.source_forfeit : t.live ? t.live.counted + "/" + t.live.deals : "…";
     cell(row, "num state" + (t.live ? " live" : ""), state);
     if (t.problem) cell(row, "problem", t.problem);
     section.appendChild(row);
