@@ -34,11 +34,12 @@ def need_chromium():
 class Server:
     """`python -m host_tools.club --db DB serve` as the organiser starts it."""
 
-    def __init__(self, db, refresh, port=0, password=PASSWORD):
+    def __init__(self, db, refresh, port=0, password=PASSWORD, broker=None):
         self.db, self.refresh = db, refresh
         env = dict(os.environ, CLUB_PASSWORD=password)
         self.proc = subprocess.Popen([sys.executable, "-m", "host_tools.club", "--db", str(db), "serve", "--host",
-                                      "127.0.0.1", "--port", str(port), "--refresh", str(refresh)], cwd=ROOT, env=env,
+                                      "127.0.0.1", "--port", str(port), "--refresh", str(refresh)]
+                                     + (["--broker", broker] if broker else []), cwd=ROOT, env=env,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.base = None
         deadline = time.monotonic() + 30

@@ -183,3 +183,26 @@ def test_door_list_and_final_ranking_with_prizes(hall, tmp_path):
     if SHOTS:
         subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile", str(pdf),
                         os.path.join(SHOTS, "slips-a4-page")], check=True)
+
+
+def test_the_projector_says_when_the_link_to_the_tables_is_down(hall, tmp_path):
+    """serve with the tables' broker where none answers: the projector says so."""
+    import socket
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    closed = probe.getsockname()[1]
+    probe.close()  # nothing listens there now
+    db = tmp_path / "link.db"
+    club(db, "new", "--name", "Concours relié", "--rounds", 3, "--deals", 12, "--rules", "classic2000")
+    club(db, "team", "add", "Nord", "Sud", "Est", "Ouest")
+    club(db, "draw")
+    running = Server(db, REFRESH, broker="127.0.0.1:%d" % closed)
+    browser = hall["browser"]
+    try:
+        browser.get(running.base + "/projector")
+        assert wait_for(lambda: browser.find_element("id", "link-down").is_displayed())
+        assert text(browser, "#link-down") == "Liaison avec les tables coupée"
+    finally:
+        running.stop()
+    browser.get(hall["server"].base + "/projector")  # the hall's own server has no link: nothing said
+    assert not browser.find_element("id", "link-down").is_displayed()
