@@ -192,7 +192,7 @@ def test_team_actions_from_the_admin_page(tmp_path):
                  "Tirage de la manche 1 annulé", "Équipe 3 retirée", "train raté"):
         assert done in page, done
     again = client.post("/admin/withdraw", data={"token": token, "team": "3"})
-    assert again.status_code == 400 and "--" not in error_of(again)
+    assert again.status_code == 400 and error_of(again) == "L&#39;équipe 3 (Équipe 3) est déjà retirée."
     unknown = client.post("/admin/rename", data={"token": token, "team": "x", "name": "Y"})
     assert error_of(unknown) == "« Équipe n° » doit être un nombre entier, pas « x »"
 
@@ -251,3 +251,18 @@ def test_every_page_speaks_the_events_language(tmp_path, lang, word):
     assert word in admin.get("/admin").get_data(as_text=True)
     assert w.result_code in admin.get("/admin/slips/1").get_data(as_text=True)
     assert w.qr_caption in public.get("/projector").get_data(as_text=True)
+
+
+def test_refusals_are_said_in_the_events_language_without_command_line_syntax(tmp_path):
+    db = tmp_path / "de.db"
+    event(db, teams=4, lang="de")
+    club(db, "draw")
+    client, token = signed_in(create_app(str(db)))
+    wrong = client.post("/admin/code", data={"token": token, "code": "1010 3011 5200 9807"})
+    assert error_of(wrong) == ("Code 1010 3011 5200 9807 abgelehnt: die Prüfziffer stimmt nicht: "
+                               "eine Ziffer ist falsch oder zwei sind vertauscht")
+    client.post("/admin/sheet", data={"token": token, "round": "1", "table": "1", "ns": "1500", "ew": "900"})
+    twice = client.post("/admin/sheet", data={"token": token, "round": "1", "table": "1", "ns": "1500", "ew": "900"})
+    assert "Korrekturen" in error_of(twice) and "--" not in error_of(twice)
+    undo = client.post("/admin/undo", data={"token": token})
+    assert error_of(undo) == "Runde 1 hat schon Ergebnisse (Tische 1): ihre Auslosung bleibt."

@@ -206,7 +206,7 @@ def qr_svg(url):
     return segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff")
 
 
-# the service's refusals that a page says in its own words: (pattern, word, fields)
+# the service's refusals that a page says in its own words: (pattern, word)
 ERRORS = (
     (r"table (?P<table>\d+) of round (?P<round>\d+) already has a result \(NS (?P<ns>\d+) - EW (?P<ew>\d+)\)",
      "err_has_result"),
@@ -216,17 +216,50 @@ ERRORS = (
      r"(?P<ns>\d+) \(NS\) against (?P<ew>\d+)", "err_wrong_table"),
     (r"round (?P<round>\d+) still waits for the results of tables? (?P<tables>[\d, ]+)", "err_waiting"),
     (r"a draw needs at least two teams", "err_two_teams"),
-    (r"result code (?P<code>[^:]*): (?P<why>.*)", "err_code"),
+    (r"there is no team (?P<team>\d+)", "err_no_team"),
+    (r"there is already a team named (?P<name>.*)$", "err_team_name_taken"),
+    (r"team (?P<team>\d+) \((?P<name>.*)\) has already withdrawn", "err_already_withdrawn"),
+    (r"team (?P<team>\d+) is already named (?P<name>.*)$", "err_already_named"),
+    (r"no round is drawn", "err_nothing_drawn"),
+    (r"round (?P<round>\d+) already has the result of tables? (?P<tables>[\d, ]+):", "err_undo_results"),
+    (r"a swap needs two different teams", "err_swap_same"),
+    (r"team (?P<team>\d+) \((?P<name>.*)\) has withdrawn: it cannot be moved", "err_swap_withdrawn"),
+    (r"team (?P<team>\d+) \((?P<name>.*)\) is not in round (?P<round>\d+)", "err_swap_round"),
+    (r"table (?P<table>\d+) of round (?P<round>\d+) already has its result: its teams stay", "err_swap_filed"),
+    (r"all (?P<rounds>\d+) rounds of the event are drawn", "err_all_drawn"),
+    (r"round (?P<round>\d+) has not been drawn", "err_round_not_drawn"),
+    (r"round (?P<round>\d+) has no table (?P<table>\d+) \(tables 1 to (?P<tables>\d+)\)", "err_no_table"),
+    (r"name cannot be empty", "err_empty_name"),
+    (r"cannot hold a control or direction character", "err_control"),
+    (r"name is at most (?P<most>\d+) characters, got (?P<got>\d+)", "err_long_name"),
 )
+
+# why a result code is refused (coinche.result_code's words)
+CODE_ERRORS = (
+    (r"the check digit does not match", "code_check"),
+    (r"a result code has (?P<need>\d+) digits, got (?P<got>\d+)", "code_length"),
+    (r"a result code has digits only", "code_digits"),
+)
+
+
+def _known(w, message, table):
+    for pattern, key in table:
+        found = re.search(pattern, message)
+        if found:
+            return getattr(w, key).format(**found.groupdict())
+    return None
 
 
 def page_error(w, message):
     """A refusal in the page's words: the known ones translated, the others without the
     command line's syntax (options, `commands`)."""
-    for pattern, key in ERRORS:
-        found = re.search(pattern, message)
-        if found:
-            return getattr(w, key).format(**found.groupdict())
+    code = re.match(r"result code (?P<code>[^:]*): (?P<why>.*)", message)
+    if code:
+        why = _known(w, code.group("why"), CODE_ERRORS) or code.group("why")
+        return w.err_code.format(code=code.group("code"), why=why)
+    known = _known(w, message, ERRORS)
+    if known:
+        return known
     message = re.sub(r"\s*\((?:[^()]*?)(?:--|`)[^()]*\)", "", message)
     message = re.sub(r":?\s*(?:use|enter it with|create it with|create the event with)?\s*`[^`]*`", "", message)
     message = re.sub(r"\s*--[a-z-]+(?: [A-Z]+)?", "", message)

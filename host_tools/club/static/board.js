@@ -19,7 +19,10 @@ function subtitle(data) {
   const ev = data.event;
   const length = ev.deals ? say("deals_n", {deals: ev.deals}) : say("to_target", {target: ev.target});
   const where = data.current ? say("round_of", {round: data.current.round, rounds: ev.rounds}) : W.before_draw;
-  return where + " · " + length;
+  const progress = data.progress
+    ? " · " + W.provisional + " · " + say("filed_of", data.progress)
+    : "";
+  return where + " · " + length + progress;
 }
 
 // fetch every `refresh` seconds; draw(data) on each answer; offline(true/false) says
