@@ -266,3 +266,35 @@ def test_refusals_are_said_in_the_events_language_without_command_line_syntax(tm
     assert "Korrekturen" in error_of(twice) and "--" not in error_of(twice)
     undo = client.post("/admin/undo", data={"token": token})
     assert error_of(undo) == "Runde 1 hat schon Ergebnisse (Tische 1): ihre Auslosung bleibt."
+
+
+class LinkStatus:
+    """The link service's two reads as the link branch shapes them (a table's "problem"
+    and refused count), for the page alone: the service itself needs the tables' broker."""
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def status(self):
+        return {"connected": True, "counts": {"stored": 5, "refused": 3}, "tables": self.rows}
+
+    def admin_status(self):
+        return dict(self.status(), devices=[{"id": "t07-ab12", "table": 7, "created": "x"},
+                                            {"id": "t08-cd34", "table": 8, "created": "x"}], log=[])
+
+
+def test_the_admin_page_shows_a_tables_problem_when_the_link_gives_one(tmp_path):
+    db = tmp_path / "link.db"
+    event(db, teams=16)
+    club(db, "draw")
+    rows = [{"device": "t07-ab12", "table": 7, "round": 1, "counted": 4, "deals": 12, "total": {"NS": 400, "EW": 220},
+             "problem": "wrong_setup", "refused": 2},
+            {"device": "t08-cd34", "table": 8, "round": 1, "counted": 2, "deals": 12, "total": {"NS": 90, "EW": 160}}]
+    app = create_app(str(db), link=LinkStatus(rows))
+    admin, _ = signed_in(app)
+    page = admin.get("/admin").get_data(as_text=True)
+    assert "table 7 : mauvais réglage · 2 messages refusés" in page
+    data = app.test_client().get("/projector.json").get_json()
+    assert data["link"]["problems"] == ["table 7 : mauvais réglage"]
+    assert [t["problem"] for t in data["current"]["tables"]][6:8] == ["table 7 : mauvais réglage", None]
+    assert "t07-ab12" not in app.test_client().get("/live.json").get_data(as_text=True)

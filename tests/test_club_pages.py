@@ -15,11 +15,12 @@ from club_browser import PASSWORD, Server, chromium, club, need_chromium, print_
 from coinche.result_code import encode, grouped
 
 REFRESH = 2
+WIDEST = "W" * 40  # the longest name a team can have, in the widest letter
 
 
 def make_event(db):
     club(db, "new", "--name", "Concours du jeudi", "--rounds", 3, "--deals", 12, "--rules", "classic2000", "--seed", 4)
-    club(db, "team", "add", "Les As", "Belote & Co", "Capot", "Dix de der", "Surcoinche", "Atout")
+    club(db, "team", "add", "Les As", "Belote & Co", "Capot", "Dix de der", "Surcoinche", WIDEST)
     return club(db, "draw")
 
 
@@ -67,7 +68,8 @@ def test_projector_type_is_big_fits_the_screen_and_nothing_comes_from_outside(se
         # one screen, no scrolling; no figure wider than its cell
         assert browser.execute_script("return document.documentElement.scrollHeight") <= 720
         assert browser.execute_script(
-            "return [...document.querySelectorAll('.num')].filter(c => c.scrollWidth > c.clientWidth + 1).length") == 0
+            "return [...document.querySelectorAll('.num, .name')].filter(c => c.scrollWidth > c.clientWidth + 1).length") == 0
+        assert WIDEST in text(browser, "#standings")  # whole, wrapped in its row
         urls = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
         assert urls and all(u.startswith(server["base"]) for u in urls)
     finally:
@@ -151,8 +153,9 @@ def test_slips_print_two_to_an_a4_page_with_room_for_the_code(server, browser, t
             "return [...document.querySelectorAll('section.slip')].map(s => s.getBoundingClientRect().height)")
         assert all(h * mm <= 281 / 2 + 0.5 for h in heights)  # two in the page's 281 mm between its margins
         lines = browser.execute_script("""return [...document.querySelectorAll('.teamline')].map(e =>
-            Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)))""")
-        assert lines and max(lines) <= 2
+            Math.round(e.scrollHeight / parseFloat(getComputedStyle(e).lineHeight)))""")
+        assert len(lines) == 6 and max(lines) <= 2
+        assert any(WIDEST in slip.get_attribute("textContent") for slip in slips)
         assert "Nord-Sud" in slips[0].text and "Est-Ouest" in slips[0].text
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})

@@ -403,7 +403,11 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
         w = Words(event_lang(state))
         problems = {}
         if admin_status is not None:
-            problems = {row.get("device"): problem_text(w, row) for row in admin_status.get("tables", [])}
+            for row in admin_status.get("tables", []):
+                said = [text for text in (problem_text(w, row),) if text]
+                if row.get("refused"):
+                    said.append(w.refused_n.format(count=row["refused"]))
+                problems[row.get("device")] = " · ".join(said)
         return render("admin.html", state, status, message=message, error=error, presets=PRESET_NAMES,
                       rankings=RANKINGS, link=admin_status, problems=problems, form=form or {},
                       lang_names=LANG_NAMES, langs=LANGS)
