@@ -96,8 +96,9 @@ def test_wrong_passwords_are_slowed_per_address_and_logged(tmp_path, caplog):
     event(db)
     client = create_app(str(db), login_delay=0.3).test_client()
     caplog.set_level(logging.WARNING, logger="host_tools.club.web")
-    assert client.post("/admin/login", data={"password": "non"}).status_code == 401
-    # even the right password waits for the delay
+    assert client.post("/admin/login", data={"password": "non"}).status_code == 401  # one typo is free
+    assert client.post("/admin/login", data={"password": "non plus"}).status_code == 401
+    # now even the right password waits for the delay
     early = client.post("/admin/login", data={"password": PASSWORD})
     assert early.status_code == 429 and "réessayez dans" in early.get_data(as_text=True)
     time.sleep(0.35)
@@ -107,7 +108,7 @@ def test_wrong_passwords_are_slowed_per_address_and_logged(tmp_path, caplog):
     time.sleep(0.3)
     assert client.post("/admin/login", data={"password": PASSWORD}).status_code == 302
     wrong = [r.getMessage() for r in caplog.records if "wrong admin password" in r.getMessage()]
-    assert len(wrong) == 2 and "127.0.0.1" in wrong[0] and "2 in a row" in wrong[1]
+    assert len(wrong) == 3 and "127.0.0.1" in wrong[0] and "3 in a row" in wrong[2]
     other = client.post("/admin/login", data={"password": "non"}, environ_base={"REMOTE_ADDR": "192.0.2.7"})
     assert other.status_code == 401  # another address has its own count
 

@@ -7,7 +7,6 @@ page, a form without its token) go through Flask's test client."""
 import os
 import re
 import subprocess
-import time
 
 import pytest
 
@@ -94,7 +93,6 @@ def test_a_wrong_password_is_refused(server, browser):
     browser.get(server["base"] + "/admin")
     assert browser.current_url.endswith("/admin/login")
     assert not browser.find_elements(By.ID, "results")
-    time.sleep(1.1)  # the address waits a second after one wrong password
 
 
 def test_admin_enters_a_code_shows_a_refusal_and_keeps_a_correction(server, browser):

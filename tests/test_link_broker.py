@@ -151,6 +151,6 @@ def test_the_admin_page_needs_the_organisers_password(running):
     session = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
     page = session.open(base + "/admin/login", data=urllib.parse.urlencode(
         {"password": link_run.ADMIN_PASSWORD}).encode(), timeout=10).read().decode()
-    assert "Tables on the link" in page
+    assert "Tables sur la liaison" in page  # the event's language, French by default
     for config in configs:
         assert config["device"] in page and config["key"] not in page and config["mqtt"]["password"] not in page

@@ -36,7 +36,7 @@ from host_tools.common.rules_help import UsageError, parse_setting
 
 REFRESH_SECONDS = 10
 COOKIE = "club_admin"
-LOGIN_DELAY = 1.0  # seconds an address waits after its first wrong password; doubles with each one
+LOGIN_DELAY = 1.0  # seconds an address waits after its second wrong password in a row; doubles with each one
 LOGIN_DELAY_MOST = 300.0
 PROBLEMS = {"wrong_setup": "problem_wrong_setup", "refused_deal": "problem_refused_deal"}
 log = logging.getLogger("host_tools.club.web")
@@ -74,8 +74,9 @@ class Sessions:
 
 
 class Throttle:
-    """Wrong passwords per address: after the n-th in a row, the address waits
-    delay * 2^(n-1) seconds (at most `most`) before its next try is even checked."""
+    """Wrong passwords per address: one typo is free; after the n-th wrong one in a row
+    (n >= 2) the address waits delay * 2^(n-2) seconds (at most `most`) before its next
+    try is even checked."""
 
     def __init__(self, delay=LOGIN_DELAY, most=LOGIN_DELAY_MOST):
         self.delay, self.most = delay, most
@@ -90,7 +91,7 @@ class Throttle:
     def failed(self, address):
         with self.lock:
             count = self.failures.get(address, (0, 0.0))[0] + 1
-            pause = min(self.most, self.delay * 2 ** (count - 1))
+            pause = 0.0 if count == 1 else min(self.most, self.delay * 2 ** (count - 2))
             self.failures[address] = (count, time.monotonic() + pause)
         return count, pause
 
