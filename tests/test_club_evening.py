@@ -633,7 +633,7 @@ def test_random_evenings_through_the_service(evening):
 
 # -- PostgreSQL ------------------------------------------------------------------------------
 
-def test_teams_that_come_and_go_in_postgresql(postgres):
+def test_teams_that_come_and_go_in_postgresql(postgres):  # noqa: F811  (the imported fixture)
     """The same actions on a PostgreSQL event, and an event made before them
     (without the new columns and table) brought up to date when opened."""
     with Club(postgres, create=True) as c:
