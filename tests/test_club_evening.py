@@ -316,6 +316,8 @@ def test_results_typed_during_a_round_are_not_counted_yet(played):
     before = rows(path)[0]
     ok(path, "result", "--round", 2, "--table", 1, "--ns", 1200, "--ew", 400)
     assert rows(path)[0] == before
+    assert rows(path, 2)[0]["provisional"] is True and before["provisional"] is False
+    assert club(path, "standings", "--after", 2)[1].startswith("after round 2 (provisional")
     provisional = rows(path, 2)[1]
     assert provisional[second["tables"][0]["NS"]]["points_for"] == before_points(before, second) + 1200
 
