@@ -472,7 +472,7 @@ def test_an_unknown_team(played):
 
 
 def test_an_empty_reason(played):
-    refused(played[0], "team", "withdraw", 2, "--why", "  ", match="cannot be empty")
+    refused(played[0], "team", "withdraw", 2, "--why", "  ", match="cannot be blank")
 
 
 def test_undo_after_a_result_is_in(drawn):

@@ -236,7 +236,7 @@ class Club:
             raise ClubError("team %d (%s) has already withdrawn" % (number, team["name"]))
         if why is not None:
             if not isinstance(why, str) or not why.strip():
-                raise ClubError("the reason of a withdrawal cannot be empty (leave --why out)")
+                raise ClubError("a withdrawal's reason cannot be blank: give one, or none")
             why = why.strip()
         who = self._who(who)
         rounds = self.store.rounds()
