@@ -165,33 +165,31 @@ def test_a_13_team_federation_evening(tmp_path):
 
 
 def short_standings(table):
-    return "\n".join("  %2d. %-20s %2d mp %+5d%s" % (r["rank"], "%d %s" % (r["team"], r["name"]), r["match_points"],
-                                                     r["points_for"] - r["points_against"],
-                                                     "  (withdrawn)" if r["withdrawn"] else "")
-                     for r in table["ranking"])
+    """rank.team(match points) in order, the withdrawn after a bar."""
+    playing = ["%d.%d(%d)" % (r["rank"], r["team"], r["match_points"]) for r in table["ranking"] if not r["withdrawn"]]
+    gone = ["%d.%d(%d)" % (r["rank"], r["team"], r["match_points"]) for r in table["ranking"] if r["withdrawn"]]
+    return " ".join(playing) + (" | withdrawn: " + " ".join(gone) if gone else "")
 
 
 def report(log):
+    """The evening in a few lines: each round's draw (table: NS-EW) and standings."""
     names = {t["number"]: t["name"] for t in log["show"]["teams"]}
-    lines = []
+    lines = ["teams: " + ", ".join("%d %s" % item for item in sorted(names.items()))]
     for number in range(1, 5):
         r = log["draws"][number]
-        lines.append("Round %d draw: %s%s" % (number, "; ".join(
-            "T%d %d-%d" % (t["table"], t["NS"], t["EW"]) for t in r["tables"]),
-            "; bye %s" % r["bye"][0] if r["bye"] else ""))
+        lines.append("R%d draw: %s%s" % (number, " ".join("%d-%d" % (t["NS"], t["EW"]) for t in r["tables"]),
+                                         ", bye %d" % r["bye"][0] if r["bye"] else ""))
         if number == 1:
-            lines.append("  late team added: %d %s (joins round 2)" % (log["late"]["number"], log["late"]["name"]))
+            lines.append("   late: team %d added during round 1, joins round 2" % log["late"]["number"])
         if number == 2:
-            lines.append("  (drawn, undone, team 3 renamed Capto -> Capot, drawn again: the same tables)")
-        if number in log["withdrawn"] and number == 3:
+            lines.append("   drawn, undone (team 3's name mistyped), renamed, drawn again: the same tables")
+        if number == 3:
             f = log["withdrawn"][3]
-            lines.append("  withdrawn after the draw: %d %s: table %d forfeit, team %d credited as a bye"
-                         % (f["team"], names[f["team"]], f["forfeit"]["table"], f["forfeit"]["opponent"]))
-        lines.append("Standings after round %d:" % number)
-        lines.append(short_standings(log["standings"][number]))
+            lines.append("   team %d withdrew after this draw: table %d forfeit, team %d credited as a bye"
+                         % (f["team"], f["forfeit"]["table"], f["forfeit"]["opponent"]))
+        lines.append("R%d standings: %s" % (number, short_standings(log["standings"][number])))
         if number == 2:
-            w = log["withdrawn"][2]
-            lines.append("  withdrawn after round 2: %d %s (%s)" % (w["team"], names[w["team"]], w["why"]))
+            lines.append("   team %d withdrew after round 2 (%s)" % (log["withdrawn"][2]["team"], log["withdrawn"][2]["why"]))
     return "\n".join(lines)
 
 

@@ -181,7 +181,8 @@ def _read_password():
 
 
 def standings_text(table):
-    lines = ["after round %d" % table["round"],
+    lines = ["after round %d%s" % (table["round"], " (provisional: the round waits for results)"
+                                   if table.get("provisional") else ""),
              "%4s %4s  %-24s %6s %3s %3s %3s %8s %8s %4s" % ("rank", "team", "name", "played", "won", "drw", "lst",
                                                               "for", "against", "mp")]
     for r in table["ranking"]:

@@ -236,7 +236,7 @@ class Club:
             raise ClubError("team %d (%s) has already withdrawn" % (number, team["name"]))
         if why is not None:
             if not isinstance(why, str) or not why.strip():
-                raise ClubError("the reason of a withdrawal cannot be empty (leave --why out)")
+                raise ClubError("a withdrawal's reason cannot be blank: give one, or none")
             why = why.strip()
         who = self._who(who)
         rounds = self.store.rounds()
@@ -584,18 +584,21 @@ class Club:
         return complete
 
     def standings(self, after=None):
-        """{"round": R, "ranking": rows} counting rounds 1..R: R is `after`, or the last
-        round whose results are all in. Rows say "withdrawn"; withdrawn teams come last."""
+        """{"round": R, "provisional": bool, "ranking": rows} counting rounds 1..R: R is
+        `after`, or the last round whose results are all in; provisional when round R
+        still waits for results. Rows say "withdrawn"; withdrawn teams come last."""
         event = self.event()
         rounds = self.store.rounds()
         results = self.store.results()
         teams = self.store.teams()
+        complete = self._complete(rounds, results, teams)
         if after is None:
-            after = self._complete(rounds, results, teams)
+            after = complete
         else:
             _whole(after, 0, len(rounds), "the round (rounds drawn: %d)" % len(rounds))
         rows = standings.records(event, teams, rounds, results, after)
-        return {"round": after, "ranking": standings.ranked(event["ranking"], rows)}
+        return {"round": after, "provisional": after > complete,
+                "ranking": standings.ranked(event["ranking"], rows)}
 
     def state(self):
         """Everything the pages show, read at once: the standings after the last round

@@ -291,13 +291,14 @@ class SQLStorage(Storage):
     def migrate(self):
         """Brings an older event up to this schema: the tables and columns added since,
         with the values an older event meant. Nothing is written to an up-to-date one."""
-        missing = [(table, column, kind) for table, column, kind in ADDED_COLUMNS if column not in self.columns(table)]
-        if not missing and self.columns("team_action"):
+        if self.columns("team_action") and all(column in self.columns(table) for table, column, _ in ADDED_COLUMNS):
             return
-        with self.transaction():
+        with self.transaction():  # looked at again inside: another process may have just done it
             for statement in self.statements(TEAM_ACTION_SCHEMA):
                 self.db.execute(statement)
-            for table, column, kind in missing:
+            for table, column, kind in ADDED_COLUMNS:
+                if column in self.columns(table):
+                    continue
                 self.execute("ALTER TABLE %s ADD COLUMN %s %s" % (table, column, kind))
             self.set_meta("schema", str(SCHEMA_VERSION))
 
