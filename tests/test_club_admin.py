@@ -212,6 +212,10 @@ def test_the_round_in_progress_is_marked_provisional(tmp_path):
     admin, _ = signed_in(app)
     page = admin.get("/admin").get_data(as_text=True)
     assert "Classement après la manche 1" in page and "Manche 2 provisoire: 1/3 tables saisies" in page
+    complete = page[page.index('id="standings-complete"'):page.index('id="standings-provisional"')]
+    provisional = page[page.index('id="standings-provisional"'):]
+    played_two = r"<td>\d+ Équipe \d+</td><td>2</td>"  # round 2's table 1 counts only beside
+    assert not re.search(played_two, complete) and len(re.findall(played_two, provisional)) == 2
 
 
 def test_a_tables_problem_is_said_in_the_page_words_and_may_be_absent():

@@ -400,6 +400,9 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
         state, _ = read_state()
         if state.get("event"):
             state["progress"] = progress_of(state)
+            if state["progress"]:
+                with club() as c:
+                    state["provisional"] = c.standings(after=state["progress"]["round"])
         admin_status = link.admin_status() if link is not None else None
         w = Words(event_lang(state))
         problems = {}
