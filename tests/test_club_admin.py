@@ -74,6 +74,8 @@ def test_a_password_changed_on_the_page_ends_the_other_sessions(tmp_path):
     app = create_app(str(db))
     client, token = signed_in(app)
     other, _ = signed_in(app)
+    short = client.post("/admin/password", data={"token": token, "password": "court"})
+    assert error_of(short) == "Le mot de passe doit avoir au moins 8 caractères."
     assert client.post("/admin/password", data={"token": token, "password": "nouveau secret"}).status_code == 302
     assert client.get("/admin").status_code == 200
     assert other.get("/admin").status_code == 302

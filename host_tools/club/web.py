@@ -233,6 +233,7 @@ ERRORS = (
     (r"name cannot be empty", "err_empty_name"),
     (r"cannot hold a control or direction character", "err_control"),
     (r"name is at most (?P<most>\d+) characters, got (?P<got>\d+)", "err_long_name"),
+    (r"the admin password needs at least (?P<least>\d+) characters", "err_short_password"),
 )
 
 # why a result code is refused (coinche.result_code's words)
