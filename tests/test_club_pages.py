@@ -147,9 +147,10 @@ def test_slips_print_two_to_an_a4_page_with_room_for_the_code(server, browser, t
             "return [...document.querySelectorAll('#slip-1 .digit')].map(d => d.getBoundingClientRect().width)")
         assert len(digits) == 16 and min(digits) * mm >= 8
         assert len(browser.find_elements(By.CSS_SELECTOR, "#slip-1 tr.deal")) == 12
-        heights = browser.execute_script(
-            "return [...document.querySelectorAll('section.slip')].map(s => s.getBoundingClientRect().height)")
-        assert all(h * mm <= 281 / 2 + 0.5 for h in heights)  # two in the page's 281 mm between its margins
+        sizes = browser.execute_script("""return [...document.querySelectorAll('section.slip')].map(
+            s => [s.getBoundingClientRect().height, s.scrollHeight - s.clientHeight])""")
+        assert all(height * mm <= 281 / 2 + 0.5 for height, _ in sizes)  # two in the page's 281 mm inside its margins
+        assert all(spill <= 1 for _, spill in sizes)  # and everything of a slip inside it
         lines = browser.execute_script("""return [...document.querySelectorAll('.teamline')].map(e =>
             Math.round(e.scrollHeight / parseFloat(getComputedStyle(e).lineHeight)))""")
         assert len(lines) == 6 and max(lines) <= 2
