@@ -45,6 +45,10 @@ def test_the_event_file_is_made_readable_by_its_owner_only(tmp_path):
     finally:
         os.umask(old)
     assert stat.S_IMODE(os.stat(db).st_mode) == 0o600
+    with Club(str(db)) as c:  # while open: SQLite's write-ahead log and shared memory files take its mode
+        c.set_password("encore un secret")
+        for side in ("-wal", "-shm"):
+            assert stat.S_IMODE(os.stat(str(db) + side).st_mode) == 0o600, side
 
 
 def test_logout_ends_the_session_on_the_server(tmp_path):
