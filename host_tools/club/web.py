@@ -204,7 +204,7 @@ def projector_data(state, status, w):
 
 def qr_svg(url):
     import segno
-    return segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff")
+    return segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True)
 
 
 # the service's refusals that a page says in its own words: (pattern, word)
