@@ -156,6 +156,10 @@ def test_the_projector_shows_a_qr_code_to_the_phone_page(hall):
     def modules(markup):
         return re.search(r'class="qrline"[^>]*\bd="([^"]+)"', markup).group(1)
     assert modules(qr_svg(hall["server"].base + "/phone")) == modules(svg)  # the phone page's address
+    # drawn whole: its view box scaled into a square of the header, not cropped
+    box = browser.execute_script("""const s = document.querySelector('#qr svg'), r = s.getBoundingClientRect();
+        return [s.getAttribute('viewBox'), r.width, r.height, r.top >= 0 && r.bottom <= innerHeight]""")
+    assert box[0] and box[1] == box[2] >= 80 and box[3]
 
 
 def test_door_list_and_slips_for_the_hall(hall, tmp_path):
