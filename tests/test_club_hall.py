@@ -249,3 +249,36 @@ def test_the_projector_says_when_the_link_to_the_tables_is_down(hall, tmp_path):
         running.stop()
     browser.get(hall["server"].base + "/projector")  # the hall's own server has no link: nothing said
     assert not browser.find_element("id", "link-down").is_displayed()
+
+
+@pytest.mark.parametrize("deals", [15, 24])
+def test_slips_for_longer_rounds_still_two_to_a_page(hall, tmp_path, deals):
+    """15 deals: one column of narrower rows; 24: two columns of rows side by side."""
+    from selenium.webdriver.common.by import By
+    db = tmp_path / "long.db"
+    club(db, "new", "--name", "Concours long", "--rounds", 3, "--deals", deals, "--rules", "classic2000")
+    club(db, "team", "add", *NAMES[:8])
+    club(db, "draw")
+    running = Server(db, REFRESH)
+    browser = hall["browser"]
+    try:
+        sign_in(browser, running.base)
+        shown(browser, "#draw")
+        browser.get(running.base + "/admin/slips/1")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#slip-1 tr.deal")) == deals
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        try:
+            mm = 25.4 / 96
+            spill = browser.execute_script(
+                "return Math.max(...[...document.querySelectorAll('section.slip')].map(s => s.scrollHeight - s.clientHeight))")
+            rows = browser.execute_script(
+                "return [...document.querySelectorAll('#slip-1 tr.deal')].map(r => r.getBoundingClientRect().height)")
+            digits = browser.execute_script(
+                "return [...document.querySelectorAll('#slip-1 .digit')].map(d => d.getBoundingClientRect().width)")
+        finally:
+            browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        assert spill <= 1 and min(rows) * mm >= 3.5 and min(digits) * mm >= 8
+        pdf = print_pdf(browser, tmp_path / "slips.pdf")
+        assert re.search(r"Pages:\s+2\b", subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout)
+    finally:
+        running.stop()
