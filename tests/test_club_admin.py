@@ -262,6 +262,8 @@ def test_every_page_speaks_the_events_language(tmp_path, lang, word):
     assert word in admin.get("/admin").get_data(as_text=True)
     assert w.result_code in admin.get("/admin/slips/1").get_data(as_text=True)
     assert w.qr_caption in public.get("/projector").get_data(as_text=True)
+    missing = admin.get("/admin/slips/9")
+    assert missing.status_code == 404 and w.err_not_found in missing.get_data(as_text=True)
 
 
 def test_refusals_are_said_in_the_events_language_without_command_line_syntax(tmp_path):

@@ -286,15 +286,13 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
         return Club(path)
 
     def read_state():
+        """(the event's state with its prizes, the stored password's hash)."""
         with club() as c:
             state = c.state()
             if state.get("event"):
                 prizes = c.store.meta("prizes")
                 state["prizes"] = json.loads(prizes) if prizes else []
-                password = c.store.meta("password")
-            else:
-                password = c.store.meta("password")
-        return state, password
+            return state, c.store.meta("password")
 
     def stored_password():
         with club() as c:
@@ -423,11 +421,11 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
         return admin_page(message=request.args.get("done"))
 
     def fields(w):
-        names = {"round": w.round, "table": w.table, "ns": w.ns, "ew": w.ew, "rounds": w.rounds,
+        """The forms' fields as the page names them."""
+        return {"round": w.round, "table": w.table, "ns": w.ns, "ew": w.ew, "rounds": w.rounds,
                  "length_value": w.length_deals, "bye_score": w.bye_score, "bye_match_points": w.bye_match_points,
                  "mp_win": w.mp_win, "mp_draw": w.mp_draw, "mp_loss": w.mp_loss, "seed": w.seed,
                  "team": w.team_number, "a": w.team_number, "b": w.team_number}
-        return names
 
     def _int(w, name, default=None):
         text = request.form.get(name, "").strip()
@@ -595,7 +593,12 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
 
     @app.errorhandler(404)
     def not_found(e):
-        return "<!doctype html><title>404</title><p>%s</p>" % Words("fr").err_not_found, 404
+        try:
+            with club() as c:
+                lang = event_lang({"event": c.event_summary()} if c.store.event() else {})
+        except ClubError:
+            lang = "fr"
+        return "<!doctype html><title>404</title><p>%s</p>" % Words(lang).err_not_found, 404
 
     return app
 
