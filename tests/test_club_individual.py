@@ -9,6 +9,7 @@ import random
 import sqlite3
 
 import pytest
+from hypothesis import event as hypothesis_event
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -225,10 +226,22 @@ def test_an_event_file_before_individual_events_gains_their_columns(tmp_path):
 
 
 def test_an_individual_event_in_postgresql(postgres):  # noqa: F811  (the imported fixture)
+    """An individual timed event on PostgreSQL, made before these columns existed
+    (they are added when it is opened again)."""
     with Club(postgres, create=True) as c:
-        c.create_event(make_event("Ligue", 3, "classic2000", deals=12, seed=3, bye_score=500, format="individual"))
+        c.create_event(make_event("Ligue", 3, "classic2000", deals=12, seed=3, bye_score=500))
+        with c.store.transaction():
+            for table, column in (("event", "format"), ("event", "minutes"), ("event", "clock"), ("seat", "ns2"),
+                                  ("seat", "ew2")):
+                c.store.execute("ALTER TABLE %s DROP COLUMN %s" % (table, column))
+            c.store.set_meta("schema", "2")
+    with Club(postgres) as c:
+        assert c.store.meta("schema") == "3" and c.event_summary()["format"] == "pairs"
+        with c.store.transaction():  # the organiser's mind changed before anyone came: individual, 30 minutes
+            c.store.execute("UPDATE event SET format = 'individual', minutes = 30")
         c.add_players(["P%d" % n for n in range(1, 11)])
         drawn = c.draw()
+        assert c.clock("start")["left_seconds"] == 1800 and c.clock("add", 5)["minutes"] == 35
         assert c.rounds()[0]["tables"] == [dict(t) for t in drawn["tables"]]
         assert c.rounds()[0]["bye"] == drawn["sit_out"]
         c.result_from_code(encode(1, 1, 900, 700, 1, 2))
@@ -326,3 +339,87 @@ def test_a_draw_of_196_players_seats_everyone():
         assert len(tables) == 49 and out == [] and partner_repeats == 0 and opponent_cost == 0
         rounds.append({"round": number, "tables": [{"table": i + 1, "NS": ns, "EW": ew}
                                                    for i, (ns, ew) in enumerate(tables)], "bye": out})
+
+
+# -- random evenings through the service and a real file (hypothesis) ----------------------------
+
+STEPS = st.lists(st.sampled_from(["round", "round", "round", "withdraw", "withdraw after draw", "late", "undo"]),
+                 max_size=10)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(4, 11), STEPS, st.integers(0, 10 ** 6), st.booleans())
+def test_random_individual_evenings_through_the_service(tmp_path_factory, count, steps, chance, late_as_bye):
+    """Players that come and go, draws undone, results typed: every draw seats the
+    players present and no one else, and every player's standing is an independent
+    count of their pair's results, sit-outs and forfeits."""
+    rnd = random.Random(chance)
+    path = str(tmp_path_factory.mktemp("ind") / "e.db")
+    with Club(path, create=True) as c:
+        c.create_event(make_event("R", 5, "classic2000", deals=12, seed=chance, bye_score=500, format="individual",
+                                  late_as_bye=late_as_bye))
+        c.add_players(["P%d" % n for n in range(1, count + 1)])
+        withdrawals = []
+
+        def play_last():
+            rounds = c.rounds()
+            if rounds:
+                for t in rounds[-1]["tables"]:
+                    if t["table"] in c._missing(rounds[-1], c.store.results()):
+                        c.result(rounds[-1]["round"], t["table"], rnd.randrange(0, 2000, 10),
+                                 rnd.randrange(0, 2000, 10))
+
+        for step in steps:
+            rounds = c.rounds()
+            playing = present(c.store.teams(), len(rounds) + 1)
+            if step in ("round", "withdraw after draw") and len(rounds) < 5 and len(playing) >= 4:
+                play_last()
+                drawn = c.draw()
+                here = present(c.store.teams(), drawn["round"])
+                assert sorted(everyone(drawn) + drawn["sit_out"]) == sorted(here)
+                if step == "withdraw after draw":
+                    gone = rnd.choice(everyone(drawn))
+                    credited = c.withdraw_player(gone)["forfeit"]["credited"]
+                    assert gone not in credited and len(credited) == 3
+                    withdrawals.append(2)
+            elif step == "withdraw" and playing and len(rounds) < 5:
+                play_last()
+                c.withdraw_player(rnd.choice(playing))
+                withdrawals.append(1)
+            elif step == "late" and len(rounds) < 5:
+                c.add_players(["L%d" % len(c.teams())])
+            elif step == "undo" and rounds and not any(k[0] == rounds[-1]["round"] for k in c.store.results()):
+                c.undo_draw()
+        play_last()
+        event = c.event()
+        teams = c.store.teams()
+        rounds = c.rounds()
+        results = c.store.results()
+        want = {t["number"]: [0, 0, 0] for t in teams}  # points for, against, played
+        left = {t["number"]: t["withdrawn"] for t in teams if t["withdrawn"] is not None}
+        for r in rounds:
+            for t in r["tables"]:
+                res = results.get((r["round"], t["table"]))
+                if res is not None:
+                    for side, own, other in ((t["NS"], res["NS"], res["EW"]), (t["EW"], res["EW"], res["NS"])):
+                        for p in side:
+                            want[p][0] += own
+                            want[p][1] += other
+                            want[p][2] += 1
+                else:  # a forfeit: everyone still there scores as a bye
+                    for p in t["NS"] + t["EW"]:
+                        if not (p in left and left[p] <= r["round"]):
+                            want[p][0] += 500
+                            want[p][2] += 1
+            for p in r["bye"]:
+                want[p][0] += 500
+                want[p][2] += 1
+        if late_as_bye:
+            for t in teams:
+                missed = min(t["joined"], len(rounds) + 1) - 1
+                want[t["number"]][0] += 500 * missed
+                want[t["number"]][2] += missed
+        table = c.standings(after=len(rounds))
+        assert {r["player"]: [r["points_for"], r["points_against"], r["played"]] for r in table["ranking"]} == want
+        assert event["format"] == "individual"
+        hypothesis_event("withdrawals: %s" % sorted(set(withdrawals)))
