@@ -64,6 +64,9 @@ def test_teams_are_refused_in_an_individual_event_and_players_in_a_pairs_one(tmp
     pairs = tmp_path / "p.db"
     ok(pairs, "new", "--name", "P", "--rounds", 2, "--deals", 4, "--rules", "classic2000")
     refused(pairs, "player", "add", "X", match="pairs event: its entrants are teams")
+    refused(pairs, "player", "list", match="pairs event: its entrants are teams")
+    refused(path, "team", "withdraw", 1, match="individual event: its entrants are players")
+    assert [p["name"] for p in ok(path, "player", "list")["players"]] == ["P1", "P2", "P3", "P4"]
 
 
 def test_a_draw_needs_four_players(tmp_path):

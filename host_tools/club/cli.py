@@ -249,8 +249,7 @@ def run(args, out):
                 return club.withdraw_team(args.number, args.why, who=getpass.getuser(), kind=kind)
             if action == "rename":
                 return club.rename_team(args.number, args.name, who=getpass.getuser(), kind=kind)
-            club._as(kind)
-            return {kind + "s": club.teams()}
+            return {kind + "s": club.entrants(kind)}
         if args.command == "clock":
             if (args.action == "add") != (args.minutes is not None):
                 raise ClubError("minutes go with add only: clock add MIN (MIN < 0 removes minutes)")

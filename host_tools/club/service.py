@@ -230,8 +230,10 @@ class Club:
         if name.casefold() in taken:
             raise ClubError("there is already a %s named %r" % (self.kind(), name))
 
-    def players(self):
-        self._as("player")
+    def entrants(self, kind):
+        """teams() of a pairs event (kind "team") or of an individual one ("player");
+        ClubError for the other kind."""
+        self._as(kind)
         return self.teams()
 
     def add_players(self, names, who="cli"):
