@@ -272,7 +272,7 @@ def test_a_second_event_in_the_same_file(db):
 
 @pytest.mark.parametrize("argv,match", [
     (["--rounds", 3, "--deals", 12, "--target", 1000, "--rules", "classic2000"], "not allowed with"),
-    (["--rounds", 3, "--rules", "classic2000"], "one of the arguments --deals --target is required"),
+    (["--rounds", 3, "--rules", "classic2000"], "give --deals D (rounds of D deals), --target T (rounds played to T) or --minutes M"),
     (["--rounds", 10, "--deals", 12, "--rules", "classic2000"], "rounds must be"),
     (["--rounds", 3, "--deals", 51, "--rules", "classic2000"], "deals must be"),
     (["--rounds", 3, "--deals", 12, "--rules", "belote"], "unknown preset"),

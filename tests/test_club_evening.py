@@ -449,12 +449,13 @@ def test_an_event_file_of_the_first_schema_is_brought_up_to_date(tmp_path):
     con.close()
     state = ok(path, "show")
     assert state["event"]["lang"] == "fr" and state["event"]["late_as_bye"] is False
+    assert (state["event"]["format"], state["event"]["minutes"], state["clock"]) == ("pairs", None, None)
     assert [(t["joined"], t["withdrawn"]) for t in state["teams"]] == [(1, False)] * 4
     ok(path, "draw")
     ok(path, "team", "withdraw", 4)
     assert ok(path, "show")["team_actions"][0]["action"] == "withdraw"
     con = sqlite3.connect(path)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "2"
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "3"
     con.close()
 
 
@@ -651,7 +652,7 @@ def test_teams_that_come_and_go_in_postgresql(postgres):  # noqa: F811  (the imp
             c.store.execute("ALTER TABLE event DROP COLUMN late_as_bye")
             c.store.set_meta("schema", "1")
     with Club(postgres) as c:
-        assert c.store.meta("schema") == "2" and c.event_summary()["lang"] == "fr"
+        assert c.store.meta("schema") == "3" and c.event_summary()["lang"] == "fr"
         first = c.draw()
         assert c.undo_draw(who="admin") == first
         first = c.draw()

@@ -26,6 +26,7 @@ from coinche.game import Game, GameError  # noqa: E402
 from coinche.record import RecordError, validate  # noqa: E402
 from coinche.rules import Rules, RulesError  # noqa: E402
 from host_tools.common.rules_help import UsageError, parse_rules_arguments
+from host_tools.calculator.round_end import EndError, after_end_error, is_end, winner_on_time
 from table import draft  # noqa: E402
 from events.timing import LONG_MS, POLL_MS, repeat_at  # noqa: E402
 
@@ -286,12 +287,23 @@ def plan(rules, records, lines=None, times=None):
     game = Game(rules)
     out = []
     counts = []
+    ended = 0
     for n, rec in enumerate(records, 1):
         where = "line %d" % (lines[n - 1] if lines else n)
         try:
+            if ended:
+                raise after_end_error(lines[ended - 1] if lines else ended)
+            if is_end(rec):
+                if game.over:
+                    raise GameError("the round is already over: it cannot also end on time")
+                ended = n
+                # no keys: the round ends on the organiser's clock (or the table's "end the round now")
+                out.append("# the round ends on time after deal %d: %s wins" % (len(game.deals),
+                                                                             winner_on_time(game.total)))
+                continue
             ev, reads = plan_deal_read(rules, game, rec)
             game.add(rec)
-        except (RecordError, GameError) as e:
+        except (RecordError, GameError, EndError) as e:
             raise PlanError("%s: %s" % (where, e))
         k = presses(ev)
         t = seconds(ev, reads)

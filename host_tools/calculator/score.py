@@ -16,6 +16,7 @@ stderr, with anything unprintable from the input escaped.
 import sys
 
 try:  # CPython: the host_tools package (its import puts firmware/ on sys.path)
+    from host_tools.calculator.round_end import EndError, after_end_error, is_end, winner_on_time
     from host_tools.calculator.strict_json import WHITESPACE, JSONError, escape, parse
     from host_tools.common.rules_help import HELP, UsageError, parse_rules_arguments
 except ImportError:  # MicroPython runs this file as a script: no package, its folders by hand
@@ -28,6 +29,7 @@ except ImportError:  # MicroPython runs this file as a script: no package, its f
         if _path not in sys.path:
             sys.path.insert(0, _path)
     from rules_help import HELP, UsageError, parse_rules_arguments
+    from round_end import EndError, after_end_error, is_end, winner_on_time
     from strict_json import WHITESPACE, JSONError, escape, parse
 
 from coinche.game import GameError, RunningScore
@@ -48,6 +50,7 @@ def help_text():
     lines = [USAGE, "",
              "Reads one deal record (JSON, see RULES.md) per line from FILE or stdin as one game",
              "and prints one JSON object per deal: made, score, total, over, winner.",
+             'A last record {"end": "time"} ends the round on time after the deals played.',
              "", "presets:"]
     for p in PRESET_NAMES:
         lines.append("  %-12s target %d" % (p, PRESETS[p]["target"]))
@@ -91,6 +94,12 @@ def result_line(game):
     return '{"made": %s, "score": %s, "total": %s, "over": %s, "winner": %s}' % (
         _json_value(r.made), _json_team(r.score), _json_team(game.total),
         _json_value(game.over), _json_value(winner))
+
+
+def end_line(game):
+    """The output object of the end record: the round over on time, its winner by the totals."""
+    return '{"end": "time", "deals": %d, "total": %s, "over": true, "winner": %s}' % (
+        game.count, _json_team(game.total), _json_value(winner_on_time(game.total)))
 
 
 def utf8_problem(raw):
@@ -198,6 +207,7 @@ def run(lines, rules, out, err):
     Returns the exit status (0, or 2 at the first bad line)."""
     game = RunningScore(rules)
     n = 0
+    ended = 0  # the line of the end record, once read
     while True:
         raw = lines.readline()
         if not raw:
@@ -233,8 +243,16 @@ def run(lines, rules, out, err):
             err.write("line %d: a deal record must be a JSON object\n" % n)
             return 2
         try:
+            if ended:
+                raise after_end_error(ended)
+            if is_end(rec):
+                if game.over:
+                    raise GameError("the round is already over (after deal %d): it cannot also end on time" % game.count)
+                ended = n
+                out.write(end_line(game) + "\n")
+                continue
             game.add(rec)
-        except (RecordError, GameError) as e:
+        except (RecordError, GameError, EndError) as e:
             err.write("line %d: %s\n" % (n, escape(str(e))))
             return 2
         out.write(result_line(game) + "\n")

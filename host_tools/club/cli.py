@@ -1,13 +1,17 @@
 """The organiser's command line: everything the admin page does, with JSON output.
 
-    python -m host_tools.club --db FILE new --name NAME --rounds N (--deals D | --target T) --rules PRESET
+    python -m host_tools.club --db FILE new --name NAME --rounds N (--deals D | --target T) [--minutes M]
+                                          --rules PRESET [--format pairs|individual]
                                           [--set OPTION=VALUE ...] [--ranking total|matches] [--seed S]
                                           [--bye-score N] [--match-points W,D,L] [--bye-match-points N]
                                           [--late-as-bye] [--lang fr|de|it|en]
+                                          (--minutes M alone: rounds end on time only)
     python -m host_tools.club --db FILE team add NAME [NAME ...]   (after a draw: from the next round drawn)
     python -m host_tools.club --db FILE team withdraw N [--why TEXT]
     python -m host_tools.club --db FILE team rename N NAME
     python -m host_tools.club --db FILE team list
+    python -m host_tools.club --db FILE player add|withdraw|rename|list ...   (an individual event: as team)
+    python -m host_tools.club --db FILE clock [start | pause | resume | add MIN]   (MIN < 0 removes minutes)
     python -m host_tools.club --db FILE draw [--undo | --swap A B]
     python -m host_tools.club --db FILE result (--code CODE | --round R --table T --ns X --ew Y)
     python -m host_tools.club --db FILE code --round R --table T --ns-team A --ew-team B --ns X --ew Y
@@ -67,9 +71,13 @@ def parser():
     new = sub.add_parser("new", help="create the event")
     new.add_argument("--name", required=True)
     new.add_argument("--rounds", type=int, required=True)
-    length = new.add_mutually_exclusive_group(required=True)
+    length = new.add_mutually_exclusive_group()
     length.add_argument("--deals", type=int, help="deals per round")
     length.add_argument("--target", type=int, help="rounds played to this target")
+    new.add_argument("--minutes", type=int, help="a round's length in minutes (with --deals or --target: "
+                                                 "whichever comes first)")
+    new.add_argument("--format", default="pairs", choices=("pairs", "individual"),
+                     help="pairs: fixed teams (default); individual: players, partners drawn each round")
     new.add_argument("--rules", required=True, metavar="PRESET")
     new.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE")
     new.add_argument("--ranking", default="total", choices=("total", "matches"))
@@ -81,17 +89,22 @@ def parser():
                      help="a late team's missed rounds count as byes (default: they count nothing)")
     new.add_argument("--lang", default="fr", choices=LANGS, help="the pages' language (default fr)")
 
-    team = sub.add_parser("team", help="the teams")
-    team_sub = team.add_subparsers(dest="team_command", required=True, parser_class=Parser)
-    add = team_sub.add_parser("add", help="add teams, numbered in the order added")
-    add.add_argument("names", nargs="+", metavar="NAME")
-    withdraw = team_sub.add_parser("withdraw", help="a team leaves: never drawn again")
-    withdraw.add_argument("number", type=int, metavar="N")
-    withdraw.add_argument("--why", help="the reason, kept with the withdrawal")
-    rename = team_sub.add_parser("rename", help="a team's new name")
-    rename.add_argument("number", type=int, metavar="N")
-    rename.add_argument("name", metavar="NAME")
-    team_sub.add_parser("list")
+    for kind, dest in (("team", "team_command"), ("player", "player_command")):
+        entrants = sub.add_parser(kind, help="the %ss%s" % (kind, " (an individual event)" if kind == "player" else ""))
+        entrant_sub = entrants.add_subparsers(dest=dest, required=True, parser_class=Parser)
+        add = entrant_sub.add_parser("add", help="add %ss, numbered in the order added" % kind)
+        add.add_argument("names", nargs="+", metavar="NAME")
+        withdraw = entrant_sub.add_parser("withdraw", help="a %s leaves: never drawn again" % kind)
+        withdraw.add_argument("number", type=int, metavar="N")
+        withdraw.add_argument("--why", help="the reason, kept with the withdrawal")
+        rename = entrant_sub.add_parser("rename", help="a %s's new name" % kind)
+        rename.add_argument("number", type=int, metavar="N")
+        rename.add_argument("name", metavar="NAME")
+        entrant_sub.add_parser("list")
+
+    clock = sub.add_parser("clock", help="the round clock of a timed event: the time left, or an action")
+    clock.add_argument("action", nargs="?", choices=("start", "pause", "resume", "add"))
+    clock.add_argument("minutes", nargs="?", type=int, metavar="MIN", help="with add: minutes (negative: removed)")
 
     draw = sub.add_parser("draw", help="draw the next round")
     change = draw.add_mutually_exclusive_group()
@@ -185,9 +198,11 @@ def standings_text(table):
                                    if table.get("provisional") else ""),
              "%4s %4s  %-24s %6s %3s %3s %3s %8s %8s %4s" % ("rank", "team", "name", "played", "won", "drw", "lst",
                                                               "for", "against", "mp")]
+    if table["ranking"] and "player" in table["ranking"][0]:
+        lines[1] = lines[1].replace("team", "plyr", 1)
     for r in table["ranking"]:
         lines.append("%4d %4d  %-24s %6d %3d %3d %3d %8d %8d %4d%s" % (
-            r["rank"], r["team"], r["name"][:24], r["played"], r["won"], r["drawn"], r["lost"], r["points_for"],
+            r["rank"], r.get("team", r.get("player")), r["name"][:24], r["played"], r["won"], r["drawn"], r["lost"], r["points_for"],
             r["points_against"], r["match_points"], "  withdrawn" if r["withdrawn"] else ""))
     return "\n".join(lines)
 
@@ -197,7 +212,7 @@ def run(args, out):
         event = make_event(args.name, args.rounds, args.rules, _options(args.set), deals=args.deals,
                            target=args.target, ranking=args.ranking, seed=args.seed, bye_score=args.bye_score,
                            match_points=args.match_points, bye_match_points=args.bye_match_points,
-                           late_as_bye=args.late_as_bye, lang=args.lang)
+                           late_as_bye=args.late_as_bye, lang=args.lang, format=args.format, minutes=args.minutes)
         with Club(args.db, create=True) as club:
             return club.create_event(event)
     if args.command == "password":
@@ -225,15 +240,20 @@ def run(args, out):
     if args.command == "provision":
         return _provision(args)
     with Club(args.db) as club:
-        if args.command == "team":
-            if args.team_command == "add":
-                return {"teams": club.add_teams(args.names, who=getpass.getuser())}
-            if args.team_command == "withdraw":
-                return club.withdraw_team(args.number, args.why, who=getpass.getuser())
-            if args.team_command == "rename":
-                return club.rename_team(args.number, args.name, who=getpass.getuser())
-            club.event()
-            return {"teams": club.teams()}
+        if args.command in ("team", "player"):
+            kind = args.command
+            action = args.team_command if kind == "team" else args.player_command
+            if action == "add":
+                return {kind + "s": club.add_teams(args.names, who=getpass.getuser(), kind=kind)}
+            if action == "withdraw":
+                return club.withdraw_team(args.number, args.why, who=getpass.getuser(), kind=kind)
+            if action == "rename":
+                return club.rename_team(args.number, args.name, who=getpass.getuser(), kind=kind)
+            return {kind + "s": club.entrants(kind)}
+        if args.command == "clock":
+            if (args.action == "add") != (args.minutes is not None):
+                raise ClubError("minutes go with add only: clock add MIN (MIN < 0 removes minutes)")
+            return club.clock(args.action, args.minutes)
         if args.command == "draw":
             if args.undo:
                 return {"removed": club.undo_draw(who=getpass.getuser())}

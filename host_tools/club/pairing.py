@@ -32,7 +32,8 @@ def first_round(teams, seed):
 
 def _pairings(order, met, budget):
     """The pairs of `order` (teams, best first) in ranking order with at most `budget`
-    rematches, or None. met(a, b): they have played each other."""
+    rematches, or None. met(a, b): they have played each other (or how much pairing
+    them costs, a whole number: the individual draw weighs its tables so)."""
     count = len(order)
     dead = set()  # (remaining teams as a bit mask, budget left) known to have no pairing
 
@@ -46,7 +47,7 @@ def _pairings(order, met, budget):
         for other in range(first + 1, count):
             if not rest >> other & 1:
                 continue
-            cost = 1 if met(order[first], order[other]) else 0
+            cost = int(met(order[first], order[other]))  # True counts 1; a weight counts itself
             if cost > left:
                 continue
             tail = search(rest & ~(1 << other), left - cost)
@@ -102,3 +103,112 @@ def draw_round(number, teams, rounds, ranking, seed, late_byes=None):
         for team in r["bye"]:
             byes[team] = byes.get(team, 0) + 1
     return next_round(order, lambda a, b: frozenset((a, b)) in met, byes)
+
+
+# -- individual events -----------------------------------------------------------
+# Players come alone; each round draws partnerships and tables. No one partners the
+# same player twice while that can be avoided: the partnerships are paired as teams
+# are above (_pairings, exact: it tries every pairing before allowing a repeat), here
+# in a random order drawn from the event's seed and the round, since partners are
+# not chosen by rank. Opponents repeat as little as possible: the partnerships are
+# then paired into tables at the least cost, a table costing how many times each
+# player met each of its two opponents before; up to 8 players every partnership
+# pairing is tried, above that up to TRIES random ones, stopping at the first with
+# no opponent repeated, else keeping the cheapest (16 players play 4 rounds without
+# meeting an opponent twice; a draw takes under 2 s of CPU up to round 9 of 24
+# players, a tenth of that for 196). The players left over when those
+# present are not a multiple of four sit out: those with the fewest sit-outs so far,
+# the lowest-ranked first (a random order in round 1); a sit-out scores as the
+# event's bye.
+
+EXHAUSTIVE = 8  # players: up to this many, every partnership pairing is tried
+TRIES = 200  # random partnership pairings tried above that, until one has no opponent repeated
+
+
+def _matchings(players):
+    """Every way to split players (an even number) into pairs."""
+    if not players:
+        yield []
+        return
+    first, rest = players[0], players[1:]
+    for index, other in enumerate(rest):
+        for tail in _matchings(rest[:index] + rest[index + 1:]):
+            yield [(first, other)] + tail
+
+
+def individual_history(rounds, late_sit_outs=None):
+    """(partnered {frozenset pair}, opposed {frozenset pair: times}, sit-outs {player:
+    count}) of the rounds drawn; late_sit_outs: missed rounds counted as sit-outs."""
+    partnered, opposed, sat = set(), {}, dict(late_sit_outs or {})
+    for r in rounds:
+        for t in r["tables"]:
+            for side in (t["NS"], t["EW"]):
+                partnered.add(frozenset(side))
+            for a in t["NS"]:
+                for b in t["EW"]:
+                    key = frozenset((a, b))
+                    opposed[key] = opposed.get(key, 0) + 1
+        for p in r["bye"]:
+            sat[p] = sat.get(p, 0) + 1
+    return partnered, opposed, sat
+
+
+def sit_outs(playing, ranking, sat, count):
+    """The `count` players who sit out: the fewest sit-outs so far, the lowest-ranked
+    first. ranking: every player, best first."""
+    place = {p: index for index, p in enumerate(ranking)}
+    order = sorted(playing, key=lambda p: (sat.get(p, 0), -place.get(p, len(place))))
+    return sorted(order[:count])
+
+
+def draw_individual(number, players, rounds, ranking, seed, late_sit_outs=None):
+    """(tables [(NS pair, EW pair)] in table order, sit-out [player], partner repeats,
+    opponent repeats) of round `number`. players: [{"number", "joined", "withdrawn"}];
+    rounds: the rounds drawn before, tables {"NS": [p, q], "EW": [p, q]} and "bye"
+    their sit-outs; ranking: every player, best first."""
+    playing = present(players, number)
+    rnd = random.Random(seed * 1000 + number)
+    if number == 1:
+        ranking = sorted(playing)
+        rnd.shuffle(ranking)
+    partnered, opposed, sat = individual_history(rounds, late_sit_outs)
+    out = sit_outs(playing, ranking, sat, len(playing) % 4)
+    seated = sorted(p for p in playing if p not in out)
+
+    def partners_met(a, b):
+        return frozenset((a, b)) in partnered
+
+    def table_cost(one, two):
+        return sum(opposed.get(frozenset((a, b)), 0) for a in one for b in two)
+
+    if len(seated) <= EXHAUSTIVE:
+        candidates = list(_matchings(seated))
+        fewest = min((sum(1 for a, b in m if partners_met(a, b)) for m in candidates), default=0)
+        candidates = [m for m in candidates if sum(1 for a, b in m if partners_met(a, b)) == fewest]
+    else:
+        candidates, fewest = [], None
+        for _ in range(TRIES):
+            order = list(seated)
+            rnd.shuffle(order)
+            for budget in range(len(order) // 2 + 1) if fewest is None else (fewest,):
+                found = _pairings(order, partners_met, budget)
+                if found is not None:
+                    fewest = budget
+                    candidates.append(found)
+                    break
+    best = None
+    for matching in candidates:
+        sides = [tuple(sorted(pair)) for pair in matching]
+        most = sum(table_cost(one, two) for index, one in enumerate(sides) for two in sides[index + 1:])
+        for budget in range(most + 1):  # the cost of every table at once: any pairing fits it
+            tables = _pairings(sides, table_cost, budget)
+            if tables is not None:
+                cost = sum(table_cost(a, b) for a, b in tables)
+                if best is None or cost < best[1]:
+                    best = (tables, cost)
+                break
+        if best is not None and best[1] == 0:
+            break
+    tables = list(best[0]) if best else []
+    rnd.shuffle(tables)
+    return [(list(a), list(b)) for a, b in tables], out, fewest or 0, best[1] if best else 0

@@ -22,6 +22,9 @@ from coinche.rules import MAX_ROUND_DEALS, PRESET_NAMES, Rules, RulesError
 
 MAX_ROUNDS = result_code.MAX_ROUND
 MAX_TEAMS = 2 * result_code.MAX_TABLE  # 49 tables: the most a result code can name
+MAX_PLAYERS = 4 * result_code.MAX_TABLE  # an individual event: four players a table
+FORMATS = ("pairs", "individual")
+MAX_MINUTES = 600
 MAX_NAME = 40
 SOURCES = ("code", "sheet", "import", "correction")
 LANGS = ("fr", "de", "it", "en")  # the pages' languages, the device's
@@ -31,8 +34,16 @@ MIN_PASSWORD = 8
 SCRYPT = (2 ** 14, 8, 1)  # n, r, p: about 16 MB and a few tens of ms per check
 
 
+STAMP = "%Y-%m-%dT%H:%M:%SZ"
+WARNING_SECONDS = 5 * 60  # the projector's first warning: 5 minutes left
+
+
 def now():
-    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.datetime.now(datetime.timezone.utc).strftime(STAMP)
+
+
+def _instant(stamp):
+    return datetime.datetime.strptime(stamp, STAMP).replace(tzinfo=datetime.timezone.utc)
 
 
 def _whole(value, low, high, what):
@@ -56,14 +67,24 @@ def _name(text, what="a name"):
 
 
 def make_event(name, rounds, preset, options=None, deals=None, target=None, ranking="total", seed=None,
-               bye_score=0, match_points=(2, 1, 0), bye_match_points=None, late_as_bye=False, lang="fr"):
+               bye_score=0, match_points=(2, 1, 0), bye_match_points=None, late_as_bye=False, lang="fr",
+               format="pairs", minutes=None):
     """The event row for `new`, every field checked (ClubError). deals or target, not
-    both: a round of so many deals, or played to a target. late_as_bye: a late team's
-    missed rounds count as byes; lang: the pages' language."""
+    both: a round of so many deals, or played to a target; minutes: a round's length,
+    with either (whichever comes first) or alone (rounds end on time only). format:
+    pairs (teams) or individual (players, partners drawn each round). late_as_bye: a
+    late team's missed rounds count as byes; lang: the pages' language."""
     name = _name(name, "the event's name")
     _whole(rounds, 1, MAX_ROUNDS, "rounds")
-    if (deals is None) == (target is None):
-        raise ClubError("give either --deals D (rounds of D deals) or --target T (rounds played to T)")
+    if format not in FORMATS:
+        raise ClubError("the format is pairs or individual, got %r" % (format,))
+    if minutes is not None:
+        _whole(minutes, 1, MAX_MINUTES, "minutes")
+    if deals is not None and target is not None:
+        raise ClubError("give either --deals D (rounds of D deals) or --target T (rounds played to T), not both")
+    if deals is None and target is None and minutes is None:
+        raise ClubError("give --deals D (rounds of D deals), --target T (rounds played to T) "
+                        "or --minutes M (rounds of M minutes)")
     if not isinstance(preset, str) or preset not in PRESET_NAMES:
         raise ClubError("unknown preset %r (presets: %s)" % (preset, ", ".join(PRESET_NAMES)))
     options = dict(options or {})
@@ -73,7 +94,8 @@ def make_event(name, rounds, preset, options=None, deals=None, target=None, rank
     if deals is not None:
         options["deals"] = _whole(deals, 1, MAX_ROUND_DEALS, "deals")
     else:
-        options["target"] = target
+        if target is not None:
+            options["target"] = target
         options["deals"] = 0
     try:
         rules = Rules(preset, options)
@@ -99,10 +121,10 @@ def make_event(name, rounds, preset, options=None, deals=None, target=None, rank
         raise ClubError("late as bye is yes or no, got %r" % (late_as_bye,))
     max_deal, tens = deal_limits(rules)
     return {"name": name, "rounds": rounds, "deals": rules.round_deals,
-            "target": None if rules.round_deals else rules.target, "rules": json.dumps(rules.spec()),
+            "target": None if rules.round_deals or target is None else rules.target, "rules": json.dumps(rules.spec()),
             "ranking": ranking, "match_points": json.dumps(match_points), "bye_score": bye_score,
             "bye_match_points": bye_match_points, "seed": seed, "max_deal": max_deal, "tens": int(tens),
-            "created": now(), "lang": lang, "late_as_bye": int(late_as_bye)}
+            "created": now(), "lang": lang, "late_as_bye": int(late_as_bye), "format": format, "minutes": minutes}
 
 
 def hash_password(password):
@@ -163,7 +185,8 @@ class Club:
                 "rules": e["rules"], "ranking": e["ranking"], "match_points": e["match_points"],
                 "bye_score": e["bye_score"], "bye_match_points": e["bye_match_points"], "seed": e["seed"],
                 "max_deal": e["max_deal"], "multiples_of_10": bool(e["tens"]),
-                "late_as_bye": bool(e["late_as_bye"]), "lang": e["lang"]}
+                "late_as_bye": bool(e["late_as_bye"]), "lang": e["lang"], "format": e["format"],
+                "minutes": e["minutes"]}
 
     def has_password(self):
         return self.store.meta("password") is not None
@@ -182,41 +205,72 @@ class Club:
         can be drawn in; withdrawn, true once it left."""
         return [dict(t, withdrawn=t["withdrawn"] is not None) for t in self.store.teams()]
 
+    def kind(self):
+        """What the entrants are: "team", or "player" in an individual event (the rows
+        of the team table are then players: the same adds, withdrawals and renames)."""
+        return standings.entrant_key(self.event())
+
+    def _as(self, kind):
+        """ClubError when the command names teams in an individual event or the reverse."""
+        if kind != self.kind():
+            raise ClubError("this is %s event: its entrants are %ss (`%s add NAME ...`), not %ss" % (
+                "an individual" if self.kind() == "player" else "a pairs", self.kind(), self.kind(), kind))
+
     def _team(self, number):
+        kind = self.kind()
         if isinstance(number, bool) or not isinstance(number, int):
-            raise ClubError("a team is given by its number, got %r" % (number,))
+            raise ClubError("a %s is given by its number, got %r" % (kind, number))
         for t in self.store.teams():
             if t["number"] == number:
                 return t
         count = len(self.store.teams())
-        raise ClubError("there is no team %d (teams: %s)" % (number, "1 to %d" % count if count else "none yet"))
+        raise ClubError("there is no %s %d (%ss: %s)" % (kind, number, kind, "1 to %d" % count if count else "none yet"))
 
     def _free_name(self, name, taken):
         if name.casefold() in taken:
-            raise ClubError("there is already a team named %r" % name)
+            raise ClubError("there is already a %s named %r" % (self.kind(), name))
+
+    def entrants(self, kind):
+        """teams() of a pairs event (kind "team") or of an individual one ("player");
+        ClubError for the other kind."""
+        self._as(kind)
+        return self.teams()
+
+    def add_players(self, names, who="cli"):
+        """Players of an individual event, as add_teams adds teams (late ones too)."""
+        return self.add_teams(names, who, kind="player")
+
+    def withdraw_player(self, number, why=None, who="cli"):
+        """A player leaves, as withdraw_team: at a table without its result, the three
+        others are credited as for a bye (standings.py)."""
+        return self.withdraw_team(number, why, who, kind="player")
+
+    def rename_player(self, number, name, who="cli"):
+        return self.rename_team(number, name, who, kind="player")
 
     @staticmethod
     def _who(who):
         return _name(who, "who acts")
 
-    def add_teams(self, names, who="cli"):
+    def add_teams(self, names, who="cli", kind="team"):
         """Teams numbered in the order added; after a draw, they join from the next
         round drawn (the action is kept with who and when)."""
-        self.event()
+        self._as(kind)
         if not names:
-            raise ClubError("give at least one team name")
-        clean = [_name(n, "a team's name") for n in names]
+            raise ClubError("give at least one %s name" % kind)
+        clean = [_name(n, "a %s's name" % kind) for n in names]
         who = self._who(who)
         existing = self.store.teams()
         taken = {t["name"].casefold() for t in existing}
         for n in clean:
             self._free_name(n, taken)
             taken.add(n.casefold())
-        if len(existing) + len(clean) > MAX_TEAMS:
-            raise ClubError("at most %d teams (%d tables)" % (MAX_TEAMS, MAX_TEAMS // 2))
+        most = MAX_PLAYERS if kind == "player" else MAX_TEAMS
+        if len(existing) + len(clean) > most:
+            raise ClubError("at most %d %ss (%d tables)" % (most, kind, result_code.MAX_TABLE))
         drawn = len(self.store.rounds())
         if drawn >= self.event()["rounds"]:
-            raise ClubError("all %d rounds are drawn: a team added now would play none" % drawn)
+            raise ClubError("all %d rounds are drawn: a %s added now would play none" % (drawn, kind))
         joined = drawn + 1
         first = len(existing) + 1
         at = now()
@@ -227,13 +281,14 @@ class Club:
                     self.store.add_team_action("add", first + offset, who, at, None, {"name": n, "joined": joined})
         return [{"number": first + offset, "name": n, "joined": joined} for offset, n in enumerate(clean)]
 
-    def withdraw_team(self, number, why=None, who="cli"):
+    def withdraw_team(self, number, why=None, who="cli", kind="team"):
         """The team is never drawn again. Its table in a round drawn but without its
         result is a forfeit (standings.py): its opponent is credited as for a bye. A
         bye it holds in a round not over is taken back: a withdrawn team gets none."""
+        self._as(kind)
         team = self._team(number)
         if team["withdrawn"] is not None:
-            raise ClubError("team %d (%s) has already withdrawn" % (number, team["name"]))
+            raise ClubError("%s %d (%s) has already withdrawn" % (kind, number, team["name"]))
         if why is not None:
             if not isinstance(why, str) or not why.strip():
                 raise ClubError("a withdrawal's reason cannot be blank: give one, or none")
@@ -246,9 +301,14 @@ class Club:
         bye_back = False
         if last is not None and self._missing(last, results, self.store.teams()):
             for t in last["tables"]:
-                if number in (t["NS"], t["EW"]) and (last["round"], t["table"]) not in results:
-                    other = t["EW"] if t["NS"] == number else t["NS"]
-                    detail["forfeit"] = {"round": last["round"], "table": t["table"], "opponent": other}
+                everyone = standings.seated(t["NS"]) + standings.seated(t["EW"])
+                if number in everyone and (last["round"], t["table"]) not in results:
+                    others = [x for x in everyone if x != number]
+                    detail["forfeit"] = {"round": last["round"], "table": t["table"]}
+                    if kind == "player":
+                        detail["forfeit"]["credited"] = others
+                    else:
+                        detail["forfeit"]["opponent"] = others[0]
             if number in last["bye"]:
                 bye_back = True
                 detail["bye_taken_back"] = last["round"]
@@ -258,20 +318,21 @@ class Club:
             if bye_back:
                 self.store.replace_seats(last["round"], last["tables"], [b for b in last["bye"] if b != number])
             self.store.add_team_action("withdraw", number, who, at, why, detail)
-        return dict(detail, action="withdraw", team=number, who=who, at=at, why=why)
+        return dict(detail, action="withdraw", who=who, at=at, why=why, **{kind: number})
 
-    def rename_team(self, number, name, who="cli"):
+    def rename_team(self, number, name, who="cli", kind="team"):
+        self._as(kind)
         team = self._team(number)
-        name = _name(name, "a team's name")
+        name = _name(name, "a %s's name" % kind)
         who = self._who(who)
         if name == team["name"]:
-            raise ClubError("team %d is already named %r" % (number, name))
+            raise ClubError("%s %d is already named %r" % (kind, number, name))
         self._free_name(name, {t["name"].casefold() for t in self.store.teams() if t["number"] != number})
         at = now()
         with self.store.transaction():
             self.store.rename_team(number, name)
             self.store.add_team_action("rename", number, who, at, None, {"old": team["name"], "new": name})
-        return {"action": "rename", "team": number, "old": team["name"], "new": name, "who": who, "at": at,
+        return {"action": "rename", kind: number, "old": team["name"], "new": name, "who": who, "at": at,
                 "why": None}
 
     def team_actions(self):
@@ -295,6 +356,15 @@ class Club:
         met = {frozenset((t["NS"], t["EW"])) for r in before for t in r["tables"]}
         return sum(1 for t in round_info["tables"] if frozenset((t["NS"], t["EW"])) in met)
 
+    def _drawn(self, round_info, before):
+        """A round as draw, undo and swap print it: an individual event's as
+        {"round", "tables": [{"table", "NS": [P, Q], "EW": [P, Q]}], "sit_out": [P...]}."""
+        tables = [{"table": t["table"], "NS": t["NS"], "EW": t["EW"]} for t in round_info["tables"]]
+        if self.kind() == "player":
+            return {"round": round_info["round"], "tables": tables, "sit_out": list(round_info["bye"])}
+        return {"round": round_info["round"], "tables": tables, "bye": list(round_info["bye"]),
+                "rematches": self._rematches(round_info, before)}
+
     def draw(self):
         event = self.event()
         teams = self.store.teams()
@@ -308,11 +378,20 @@ class Club:
                 raise ClubError("round %d still waits for the results of table%s %s" % (
                     rounds[-1]["round"], "s" if len(missing) > 1 else "", ", ".join(map(str, missing))))
         number = len(rounds) + 1
+        late = standings.late_byes(event, teams, len(rounds))
+        if self.kind() == "player":
+            if len(pairing.present(teams, number)) < 4:
+                raise ClubError("a draw needs at least four players still playing (player add NAME ...)")
+            order = [row["player"] for row in self.standings()["ranking"]]
+            seats, out, _, _ = pairing.draw_individual(number, teams, rounds, order, event["seed"], late)
+            tables = [{"table": i + 1, "NS": ns, "EW": ew} for i, (ns, ew) in enumerate(seats)]
+            with self.store.transaction():
+                self.store.add_round(number, tables, out, now())
+            return {"round": number, "tables": tables, "sit_out": out}
         if len(pairing.present(teams, number)) < 2:
             raise ClubError("a draw needs at least two teams still playing (team add NAME ...)")
         order = [row["team"] for row in self.standings()["ranking"]]
-        pairs, bye, rematches = pairing.draw_round(number, teams, rounds, order, event["seed"],
-                                                   standings.late_byes(event, teams, len(rounds)))
+        pairs, bye, rematches = pairing.draw_round(number, teams, rounds, order, event["seed"], late)
         tables = [{"table": i + 1, "NS": ns, "EW": ew} for i, (ns, ew) in enumerate(pairs)]
         with self.store.transaction():
             self.store.add_round(number, tables, bye, now())
@@ -332,8 +411,7 @@ class Club:
         if filed:
             raise ClubError("round %d already has the result of table%s %s: a draw with results cannot be undone"
                             % (last["round"], "s" if len(filed) > 1 else "", ", ".join(map(str, filed))))
-        removed = {"round": last["round"], "tables": last["tables"], "bye": last["bye"],
-                   "rematches": self._rematches(last, rounds[:-1])}
+        removed = self._drawn(last, rounds[:-1])
         at = now()
         with self.store.transaction():
             self.store.remove_round(last["round"])
@@ -345,12 +423,13 @@ class Club:
 
     def swap_teams(self, a, b, who="cli"):
         """Teams a and b change places in the last round drawn (seat, table or bye)
-        while neither's table has a result; returns the round as draw() does."""
-        self.event()
+        while neither's table has a result; returns the round as draw() does. In an
+        individual event, two players (a player and one sitting out, too)."""
+        kind = self.kind()
         first, second = self._team(a), self._team(b)
         who = self._who(who)
         if a == b:
-            raise ClubError("a swap needs two different teams, got %d twice" % a)
+            raise ClubError("a swap needs two different %ss, got %d twice" % (kind, a))
         rounds = self.store.rounds()
         if not rounds:
             raise ClubError("no round is drawn: there is nothing to swap")
@@ -359,31 +438,33 @@ class Club:
         places = {}
         for t in last["tables"]:
             for seat in ("NS", "EW"):
-                places[t[seat]] = ("table", t["table"], seat)
+                for entrant in standings.seated(t[seat]):
+                    places[entrant] = ("table", t["table"], seat)
         for team in last["bye"]:
             places[team] = ("bye", None, None)
         for team in (first, second):
             if team["withdrawn"] is not None:
-                raise ClubError("team %d (%s) has withdrawn: it cannot be moved" % (team["number"], team["name"]))
+                raise ClubError("%s %d (%s) has withdrawn: it cannot be moved" % (kind, team["number"], team["name"]))
             if team["number"] not in places:
-                raise ClubError("team %d (%s) is not in round %d, the last round drawn: a swap is within that round"
-                                % (team["number"], team["name"], last["round"]))
+                raise ClubError("%s %d (%s) is not in round %d, the last round drawn: a swap is within that round"
+                                % (kind, team["number"], team["name"], last["round"]))
         for team in (first, second):
             where = places[team["number"]]
             if where[0] == "table" and (last["round"], where[1]) in results:
-                raise ClubError("table %d of round %d already has its result: its teams stay where they played"
-                                % (where[1], last["round"]))
+                raise ClubError("table %d of round %d already has its result: its %ss stay where they played"
+                                % (where[1], last["round"], kind))
         swap = {a: b, b: a}
-        tables = [{"table": t["table"], "NS": swap.get(t["NS"], t["NS"]), "EW": swap.get(t["EW"], t["EW"])}
-                  for t in last["tables"]]
+
+        def moved(side):
+            return [swap.get(x, x) for x in side] if isinstance(side, list) else swap.get(side, side)
+
+        tables = [{"table": t["table"], "NS": moved(t["NS"]), "EW": moved(t["EW"])} for t in last["tables"]]
         byes = sorted(swap.get(t, t) for t in last["bye"])
         at = now()
         with self.store.transaction():
             self.store.replace_seats(last["round"], tables, byes)
             self.store.add_team_action("swap", a, who, at, None, {"other": b, "round": last["round"]})
-        changed = {"round": last["round"], "tables": tables, "bye": byes}
-        changed["rematches"] = self._rematches(changed, rounds[:-1])
-        return changed
+        return self._drawn({"round": last["round"], "tables": tables, "bye": byes}, rounds[:-1])
 
     # -- results ---------------------------------------------------------------
     def _seat(self, round_number, table):
@@ -410,16 +491,20 @@ class Club:
                 if value > most:
                     raise ClubError("the %s total %d is more than a round can give (%d deals of at most %d: %d)"
                                     % (team, value, event["deals"], event["max_deal"], most))
-        elif max(ns, ew) < event["target"]:
+        elif event["target"] is not None and event["minutes"] is None and max(ns, ew) < event["target"]:
             raise ClubError("a round to %d ends when a team reaches it: %d-%d cannot be a final score"
                             % (event["target"], ns, ew))
 
     def _not_forfeit(self, round_number, table):
-        forfeit = standings.forfeits(self.store.teams(), self.store.rounds(), self.store.results())
-        if (round_number, table) in forfeit:
-            raise ClubError("table %d of round %d is a forfeit: a team withdrew before its result%s"
-                            % (table, round_number, "" if forfeit[(round_number, table)] is None else
-                               ", team %d is credited as for a bye" % forfeit[(round_number, table)]))
+        forfeit = standings.forfeited(self.store.teams(), self.store.rounds(), self.store.results())
+        credited = forfeit.get((round_number, table))
+        if credited is not None:
+            kind = self.kind()
+            raise ClubError("table %d of round %d is a forfeit: a %s withdrew before its result%s"
+                            % (table, round_number, kind, "" if not credited else
+                               ", %s %s %s credited as for a bye" % (kind if len(credited) == 1 else kind + "s",
+                                                                     ", ".join(map(str, credited)),
+                                                                     "is" if len(credited) == 1 else "are")))
 
     def _store_result(self, round_number, table, ns, ew, source, code):
         seat = self._seat(round_number, table)
@@ -448,15 +533,28 @@ class Club:
             round_number, table, ns_team, ew_team, ns, ew = result_code.decode(text)
         except result_code.CodeError as e:
             raise ClubError("result code %s: %s" % (text.strip(), e))
-        seat = self._seat(round_number, table)
+        ns_seat, ew_seat = self.code_teams(round_number, table)
         if ns_team is not None:
-            if (ns_team, ew_team) == (seat["EW"], seat["NS"]):
+            if (ns_team, ew_team) == (ew_seat, ns_seat):
                 ns, ew = ew, ns
-            elif (ns_team, ew_team) != (seat["NS"], seat["EW"]):
-                raise ClubError("the code is for teams %d and %d, but table %d of round %d is team %d (NS) against %d (EW):"
+            elif (ns_team, ew_team) != (ns_seat, ew_seat):
+                raise ClubError("the code is for %s %d and %d, but table %d of round %d is %s %d (NS) against %d (EW):"
                                 " was the device set to the right table?"
-                                % (ns_team, ew_team, table, round_number, seat["NS"], seat["EW"]))
+                                % (self._code_unit(), ns_team, ew_team, table, round_number, self._code_unit()[:-1],
+                                   ns_seat, ew_seat))
         return round_number, table, ns, ew, result_code.digits_of(text)
+
+    def _code_unit(self):
+        return "pairs" if self.kind() == "player" else "teams"
+
+    def code_teams(self, round_number, table):
+        """(NS, EW) as a result code's team fields hold them: the teams, or in an
+        individual event the round's pair numbers, 2T-1 for NS and 2T for EW at table
+        T (1..98: they fit the code's two digits, where 196 players would not)."""
+        seat = self._seat(round_number, table)
+        if isinstance(seat["NS"], list):
+            return 2 * table - 1, 2 * table
+        return seat["NS"], seat["EW"]
 
     def result_from_code(self, text):
         round_number, table, ns, ew, code = self._from_code(text)
@@ -559,7 +657,13 @@ class Club:
             raise ClubError("%s: played under other rules (%s %s) than the event's (%s %s)" % (
                 where, played.preset, json.dumps(played.overrides, sort_keys=True), rules.preset,
                 json.dumps(rules.overrides, sort_keys=True)))
-        if fields["deals"] != event["deals"]:
+        if event["minutes"] is not None:
+            # a timed round ends after the deals played when the clock ends it first
+            if isinstance(fields["deals"], bool) or not isinstance(fields["deals"], int) or fields["deals"] < 0 or \
+                    (event["deals"] and fields["deals"] > event["deals"]):
+                raise ClubError("%s: %r deals, the event's timed rounds have at most %s" % (
+                    where, fields["deals"], event["deals"] or "as many as the clock allows"))
+        elif fields["deals"] != event["deals"]:
             raise ClubError("%s: %r deals, the event's rounds have %d" % (where, fields["deals"], event["deals"]))
         totals = fields["totals"]
         if not isinstance(totals, dict) or totals != game.get("total"):
@@ -572,6 +676,82 @@ class Club:
                 (decoded[2] is not None and teams != {"NS": decoded[2], "EW": decoded[3]}):
             raise ClubError("%s: its code %s does not hold its round, table, teams and totals" % (where, code))
         return round_number, table, ns, ew, code
+
+    # -- the round clock -----------------------------------------------------------
+    # A timed event's rounds last `minutes` (or end after their deals, whichever comes
+    # first). The clock is kept in the event as {"round", "started", "paused_at",
+    # "paused_seconds", "added"}: a start time, when it was paused (None: running),
+    # the seconds it spent paused before, the minutes added (or removed) since. Every
+    # process reading the file (the pages, the link) computes the same time left.
+    def time(self):
+        """The present instant (a test sets another)."""
+        return _instant(now())
+
+    def clock_view(self, event=None, rounds=None):
+        """{"round", "minutes", "running", "paused", "left_seconds", "warning"}, None when
+        the event is not timed. minutes: the round's length with the minutes added;
+        running: started, not paused, time left; warning: None, "5min" (5 minutes or
+        less left) or "end" (no time left: the tables finish the deal in play)."""
+        event = self.store.event() if event is None else event
+        if event is None or event["minutes"] is None:
+            return None
+        clock = event["clock"]
+        if clock is None:
+            return {"round": None, "minutes": event["minutes"], "running": False, "paused": False,
+                    "left_seconds": event["minutes"] * 60, "warning": None}
+        minutes = event["minutes"] + clock["added"]
+        until = _instant(clock["paused_at"]) if clock["paused_at"] else self.time()
+        spent = int((until - _instant(clock["started"])).total_seconds()) - clock["paused_seconds"]
+        left = max(0, minutes * 60 - max(0, spent))
+        warning = "end" if left == 0 else "5min" if left <= WARNING_SECONDS else None
+        return {"round": clock["round"], "minutes": minutes, "running": clock["paused_at"] is None and left > 0,
+                "paused": clock["paused_at"] is not None, "left_seconds": left, "warning": warning}
+
+    def clock(self, action=None, minutes=None):
+        """The clock's view after `action`: start (the last round drawn's clock, from
+        its full length), pause, resume, add (minutes, negative to remove), or None
+        (only read it)."""
+        event = self.event()
+        if event["minutes"] is None:
+            raise ClubError("this event's rounds are not timed (new ... --minutes M)")
+        clock = event["clock"]
+        at = self.time().strftime(STAMP)
+        if action == "start":
+            rounds = self.store.rounds()
+            if not rounds:
+                raise ClubError("no round is drawn: draw the round, then start its clock")
+            number = rounds[-1]["round"]
+            if clock is not None and clock["round"] == number:
+                raise ClubError("round %d's clock is already started (clock pause, resume or add MIN)" % number)
+            clock = {"round": number, "started": at, "paused_at": None, "paused_seconds": 0, "added": 0}
+        elif action in ("pause", "resume", "add"):
+            if clock is None:
+                raise ClubError("the clock is not started (clock start)")
+            clock = dict(clock)
+            if action == "pause":
+                if clock["paused_at"] is not None:
+                    raise ClubError("the clock is already paused (clock resume)")
+                clock["paused_at"] = at
+            elif action == "resume":
+                if clock["paused_at"] is None:
+                    raise ClubError("the clock is running: there is nothing to resume")
+                clock["paused_seconds"] += int((_instant(at) - _instant(clock["paused_at"])).total_seconds())
+                clock["paused_at"] = None
+            else:
+                if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes == 0 or \
+                        abs(minutes) > MAX_MINUTES:
+                    raise ClubError("add takes a whole number of minutes from -%d to %d, not 0, got %r"
+                                    % (MAX_MINUTES, MAX_MINUTES, minutes))
+                if event["minutes"] + clock["added"] + minutes < 0:
+                    raise ClubError("the round lasts %d minutes: %d cannot be removed"
+                                    % (event["minutes"] + clock["added"], -minutes))
+                clock["added"] += minutes
+        elif action is not None:
+            raise ClubError("the clock's actions are start, pause, resume and add MIN, got %r" % (action,))
+        if action is not None:
+            with self.store.transaction():
+                self.store.set_clock(clock)
+        return self.clock_view()
 
     # -- standings ---------------------------------------------------------------
     def _complete(self, rounds, results, teams):
@@ -610,15 +790,22 @@ class Club:
         results = self.store.results()
         teams = self.store.teams()
         names = {t["number"]: t["name"] for t in teams}
-        forfeit = standings.forfeits(teams, rounds, results)
+        forfeit = standings.forfeited(teams, rounds, results)
+        individual = event["format"] == "individual"
         for r in rounds:
             for t in r["tables"]:
                 res = results.get((r["round"], t["table"]))
                 t["result"] = None if res is None else {"NS": res["NS"], "EW": res["EW"], "source": res["source"]}
                 t["forfeit"] = (r["round"], t["table"]) in forfeit
-                t["ns_name"] = names[t["NS"]]
-                t["ew_name"] = names[t["EW"]]
+                t["ns_name"] = " & ".join(names[x] for x in standings.seated(t["NS"]))
+                t["ew_name"] = " & ".join(names[x] for x in standings.seated(t["EW"]))
+                if individual:  # the names seat by seat, and the pair numbers a result code holds
+                    t["ns_names"] = [names[x] for x in t["NS"]]
+                    t["ew_names"] = [names[x] for x in t["EW"]]
+                    t["pairs"] = {"NS": 2 * t["table"] - 1, "EW": 2 * t["table"]}
             r["bye_names"] = [names[b] for b in r["bye"]]
+            if individual:
+                r["sit_out"] = r["bye"]
         progress = None
         if rounds and self._missing(rounds[-1], results, teams):
             last = rounds[-1]
@@ -626,7 +813,7 @@ class Club:
             progress = {"round": last["round"], "filed": filed, "tables": len(last["tables"])}
         return {"event": self.event_summary(), "teams": self.teams(), "rounds": rounds,
                 "standings": self.standings(), "progress": progress, "corrections": self.store.corrections(),
-                "team_actions": self.store.team_actions()}
+                "team_actions": self.store.team_actions(), "clock": self.clock_view(event, rounds)}
 
     # -- export ------------------------------------------------------------------
     def export(self, out_dir):
@@ -652,10 +839,11 @@ class Club:
                     row = (res["NS"], res["EW"], "result", res["source"], res["code"] or "", res["entered"])
                 else:
                     row = ("", "", "forfeit" if t["forfeit"] else "waiting", "", "", "")
-                result_rows.append((r["round"], t["table"], t["NS"], t["ns_name"], t["EW"], t["ew_name"]) + row)
+                result_rows.append((r["round"], t["table"], _entrants(t["NS"]), t["ns_name"], _entrants(t["EW"]),
+                                    t["ew_name"]) + row)
             for team, name in zip(r["bye"], r["bye_names"]):
                 result_rows.append((r["round"], "", team, name, "", "", "", "", "bye", "", "", ""))
-        keys = ("rank", "team", "name", "played", "won", "drawn", "lost", "points_for", "points_against",
+        keys = ("rank", self.kind(), "name", "played", "won", "drawn", "lost", "points_for", "points_against",
                 "match_points", "byes", "withdrawn")
         standing_rows = [keys + ("after_round",)]
         for row in state["standings"]["ranking"]:
@@ -679,6 +867,11 @@ class Club:
                 raise ClubError("cannot write %s: %s" % (path, e.strerror))
             written.append(path)
         return {"out": out_dir, "files": written, "round": state["standings"]["round"]}
+
+
+def _entrants(side):
+    """A table side in a CSV cell: the team's number, or the two players' ("3 7")."""
+    return " ".join(map(str, side)) if isinstance(side, list) else side
 
 
 def _cell(value):

@@ -18,7 +18,7 @@ import urllib.parse
 from host_tools.club.errors import ClubError
 
 APPLICATION_ID = 0x436C7562  # "Club"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);  -- schema, password (hashed)
@@ -38,7 +38,10 @@ CREATE TABLE event (
     tens INTEGER NOT NULL,           -- 1: every score of these rules is a multiple of 10
     created TEXT NOT NULL,
     lang TEXT NOT NULL DEFAULT 'fr', -- the pages' language: fr | de | it | en
-    late_as_bye INTEGER NOT NULL DEFAULT 0  -- 1: a late team's missed rounds count as byes
+    late_as_bye INTEGER NOT NULL DEFAULT 0, -- 1: a late team's missed rounds count as byes
+    format TEXT NOT NULL DEFAULT 'pairs',   -- pairs | individual (a "team" row is then a player)
+    minutes INTEGER,                 -- a round's length in minutes (NULL: untimed)
+    clock TEXT                       -- JSON: the round clock (service.py: start, paused, added)
 );
 CREATE TABLE team (
     number INTEGER PRIMARY KEY,
@@ -52,9 +55,11 @@ CREATE TABLE seat (                  -- one table of a round
     number INTEGER NOT NULL,
     ns INTEGER NOT NULL REFERENCES team(number),
     ew INTEGER NOT NULL REFERENCES team(number),
+    ns2 INTEGER,                     -- individual events: NS's second player (ns the first); NULL for pairs
+    ew2 INTEGER,
     PRIMARY KEY (round, number)
 );
-CREATE TABLE bye (
+CREATE TABLE bye (                   -- a bye; in an individual event, a sit-out
     round INTEGER NOT NULL REFERENCES round(number),
     team INTEGER NOT NULL REFERENCES team(number),
     PRIMARY KEY (round, team)
@@ -126,10 +131,16 @@ ADDED_COLUMNS = (
     ("event", "late_as_bye", "INTEGER NOT NULL DEFAULT 0"),
     ("team", "joined", "INTEGER NOT NULL DEFAULT 1"),
     ("team", "withdrawn", "INTEGER"),
+    ("event", "format", "TEXT NOT NULL DEFAULT 'pairs'"),
+    ("event", "minutes", "INTEGER"),
+    ("event", "clock", "TEXT"),
+    ("seat", "ns2", "INTEGER"),
+    ("seat", "ew2", "INTEGER"),
 )
 
 EVENT_FIELDS = ("name", "rounds", "deals", "target", "rules", "ranking", "match_points", "bye_score",
-                "bye_match_points", "seed", "max_deal", "tens", "created", "lang", "late_as_bye")
+                "bye_match_points", "seed", "max_deal", "tens", "created", "lang", "late_as_bye", "format",
+                "minutes")
 
 
 class Storage:
@@ -178,6 +189,10 @@ class Storage:
     def add_team_action(self, action, team, who, at, why, detail):
         raise NotImplementedError
 
+    def set_clock(self, clock):
+        """The round clock's state (a dict, or None: stopped), kept in the event."""
+        raise NotImplementedError
+
     def team_actions(self):
         raise NotImplementedError
 
@@ -221,6 +236,19 @@ class Storage:
     def actions(self, device):
         """[{"game", "seq", "prev", "body"}] of a device, by seq."""
         raise NotImplementedError
+
+
+def _side(first, second):
+    """A seat's side as the service sees it: a team, or [player, player]."""
+    return first if second is None else [first, second]
+
+
+def _seat_values(table):
+    """(ns, ns2, ew, ew2) of a table: the second columns NULL for a pairs event."""
+    out = ()
+    for side in (table["NS"], table["EW"]):
+        out += (side[0], side[1]) if isinstance(side, list) else (side, None)
+    return out
 
 
 class SQLStorage(Storage):
@@ -274,7 +302,11 @@ class SQLStorage(Storage):
         out = dict(row)
         out["rules"] = json.loads(out["rules"])
         out["match_points"] = json.loads(out["match_points"])
+        out["clock"] = None if out["clock"] is None else json.loads(out["clock"])
         return out
+
+    def set_clock(self, clock):
+        self.execute("UPDATE event SET clock = ? WHERE id = 1", (None if clock is None else json.dumps(clock),))
 
     def meta(self, key):
         row = self.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -327,8 +359,8 @@ class SQLStorage(Storage):
 
     def replace_seats(self, number, tables, byes):
         for t in tables:  # updated in place: a table's result stays filed under it
-            self.execute("UPDATE seat SET ns = ?, ew = ? WHERE round = ? AND number = ?",
-                         (t["NS"], t["EW"], number, t["table"]))
+            self.execute("UPDATE seat SET ns = ?, ns2 = ?, ew = ?, ew2 = ? WHERE round = ? AND number = ?",
+                         _seat_values(t) + (number, t["table"]))
         self.execute("DELETE FROM bye WHERE round = ?", (number,))
         for team in byes:
             self.execute("INSERT INTO bye VALUES (?, ?)", (number, team))
@@ -346,11 +378,13 @@ class SQLStorage(Storage):
         return out
 
     def rounds(self):
-        """[{"round", "drawn", "tables": [{"table", "NS", "EW"}], "bye": [team]}] in order."""
+        """[{"round", "drawn", "tables": [{"table", "NS", "EW"}], "bye": [team]}] in order;
+        in an individual event a table's NS and EW are [player, player]."""
         out = []
         for r in self.execute("SELECT number, drawn FROM round ORDER BY number").fetchall():
-            tables = [{"table": s["number"], "NS": s["ns"], "EW": s["ew"]} for s in self.execute(
-                "SELECT number, ns, ew FROM seat WHERE round = ? ORDER BY number", (r["number"],)).fetchall()]
+            tables = [{"table": s["number"], "NS": _side(s["ns"], s["ns2"]), "EW": _side(s["ew"], s["ew2"])}
+                      for s in self.execute("SELECT number, ns, ns2, ew, ew2 FROM seat WHERE round = ? ORDER BY number",
+                                            (r["number"],)).fetchall()]
             byes = [b["team"] for b in self.execute("SELECT team FROM bye WHERE round = ? ORDER BY team",
                                                     (r["number"],)).fetchall()]
             out.append({"round": r["number"], "drawn": r["drawn"], "tables": tables, "bye": byes})
@@ -359,7 +393,8 @@ class SQLStorage(Storage):
     def add_round(self, number, tables, byes, drawn):
         self.execute("INSERT INTO round VALUES (?, ?)", (number, drawn))
         for t in tables:
-            self.execute("INSERT INTO seat VALUES (?, ?, ?, ?)", (number, t["table"], t["NS"], t["EW"]))
+            self.execute("INSERT INTO seat (round, number, ns, ns2, ew, ew2) VALUES (?, ?, ?, ?, ?, ?)",
+                         (number, t["table"]) + _seat_values(t))
         for team in byes:
             self.execute("INSERT INTO bye VALUES (?, ?)", (number, team))
 
