@@ -237,7 +237,7 @@ def test_broker_files_a_table_speaks_only_as_itself(tmp_path):
     with open(os.path.join(folder, "mosquitto.conf")) as f:
         conf = f.read()
     for line in ("allow_anonymous false", "persistence true", "autosave_on_changes true", "autosave_interval 1",
-                 "listener 18830 0.0.0.0"):
+                 "listener 18830 0.0.0.0", "use_username_as_clientid true", "max_queued_messages 2000"):
         assert line in conf.splitlines()
     with open(os.path.join(folder, "acl")) as f:
         acl = f.read()
@@ -247,7 +247,10 @@ def test_broker_files_a_table_speaks_only_as_itself(tmp_path):
                      "topic read coinche/%s/draw" % configs[0]["device"]]
     with open(os.path.join(folder, "passwords")) as f:
         users = [line.split(":")[0] for line in f.read().splitlines()]
-    assert users == ["organiser"] + [c["device"] for c in configs]
+    # the organiser, its reader of each table's up (a session and a queue per table), the tables
+    assert users == ["organiser"] + ["organiser-" + c["device"] for c in configs] + [c["device"] for c in configs]
+    reader = acl.split("user organiser-%s\n" % configs[0]["device"])[1].split("\n\n")[0].splitlines()
+    assert reader == ["topic readwrite coinche/%s/up" % configs[0]["device"]]
 
 
 def test_a_second_game_without_its_new_does_not_replay(event):
@@ -261,7 +264,8 @@ def test_a_second_game_without_its_new_does_not_replay(event):
     deal = {"taker": "NS", "bid": 80, "trump": "H", "coinche": 0, "points": 100}
     body = protocol.action_body(config["device"], 2, last + 1, {"op": "add", "deal": deal}, last)
     ack_of(ingest.handle(protocol.topic(config["device"], "up"), protocol.sign(key, body)), config)
-    assert logged[-1][0] == "unplayable" and "game 2" in logged[-1][2]
+    assert logged[-1][0] == "refused" and "game 2 does not replay" in logged[-1][2]
+    assert ingest.refused == {"wrong_setup": 1} and ingest.live()[0]["problem"] == "wrong_setup"
     assert ingest.chains[config["device"]].end == (2, last + 1)  # stored and acknowledged all the same
 
 
@@ -272,5 +276,5 @@ def test_rules_that_make_no_sense_are_logged_not_raised(event):
     for seq, rules in ((1, {"preset": "nope", "options": [1, 2]}), (2, {"preset": "classic2000", "options": "x"})):
         body = protocol.action_body(config["device"], seq, seq, {"op": "new", "rules": rules}, seq - 1)
         ingest.handle(protocol.topic(config["device"], "up"), protocol.sign(key, body))
-        assert logged[-1][0] == "unplayable"
+        assert logged[-1][0] == "refused" and "does not replay" in logged[-1][2]
     assert ingest.chains[config["device"]].end == (2, 2)

@@ -91,7 +91,9 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None):
         ranking = state["standings"]["ranking"] if state.get("event") else []
         live = {}
         if link is not None and current:
-            live = {row["table"]: row for row in link.status()["tables"] if row["round"] == current["round"]}
+            # a table whose set-up is wrong is shown whatever round it says it plays
+            live = {row["table"]: row for row in link.status()["tables"]
+                    if row["round"] == current["round"] or row.get("problem")}
         return render_template("projector.html", state=state, current=current, refresh=refresh, live=live,
                                tables=_page(tables, page), ranking=_page(ranking, page), next_page=page + 1)
 
@@ -99,7 +101,7 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None):
     def live_json():
         """The tables as they report, deal by deal (the link's replay of their actions)."""
         if link is None:
-            return {"connected": False, "tables": [], "counts": {}}
+            return {"connected": False, "tables": [], "counts": {}, "refused": {}}
         return link.status()
 
     @app.route("/state.json")
