@@ -18,6 +18,7 @@ from host_tools.club.light_table import LightTable
 from host_tools.club.link_broker import service_password
 from host_tools.club.service import Club
 from link import protocol
+from screens.menu import Menu
 
 pytestmark = pytest.mark.skipif(link_run.mosquitto_program() is None,
                                 reason="mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -289,3 +290,85 @@ def test_live_json_names_tables_not_devices(site):
     assert site.live()["tables"][0]["table"] == 2
     for config in site.configs:
         assert config["device"] not in text
+
+
+def test_an_unexpected_error_undoes_one_action_and_acknowledges_nothing_after_it(site, monkeypatch):
+    """Whatever raises while an action is filed (here the set-up check, made to fail
+    once) undoes that action alone; the next ones of the same batch are stored but
+    not acknowledged past the gap, and the chain resumes when the action comes again."""
+    from host_tools.club import link_ingest
+    from host_tools.club.link_service import LinkService
+    first, second = site.configs
+    seat = site.seat(2)
+    failing = [True]
+    real = link_ingest.setup_problem
+
+    def fails_once(club, spec, table):
+        if failing[0]:
+            failing[0] = False
+            raise RuntimeError("a fault while filing")
+        return real(club, spec, table)
+
+    monkeypatch.setattr(link_ingest, "setup_problem", fails_once)
+    lines = []
+    service = LinkService(site.db, "127.0.0.1:%d" % site.port, log=lambda *line: lines.append(line))
+    service.start()
+    try:
+        until(service.connected.is_set, 10, "the service to connect")
+        time.sleep(0.5)
+        chain = Chain(second)
+        table = site.as_table(second, subscribe=protocol.topic(second["device"], "ack"))
+        new = chain.new(1, 2, {"NS": seat["NS"], "EW": seat["EW"]})
+        deals = [chain.deal(), chain.deal()]
+        send(table, chain.topic, [new] + deals)
+        until(lambda: site.stored(second) == [2, 3], 10, "the deals after the undone action stored")
+        time.sleep(0.5)
+        key = bytes.fromhex(second["key"])
+        assert all(protocol.open_message(key, m.payload)["seq"] == 0 for m in table.got)
+        assert any(kind == "refused" and "error" in text for kind, _, text in lines)
+        send(table, chain.topic, [new])  # the table sends it again, as it does without an ack
+        until(lambda: site.stored(second) == [1, 2, 3], 10, "the action stored when sent again")
+        until(lambda: protocol.open_message(key, table.got[-1].payload)["seq"] == 3, 10, "the chain acknowledged")
+    finally:
+        service.stop()
+
+
+def run_sim(sim, ms):
+    sim.wait(ms)
+    sim.flush()
+    sim.sync()
+
+
+def test_sim_concours_sets_the_device_as_the_menu_does_and_a_wrong_set_up_shows_at_once(site):
+    """`sim --club --concours` while the draw is on its way (it may reach the device
+    before the menu opens or after): the device holds the round asked for. A round
+    started at another table than drawn says so on home before its first deal, the
+    organiser sees it, and Menu > Concours offers the drawn round and table first."""
+    from host_tools.sim import Sim
+    from host_tools.sim.concours import start_round
+    site.start_service()
+    until(lambda: "round 1 published" in site.service.log(), 10, "the draw published")
+    seat = site.seat(2)
+    path = os.path.join(os.path.dirname(site.db), "table2.json")
+    sim = Sim(rules="classic2000", options={"deals": DEALS}, club=path, timeout=60)
+    try:
+        start_round(sim, (1, 2, seat["NS"], seat["EW"]))  # raises unless the device holds it
+        deadline = time.monotonic() + 20
+        while not (sim.state()["link"] or {}).get("draw") and time.monotonic() < deadline:
+            run_sim(sim, 100)
+        shown = sim.state()
+        assert shown["link"]["draw"]["table"] == 2 and shown["setup_wrong"] is False
+        # the same table now sets itself to table 1: said at once, before any deal
+        start_round(sim, (1, 1, seat["NS"], seat["EW"]))
+        run_sim(sim, 200)
+        shown = sim.state()
+        assert shown["screen"] == "home" and shown["setup_wrong"] is True and shown["deals"] == []
+        until(lambda: any(row.get("problem") == "wrong_setup" for row in site.live()["tables"]), 20,
+              "the organiser shown the wrong set-up")
+        # Menu > Concours offers the drawn round and table first
+        for button in ["OK"] + ["DOWN"] * Menu.ITEMS.index("m_concours") + ["OK"]:
+            sim.press(button)
+        sim.sync()
+        assert sim.state()["offered"] == {"round": 1, "table": 2, "teams": {"NS": seat["NS"], "EW": seat["EW"]}}
+    finally:
+        sim.close()

@@ -73,7 +73,9 @@ def setup_problem(club, spec, table):
     seat = next((t for t in drawn[round_number]["tables"] if t["table"] == table), None)
     if seat is None:
         return "round %d has no table %d" % (round_number, table)
-    if not isinstance(teams, dict) or teams != {"NS": seat["NS"], "EW": seat["EW"]}:
+    # the teams may sit the other way round: the result code's check takes that too
+    if not isinstance(teams, dict) or teams not in ({"NS": seat["NS"], "EW": seat["EW"]},
+                                                    {"NS": seat["EW"], "EW": seat["NS"]}):
         return "teams %s, the draw puts team %d (NS) against %d (EW) at table %d of round %d" % (
             json.dumps(teams, sort_keys=True)[:60], seat["NS"], seat["EW"], table, round_number)
     return None
