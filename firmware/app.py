@@ -365,8 +365,8 @@ class App:
         wrong = False
         if info:  # the teams may sit the other way round, as the organiser takes them
             teams, drawn = info["teams"], draw["teams"] or {}
-            wrong = info["round"] != draw["round"] or info["table"] != draw["table"] or not (
-                (teams["NS"], teams["EW"]) in ((drawn.get("NS"), drawn.get("EW")), (drawn.get("EW"), drawn.get("NS"))))
+            wrong = info["round"] != draw["round"] or info["table"] != draw["table"] or (
+                (teams["NS"], teams["EW"]) not in ((drawn.get("NS"), drawn.get("EW")), (drawn.get("EW"), drawn.get("NS"))))
         self._setup_seen = (draw, self.version)
         if wrong != self.setup_wrong:
             self.setup_wrong = wrong
