@@ -245,7 +245,8 @@ def test_fault_injected_concours(concours):
     for reason in ("wrong signature", "no signature", "oversized", "forged", "malformed"):
         assert reason in log, reason
     assert "9003" not in log  # the broker's ACL dropped it: the service never saw it
-    assert "acl: the broker denied a publish on %s" % protocol.topic(other["device"], "up") in log  # from its log
+    denied = "acl: the broker denied a publish on %s" % protocol.topic(other["device"], "up")
+    until(lambda: denied in service.log(), 10, "the broker's denial read from its log (every second)")
     assert "link: duplicate" in log
     live = json.loads(urllib.request.urlopen("http://127.0.0.1:%d/live.json" % web_port, timeout=10).read())
     assert sorted(row["table"] for row in live["tables"]) == [t.config["table"] for t in tables]
