@@ -99,6 +99,9 @@ def config_text(folder, host, port, bridge=None, autosave=1):
         "use_username_as_clientid true",
         "max_packet_size %d" % MAX_PACKET,
         "max_queued_messages %d" % MAX_QUEUED,
+        # a session nobody can take any more (a table provisioned again, the organiser's
+        # client id of an older version) stops holding messages after two weeks
+        "persistent_client_expiration 14d",
         "persistence true",
         "persistence_location %s/" % os.path.join(folder, "persistence"),
         "autosave_on_changes true",
