@@ -252,7 +252,7 @@ def test_deals_the_scoring_core_refuses_are_refused_each_time(site):
     assert '<span class="problem">refused deal</span>' in page
 
 
-def test_acl_denials_are_logged_for_the_organiser(site):
+def test_acl_denials_and_oversized_packets_are_logged_for_the_organiser(site):
     site.start_service()
     first, second = site.configs
     probe = site.as_table(first)
@@ -260,6 +260,10 @@ def test_acl_denials_are_logged_for_the_organiser(site):
     until(lambda: "acl: the broker denied a publish on %s" % protocol.topic(second["device"], "up")
           in site.service.log(), 10, "the denial logged")
     assert site.live()["refused"] == {"acl": 1}
+    probe = site.as_table(first)
+    probe.publish(protocol.topic(first["device"], "up"), b"x" * 5000, qos=1)  # over the broker's packet limit
+    until(lambda: "oversized: the broker closed the connection" in site.service.log(), 10, "the oversize logged")
+    assert site.live()["refused"] == {"acl": 1, "oversized": 1}
 
 
 def test_a_retained_message_on_a_tables_up_is_refused_and_cleared(site):

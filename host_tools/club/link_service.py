@@ -12,8 +12,9 @@ whether it was stored. The acknowledgements and the draws go out through the
 organiser's own session (user and client id `organiser`).
 
 A message retained on a table's `up` is refused and cleared. What the broker's ACL
-denies never reaches the service: the service reads the broker's log for
-"Denied PUBLISH" and logs each one as a refusal.
+denies never reaches the service, nor a packet over the broker's limit: the
+service reads the broker's log for "Denied PUBLISH" and "oversize packet" and logs
+each one as a refusal.
 
 Messages are stored in batches: a worker takes every message waiting (up to
 BATCH) and commits them in one transaction, then sends their acknowledgements. A
@@ -30,7 +31,7 @@ import time
 
 import paho.mqtt.client as mqtt
 
-from host_tools.club.link_broker import (LOG_NAME, SERVICE_USER, current_devices, link_folder, parse_address,
+from host_tools.club.link_broker import (LOG_NAME, MAX_PACKET, SERVICE_USER, current_devices, link_folder, parse_address,
                                          reader_user, service_password)
 from host_tools.club.link_ingest import Ingest
 from host_tools.club.service import Club
@@ -39,6 +40,7 @@ from link import protocol
 
 CLIENT_ID = SERVICE_USER  # what the broker makes of any client id (use_username_as_clientid)
 DENIED = re.compile(r"Denied PUBLISH from (\S+) \(.*?'([^']*)'")
+OVERSIZE = re.compile(r"Client (\S+) disconnected due to oversize packet")
 DRAW_POLL_SECONDS = 1.0
 BATCH = 500
 
@@ -263,6 +265,11 @@ class LinkService:
             if found:
                 with self.lock:
                     self.ingest.refuse(found.group(1)[:60], "acl: the broker denied a publish on %s" % found.group(2)[:80])
+            found = OVERSIZE.search(line)
+            if found:
+                with self.lock:
+                    self.ingest.refuse(found.group(1)[:60], "oversized: the broker closed the connection on a packet "
+                                       "over %d bytes" % MAX_PACKET)
 
     def poll_draws(self):
         while not self.stopping.wait(DRAW_POLL_SECONDS):
