@@ -376,3 +376,24 @@ def test_sim_concours_sets_the_device_as_the_menu_does_and_a_wrong_set_up_shows_
         assert sim.state()["offered"] == {"round": 1, "table": 2, "teams": {"NS": seat["NS"], "EW": seat["EW"]}}
     finally:
         sim.close()
+
+
+def test_a_table_provisioned_while_the_service_runs_is_read_once_the_broker_restarts(site):
+    """Each table has its own reader at the organiser: one provisioned while the service
+    runs gets its reader, which the broker lets in once restarted (as the table)."""
+    site.start_service()
+    third, = [c for c in link_run.provision_tables(site.db, 3, site.port) if c["table"] == 3]
+    site.broker.stop()
+    site.broker.start()
+    until(lambda: site.service.log().count("link: connected") >= 2, 15, "the service back on the broker")
+    chain = Chain(third)
+    table = site.as_table(third)
+    messages = [chain.message({"op": "new", "rules": RULES.spec()}), chain.deal()]
+    for _ in range(6):  # as the device does until it is acknowledged: the reader may not be subscribed yet
+        send(table, chain.topic, messages)
+        try:
+            until(lambda: site.stored(third) == [1, 2], 3, "the new table's actions stored")
+            break
+        except AssertionError:
+            continue
+    assert site.stored(third) == [1, 2]

@@ -98,6 +98,7 @@ class LinkService:
         self.inbox = queue.Queue()  # (the reader's client, the message)
         self.password = service_password(self.club)
         self.readers = {}  # device -> the client that reads its up
+        self.refused_readers = set()  # devices whose reader the broker refused (logged once)
         self.clearing = set()  # topics whose retained message the service cleared (the empty echo is not a refusal)
         self.broker_log = os.path.join(link_folder(db), LOG_NAME)
         self.broker_log_at = None  # where the broker's log was read to
@@ -133,8 +134,15 @@ class LinkService:
             self.club.close()
 
     def start_readers(self):
-        """A reader for each table let in (newly provisioned ones too); called with the lock."""
-        for device in current_devices(self.club):
+        """A reader for each table let in (newly provisioned ones too), none for a device
+        provisioned again since (the broker no longer lets its user in); called with the lock."""
+        devices = current_devices(self.club)
+        current = {device["id"] for device in devices}
+        for name in [name for name in self.readers if name not in current]:
+            reader = self.readers.pop(name)
+            reader.disconnect()
+            reader.loop_stop()
+        for device in devices:
             if device["id"] in self.readers:
                 continue
             name = reader_user(device["id"])
@@ -160,9 +168,12 @@ class LinkService:
 
     def on_reader_connect(self, client, userdata, flags, reason, properties):
         if reason.is_failure:
-            self.log("broker", userdata, "refused the service's reader: %s (is the broker started since "
-                     "this table was provisioned?)" % reason)
+            if userdata not in self.refused_readers:  # once: it tries again every 2 s
+                self.refused_readers.add(userdata)
+                self.log("broker", userdata, "refused the service's reader: %s (restart the broker after "
+                         "provisioning a table: it lets the table in then)" % reason)
             return
+        self.refused_readers.discard(userdata)
         client.subscribe(protocol.topic(userdata, "up"), qos=1)
 
     def on_disconnect(self, client, userdata, flags, reason, properties):
