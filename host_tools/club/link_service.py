@@ -40,6 +40,7 @@ from link import protocol
 
 CLIENT_ID = SERVICE_USER  # what the broker makes of any client id (use_username_as_clientid)
 DENIED = re.compile(r"Denied PUBLISH from (\S+) \(.*?'([^']*)'")
+LOG_READ = 1 << 20  # bytes of the broker's log read at most per poll
 OVERSIZE = re.compile(r"Client (\S+) disconnected due to oversize packet")
 DRAW_POLL_SECONDS = 1.0
 BATCH = 500
@@ -265,7 +266,7 @@ class LinkService:
                 if end < start:
                     start = 0  # a new log file
                 f.seek(start)
-                text = f.read(end - start)
+                text = f.read(min(end - start, LOG_READ))  # a flood's lines: a bounded bite a second
         except OSError:
             return
         self.broker_log_at = start
