@@ -66,6 +66,10 @@ class App:
         self.link = None
         self.link_drawn = -1
         self.club = None  # the link to the organiser (link/table_link.py), with /club.json only
+        # the concours round being played is not the organiser's draw (its round, table or
+        # teams): home says so before the first deal (set_up_check(), after each link poll)
+        self.setup_wrong = False
+        self._setup_seen = None  # (the draw, the table's version) setup_wrong was worked out for
         if getattr(board, "WIFI", False):
             from link import state as link_state
 
@@ -274,7 +278,9 @@ class App:
                 "total": dict(game.total), "over": game.over, "winner": game.winner,
                 "screen": self.screen_name(), "settings": self.table.settings,
                 "concours": self.round_result(),
-                "link": self.club and self.club.figures()}
+                "link": self.club and self.club.figures(), "setup_wrong": self.setup_wrong,
+                # what Menu > Concours offers while it is open (the simulator presses from it)
+                "offered": getattr(self.view, "info", None) if self.view.name == "concours" else None}
 
     def round_result(self):
         """The concours object of the current game (coinche/result_code.py round_result:
@@ -346,6 +352,25 @@ class App:
             self.render()
         if self.club is not None:  # after the pixels: a press's own picture never waits for the link
             self.club.poll(self)  # a bounded slice of the link's work (a signing, a flash write), never a wait
+            self.set_up_check()
+
+    def set_up_check(self):
+        """setup_wrong again when the draw or the game changed (nothing built otherwise):
+        the round started is not the one the organiser drew for this table."""
+        draw = self.club.draw
+        seen = self._setup_seen
+        if seen is not None and seen[0] is draw and seen[1] == self.version:
+            return
+        info = self.table.concours() if draw else None
+        wrong = False
+        if info:  # the teams may sit the other way round, as the organiser takes them
+            teams, drawn = info["teams"], draw["teams"] or {}
+            wrong = info["round"] != draw["round"] or info["table"] != draw["table"] or (
+                (teams["NS"], teams["EW"]) not in ((drawn.get("NS"), drawn.get("EW")), (drawn.get("EW"), drawn.get("NS"))))
+        self._setup_seen = (draw, self.version)
+        if wrong != self.setup_wrong:
+            self.setup_wrong = wrong
+            self.dirty = True
 
     def render(self):
         self.dirty = False

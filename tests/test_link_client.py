@@ -305,3 +305,66 @@ def test_a_draw_is_told_as_toasts_and_offered_by_menu_concours():
     out = last_json(run_mp(DRAW_TOASTS % json.dumps(CONFIG)))
     assert out["shown"] == ["Équipe 3: T4", "Éq. 8: exempte", "Partie 2: T1", "NS 5 - EO 7"]
     assert out["offered"] == {"round": 2, "table": 1, "teams": {"NS": 5, "EW": 7}}
+
+
+SETUP_WRONG = """
+import gc
+import json
+from blockdev import RAMBlockDev, mount
+from fakeboard import Board
+from link import protocol
+mount(RAMBlockDev(4096, 352), "/flash")
+config = %s
+with open("/flash/club.json", "w") as f:
+    json.dump(config, f)
+board = Board()
+board.WIFI = True
+board.CLUB_FILE = "/flash/club.json"
+from app import App
+from render import languages
+from screens.concours import Concours
+app = App(board, {"rules": "classic2000", "options": {"deals": 12}})
+import binascii
+club = app.club
+draw = protocol.draw_body(config["device"], 2, 1, {"NS": 5, "EW": 7}, {"NS": "Team 5", "EW": "Team 7"}, None)
+club.received(club.draw_topic, protocol.sign(binascii.unhexlify(config["key"]), draw))
+out = {}
+def settle():
+    for _ in range(300):
+        board.now += 20
+        app.poll()
+app.start_round({"round": 2, "table": 3, "teams": {"NS": 5, "EW": 7}})
+settle()
+home = app.view
+out["wrong"] = [app.setup_wrong, home.name, home.last_line(), len(app.game.deals)]
+out["offered"] = Concours(app).info
+gc.collect()
+gc.disable()
+def checks(count):
+    before = gc.mem_alloc()
+    for _ in range(count):
+        app.set_up_check()
+    return gc.mem_alloc() - before
+checks(1)
+out["allocated"] = [checks(10), checks(1000)]
+gc.enable()
+app.start_round({"round": 2, "table": 1, "teams": {"NS": 7, "EW": 5}})  # the other way round: as drawn
+settle()
+out["right"] = [app.setup_wrong, app.view.last_line()]
+out["texts"] = {code: languages.load(code)["l_setup"] for code in languages.LANGS}
+print(json.dumps(out))
+"""
+
+
+def test_a_round_started_otherwise_than_drawn_says_so_on_home_before_its_first_deal():
+    """The draw says round 2, table 1; the round started at table 3: home's line says
+    so before any deal (in a text that fits a line in every language), checking it
+    again builds nothing, and Menu > Concours offers the drawn round and table first.
+    Started as drawn (the teams the other way round count), the line is the round's."""
+    out = last_json(run_mp(SETUP_WRONG % json.dumps(CONFIG)))
+    assert out["wrong"] == [True, "home", "Pas le tirage !", 0]
+    assert out["offered"] == {"round": 2, "table": 1, "teams": {"NS": 5, "EW": 7}}
+    assert out["allocated"][1] == out["allocated"][0]  # the same for 10 checks and 1000: none per check
+    assert out["right"] == [False, "R2 T1 1/12"]
+    for code, text in out["texts"].items():
+        assert 0 < len(text) <= 16, (code, text)

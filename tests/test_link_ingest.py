@@ -237,7 +237,7 @@ def test_broker_files_a_table_speaks_only_as_itself(tmp_path):
     with open(os.path.join(folder, "mosquitto.conf")) as f:
         conf = f.read()
     for line in ("allow_anonymous false", "persistence true", "autosave_on_changes true", "autosave_interval 1",
-                 "listener 18830 0.0.0.0"):
+                 "listener 18830 0.0.0.0", "use_username_as_clientid true", "max_queued_messages 2000"):
         assert line in conf.splitlines()
     with open(os.path.join(folder, "acl")) as f:
         acl = f.read()
@@ -247,7 +247,10 @@ def test_broker_files_a_table_speaks_only_as_itself(tmp_path):
                      "topic read coinche/%s/draw" % configs[0]["device"]]
     with open(os.path.join(folder, "passwords")) as f:
         users = [line.split(":")[0] for line in f.read().splitlines()]
-    assert users == ["organiser"] + [c["device"] for c in configs]
+    # the organiser, its reader of each table's up (a session and a queue per table), the tables
+    assert users == ["organiser"] + ["organiser-" + c["device"] for c in configs] + [c["device"] for c in configs]
+    reader = acl.split("user organiser-%s\n" % configs[0]["device"])[1].split("\n\n")[0].splitlines()
+    assert reader == ["topic readwrite coinche/%s/up" % configs[0]["device"]]
 
 
 def test_a_second_game_without_its_new_does_not_replay(event):
@@ -261,7 +264,8 @@ def test_a_second_game_without_its_new_does_not_replay(event):
     deal = {"taker": "NS", "bid": 80, "trump": "H", "coinche": 0, "points": 100}
     body = protocol.action_body(config["device"], 2, last + 1, {"op": "add", "deal": deal}, last)
     ack_of(ingest.handle(protocol.topic(config["device"], "up"), protocol.sign(key, body)), config)
-    assert logged[-1][0] == "unplayable" and "game 2" in logged[-1][2]
+    assert logged[-1][0] == "refused" and "game 2 does not replay" in logged[-1][2]
+    assert ingest.refused == {"wrong_setup": 1} and ingest.live()[0]["problem"] == "wrong_setup"
     assert ingest.chains[config["device"]].end == (2, last + 1)  # stored and acknowledged all the same
 
 
@@ -272,5 +276,66 @@ def test_rules_that_make_no_sense_are_logged_not_raised(event):
     for seq, rules in ((1, {"preset": "nope", "options": [1, 2]}), (2, {"preset": "classic2000", "options": "x"})):
         body = protocol.action_body(config["device"], seq, seq, {"op": "new", "rules": rules}, seq - 1)
         ingest.handle(protocol.topic(config["device"], "up"), protocol.sign(key, body))
-        assert logged[-1][0] == "unplayable"
+        assert logged[-1][0] == "refused" and "does not replay" in logged[-1][2]
     assert ingest.chains[config["device"]].end == (2, 2)
+
+
+def new_round_message(config, concours, options=None, seq=1):
+    spec = Rules("classic2000", options or {"deals": 12}).spec()
+    spec["dealer"] = "N"
+    spec["concours"] = concours
+    return (protocol.topic(config["device"], "up"),
+            protocol.sign(bytes.fromhex(config["key"]), protocol.action_body(config["device"], 1, seq,
+                                                                             {"op": "new", "rules": spec}, seq - 1)))
+
+
+def setup_of(event, concours, options=None):
+    """The live row's problem and the log's last line after a round's `new` at table 1."""
+    db, configs, drawn, ingest, logged = event
+    ingest.handle(*new_round_message(configs[0], concours, options))
+    row, = ingest.live()
+    return row["problem"], logged[-1][2] if logged else ""
+
+
+def seat_one(event):
+    seat = event[2]["tables"][0]
+    return {"round": 1, "table": 1, "teams": {"NS": seat["NS"], "EW": seat["EW"]}}
+
+
+def test_a_round_as_drawn_has_no_problem(event):
+    assert setup_of(event, seat_one(event)) == (None, "")
+
+
+def test_a_round_with_the_teams_the_other_way_round_has_no_problem(event):
+    info = seat_one(event)
+    info["teams"] = {"NS": info["teams"]["EW"], "EW": info["teams"]["NS"]}
+    assert setup_of(event, info) == (None, "")
+
+
+def test_a_round_at_another_table_is_a_wrong_set_up(event):
+    problem, line = setup_of(event, dict(seat_one(event), table=2))
+    assert problem == "wrong_setup" and "says table 2, the device is table 1's" in line
+
+
+def test_a_round_with_other_teams_is_a_wrong_set_up(event):
+    problem, line = setup_of(event, dict(seat_one(event), teams={"NS": 1, "EW": 1}))
+    assert problem == "wrong_setup" and "the draw puts team" in line
+
+
+def test_a_round_under_other_options_is_a_wrong_set_up(event):
+    problem, line = setup_of(event, seat_one(event), {"deals": 12, "generale": True})
+    assert problem == "wrong_setup" and "other rules" in line
+
+
+def test_a_round_not_drawn_yet_is_a_wrong_set_up_and_the_drawn_round_started_again_is_not(event):
+    db, configs, drawn, ingest, logged = event
+    problem, line = setup_of(event, dict(seat_one(event), round=2))
+    assert problem == "wrong_setup" and "round 2 has not been drawn" in line
+    for table in drawn["tables"]:  # round 1 over: the organiser draws round 2
+        ingest.club.result(1, table["table"], 1000, 620)
+    second = club(db, "draw")
+    seat = second["tables"][0]
+    ingest.handle(*new_round_message(configs[0], {"round": 2, "table": 1, "teams": {"NS": seat["NS"], "EW": seat["EW"]}},
+                                     seq=2))
+    row, = ingest.live()
+    assert row["problem"] is None and ingest.refused == {"wrong_setup": 1}

@@ -19,11 +19,14 @@ HIGHEST = {"c_round": MAX_ROUND, "c_table": MAX_TABLE, "c_ns": MAX_TEAM, "c_ew":
 def next_round(table, draw=None):
     """The round the concours screen offers: the organiser's draw for this table when
     the club link brought one (a body of link/protocol.draw_body) that is not the round
-    started last; else the one remembered (settings "concours") with round + 1 once
+    started last as drawn (a round started at another table or with other teams is
+    offered again as drawn); else the one remembered (settings "concours") with round + 1 once
     that round was started, the same table and teams; round 1, table 1, teams 1 and 2
     on a fresh device."""
     held = table.settings.get("concours")
-    if draw and draw["teams"].get("NS") is not None and (not held or held["round"] != draw["round"]):
+    drawn = draw and draw["teams"] and draw["teams"].get("NS") is not None
+    if drawn and (not held or held["round"] != draw["round"] or held["table"] != draw["table"]
+                  or held["teams"] != draw["teams"]):  # not started, or started otherwise
         return {"round": draw["round"], "table": draw["table"], "teams": dict(draw["teams"])}
     if not held:
         return {"round": 1, "table": 1, "teams": {"NS": 1, "EW": 2}}

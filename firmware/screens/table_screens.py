@@ -58,15 +58,19 @@ class Home(Screen):
         Screen.__init__(self, app)
         self._line = None
         self._version = -1
+        self._wrong = False
 
     def last_line(self):
         """The last deal's contract ('Nous 100 SA x2', 'Tous passent'), or the target before
         the first deal; built once per confirmed change, so a redraw allocates nothing."""
         app = self.app
-        if self._line is None or self._version != app.version:
+        if self._line is None or self._version != app.version or self._wrong != app.setup_wrong:
             game = app.game
             info = app.table.concours()
-            if info:  # a concours round: 'R2 T7 5/12', the round, the table, the deal
+            self._wrong = app.setup_wrong
+            if info and self._wrong:  # not the organiser's draw: said before the first deal
+                self._line = app.texts["l_setup"]
+            elif info:  # a concours round: 'R2 T7 5/12', the round, the table, the deal
                 self._line = "R%d T%d %d/%d" % (info["round"], info["table"], game.round_deal(), game.rules.round_deals)
             elif game.deals:
                 self._line = contract_text(app, game.deals[-1])

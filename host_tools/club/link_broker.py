@@ -8,6 +8,15 @@ exit or every 30 minutes, so a SIGKILL loses the QoS 1 messages it had queued;
 `autosave_on_changes` with an interval of 1 saves after every change. Started as
 root it drops to the `mosquitto` user, which cannot write a folder of ours: it
 runs as the user who starts it instead.
+
+Who speaks as whom: the broker takes each client's user name as its client id
+(`use_username_as_clientid`), so a table's credentials cannot take over the
+organiser's session, clear its queue, or kick another table off. The organiser
+reads each table's `up` in a session of its own (user `organiser-<device>`), so a
+table that floods fills only its own queue (MAX_QUEUED): another table's deals
+are never dropped to make room. The broker logs at debug level into its log file:
+that is the only level at which Mosquitto 2.0 writes the publishes its ACL denies
+("Denied PUBLISH"), which the service reads back for the organiser.
 """
 import base64
 import getpass
@@ -21,6 +30,15 @@ SERVICE_USER = "organiser"
 DEFAULT_PORT = 1883
 PBKDF2_ROUNDS = 101  # what mosquitto_passwd writes ($7$: PBKDF2-SHA512)
 MAX_PACKET = 4096  # bytes: a message of ours is at most protocol.MAX_MESSAGE, plus the topic
+# messages the broker holds for one session while it is away, per session: a table's
+# worst honest backlog is a whole event typed offline (10 rounds of at most 40 actions)
+MAX_QUEUED = 2000
+LOG_NAME = "mosquitto.log"
+
+
+def reader_user(device):
+    """The organiser's user that reads one table's `up` (its own session and queue)."""
+    return "%s-%s" % (SERVICE_USER, device)
 
 
 def link_folder(db):
@@ -58,10 +76,11 @@ def current_devices(club):
 
 def acl_text(devices):
     lines = ["# written by host_tools.club broker: a table speaks only as itself", "",
-             "user %s" % SERVICE_USER, "topic read coinche/+/up", "topic write coinche/+/ack",
-             "topic write coinche/+/draw", ""]
+             "user %s" % SERVICE_USER, "topic write coinche/+/ack", "topic write coinche/+/draw", ""]
     for device in devices:
         name = device["id"]
+        # the organiser's reader: reads the table's up, and clears a retained message left there
+        lines += ["user %s" % reader_user(name), "topic readwrite coinche/%s/up" % name, ""]
         lines += ["user %s" % name, "topic write coinche/%s/up" % name, "topic read coinche/%s/ack" % name,
                   "topic read coinche/%s/draw" % name, ""]
     return "\n".join(lines)
@@ -77,18 +96,23 @@ def config_text(folder, host, port, bridge=None, autosave=1):
         "acl_file %s" % os.path.join(folder, "acl"),
         "listener %d %s" % (port, host),
         "protocol mqtt",
+        "use_username_as_clientid true",
         "max_packet_size %d" % MAX_PACKET,
-        "max_queued_messages 10000",
+        "max_queued_messages %d" % MAX_QUEUED,
+        # a session nobody can take any more (a table provisioned again, the organiser's
+        # client id of an older version) stops holding messages after two weeks
+        "persistent_client_expiration 14d",
         "persistence true",
         "persistence_location %s/" % os.path.join(folder, "persistence"),
         "autosave_on_changes true",
         "autosave_interval %d" % autosave,
         "user %s" % user,
-        "log_dest file %s" % os.path.join(folder, "mosquitto.log"),
+        "log_dest file %s" % os.path.join(folder, LOG_NAME),
         "log_dest stdout",
         "log_type error",
         "log_type warning",
         "log_type notice",
+        "log_type debug",  # the only level at which Mosquitto 2.0 logs "Denied PUBLISH"
         "connection_messages true",
     ]
     if bridge:
@@ -103,6 +127,7 @@ def write_broker_files(club, db, host, port, autosave=1):
     devices = current_devices(club)
     password = service_password(club)
     entries = ["%s:%s" % (SERVICE_USER, mosquitto_hash(password))]
+    entries += ["%s:%s" % (reader_user(d["id"]), mosquitto_hash(password)) for d in devices]
     entries += ["%s:%s" % (d["id"], d["mqtt_hash"]) for d in devices]
     _write_private(os.path.join(folder, "passwords"), "\n".join(entries) + "\n")
     _write_private(os.path.join(folder, "acl"), acl_text(devices))

@@ -32,7 +32,53 @@ GAME_OPS = ("new", "add", "edit", "del", "dealer")
 
 
 class Refused(Exception):
-    """A message that is not stored: its reason, one line for the log."""
+    """A message that is not stored: its reason, one line for the log. Its kind (the
+    admin page's count) is the reason's first words, before the colon."""
+
+
+def kind_of(reason):
+    """The kind of a refusal, from its text: "wrong signature" -> "wrong_signature"."""
+    return reason.split(":")[0].strip().replace(" ", "_")[:40] or "malformed"
+
+
+def setup_problem(club, spec, table):
+    """Why a concours game's set-up is not the event's for this table (None: it is),
+    checked as `import` checks an export: the rules and options (the number of deals
+    among them), the round drawn, the table and its teams. The organiser decides
+    what a round is: a game that disagrees is never filed."""
+    concours = spec.get("concours")
+    if not isinstance(concours, dict):
+        return "its concours field is not an object"
+    event = club.event()
+    rules = club.rules()
+    try:
+        played = Rules.from_spec({"preset": spec.get("preset"), "options": spec.get("options")})
+    except (RulesError, TypeError, ValueError, AttributeError) as e:
+        return "its rules cannot be read (%s)" % e
+    if played.round_deals != (event["deals"] or played.round_deals):
+        return "%r deals, the event's rounds have %d" % (played.round_deals, event["deals"])
+    unused = ("target", "tie", "bonus_rule") if rules.round_deals else ()  # a round ignores them
+    if {k: v for k, v in played.opt.items() if k not in unused} != \
+            {k: v for k, v in rules.opt.items() if k not in unused}:
+        return "played under other rules (%s %s) than the event's (%s %s)" % (
+            played.preset, json.dumps(played.overrides, sort_keys=True), rules.preset,
+            json.dumps(rules.overrides, sort_keys=True))
+    round_number, teams = concours.get("round"), concours.get("teams")
+    if concours.get("table") != table:
+        return "it says table %r, the device is table %d's" % (concours.get("table"), table)
+    drawn = {r["round"]: r for r in club.store.rounds()}
+    if type(round_number) is not int or round_number not in drawn:
+        return "round %r has not been drawn (rounds drawn: %s)" % (
+            round_number, ", ".join(str(n) for n in sorted(drawn)) or "none")
+    seat = next((t for t in drawn[round_number]["tables"] if t["table"] == table), None)
+    if seat is None:
+        return "round %d has no table %d" % (round_number, table)
+    # the teams may sit the other way round: the result code's check takes that too
+    if not isinstance(teams, dict) or teams not in ({"NS": seat["NS"], "EW": seat["EW"]},
+                                                    {"NS": seat["EW"], "EW": seat["NS"]}):
+        return "teams %s, the draw puts team %d (NS) against %d (EW) at table %d of round %d" % (
+            json.dumps(teams, sort_keys=True)[:60], seat["NS"], seat["EW"], table, round_number)
+    return None
 
 
 def _whole(value, low):
@@ -67,6 +113,8 @@ class DeviceChain:
         self.current = None  # [game number, its actions, why it does not replay (None)]
         self.game = None  # the Game being played (None: none, or it does not replay)
         self.spec = None  # its rules spec
+        self.problem = None  # why the current game is not filed: "wrong_setup", "refused_deal" (None: none)
+        self.why = None  # the problem's one line, for the log
 
     def add(self, game, seq, prev, action):
         self.by_seq[seq] = (game, prev, action)
@@ -125,10 +173,14 @@ class Ingest:
     """The link's rules over one open event (service.Club). handle() takes one
     message and returns what to publish: [(topic, payload, retain)]."""
 
-    def __init__(self, club, log):
+    def __init__(self, club, log, counts=None, refused=None):
+        """counts, refused: the counts so far (an Ingest read again after an error
+        keeps them, and does not count again the problems it reads back)."""
         self.club = club
         self.log = log  # log(kind, device, text): one line per event
-        self.counts = {"stored": 0, "duplicate": 0, "refused": 0}
+        self.quiet = counts is not None  # reading back: problems already logged and counted
+        self.counts = counts if counts is not None else {"stored": 0, "duplicate": 0, "refused": 0}
+        self.refused = refused if refused is not None else {}  # kind -> how many refused
         self.latest = {}  # device -> time.time() its last stored action was replayed
         self.chains = {}
         self.devices = {}
@@ -145,6 +197,14 @@ class Ingest:
                 chain.add(stored["game"], stored["seq"], stored["prev"], body["action"])
             chain.extend()
             self.replay(chain)
+        self.quiet = False
+
+    def refuse(self, device, reason, kind=None):
+        """One refusal: logged, counted by kind."""
+        kind = kind or kind_of(reason)
+        self.counts["refused"] += 1
+        self.refused[kind] = self.refused.get(kind, 0) + 1
+        self.log("refused", device, reason)
 
     def ack(self, chain):
         body = protocol.ack_body(chain.device, chain.end[0], chain.end[1])
@@ -157,15 +217,14 @@ class Ingest:
         try:
             return self._handle(topic, payload)
         except Refused as e:
-            self.counts["refused"] += 1
             where = protocol.device_of(topic)
-            self.log("refused", where[0] if where else "-", str(e))
+            self.refuse(where[0] if where else "-", str(e))
             return []
 
     def _handle(self, topic, payload):
         where = protocol.device_of(topic)
         if where is None or where[1] != "up":
-            raise Refused("not a table's up topic: %r" % topic[:80])
+            raise Refused("malformed: not a table's up topic: %r" % topic[:80])
         device = where[0]
         if device not in self.devices:
             self.devices.update({d["id"]: d for d in self.club.store.devices()})  # provisioned since
@@ -201,13 +260,16 @@ class Ingest:
     # -- the scores ---------------------------------------------------------
     def replay(self, chain):
         """Plays the chain's new actions on the device's games with the scoring core
-        (each action once: the game being played is kept), files every concours
-        round that is over, and updates what the projector shows of the table."""
+        (each action once: the game being played is kept), checks a concours game's
+        set-up against the event, files every concours round that is over and sound,
+        and updates what the projector shows of the table. A deal the scoring core
+        refuses is refused (logged, counted, each time) and left out: the game goes
+        on with the table's next deals, marked, and is not filed."""
         actions = chain.chain()
-        for game, _, action in actions[chain.replayed:]:
+        for game, seq, action in actions[chain.replayed:]:
             if chain.current is None or chain.current[0] != game:
                 chain.current = [game, [], None]  # (game number, its actions, the replay error)
-                chain.game = None  # a game starts with its "new"
+                chain.game, chain.spec, chain.problem, chain.why = None, None, None, None
             number, played_actions, broken = chain.current
             played_actions.append(action)
             if broken:
@@ -221,22 +283,48 @@ class Ingest:
                         chain.game = Game(chain.game.rules, chain.game.deals, chain.game.first_dealer,
                                           chain.game.order, action.get("fix") or ())
             except (GameError, RecordError, RulesError, TypeError, KeyError, ValueError, AttributeError,
-                    IndexError) as e:
-                chain.current[2] = str(e) or type(e).__name__
-                chain.game = None
-                self.log("unplayable", chain.device, "game %d does not replay: %s" % (number, e))
+                    IndexError, OverflowError) as e:
+                if chain.game is None:  # the game's new itself: nothing of it can be played
+                    chain.current[2] = str(e) or type(e).__name__
+                    self.problem(chain, "wrong_setup", "game %d does not replay: %s" % (number, e))
+                else:
+                    chain.problem, chain.why = "refused_deal", "game %d seq %d: %s" % (number, seq, e)
+                    if not self.quiet:
+                        self.refuse(chain.device, "refused deal: game %d seq %d, the scoring core refuses it "
+                                    "(%s): left out, the game is not filed" % (number, seq, str(e)[:120]),
+                                    "refused_deal")
         chain.replayed = len(actions)
-        played, spec = chain.game, chain.spec
-        if played is None or chain.current is None:
+        if chain.current is None:
             return
+        spec = chain.spec if isinstance(chain.spec, dict) else {}
         concours = spec.get("concours") if isinstance(spec.get("concours"), dict) else None
+        if concours is not None and chain.problem in (None, "wrong_setup"):
+            why = setup_problem(self.club, spec, chain.table)
+            if why is None:
+                chain.problem, chain.why = None, None  # the round was drawn since, say
+            elif chain.why != why:
+                self.problem(chain, "wrong_setup", "wrong set-up: game %d: %s: not filed" % (chain.current[0], why),
+                             why)
+        played = chain.game
         chain.live = {"device": chain.device, "table": chain.table, "game": chain.current[0],
                       "round": concours.get("round") if concours else None,
                       "teams": concours.get("teams") if concours else None,
-                      "counted": played.round_deal() - 1, "deals": played.rules.round_deals,
-                      "total": dict(played.total), "over": played.over}
-        if concours and played.over:
-            self.file(chain, chain.current[0], concours, played)
+                      "counted": played.round_deal() - 1 if played else 0,
+                      "deals": played.rules.round_deals if played else None,
+                      "total": dict(played.total) if played else {"NS": 0, "EW": 0},
+                      "over": played.over if played else False, "problem": chain.problem}
+        if concours and played is not None and played.over:
+            if chain.problem is None:
+                self.file(chain, chain.current[0], concours, played)
+            elif not self.quiet:
+                self.log("not filed", chain.device, "game %d is over but not filed: %s" % (
+                    chain.current[0], chain.why))
+
+    def problem(self, chain, kind, text, why=None):
+        """Marks the chain's current game (shown to the organiser), logged and counted once."""
+        chain.problem, chain.why = kind, why or text
+        if not self.quiet:
+            self.refuse(chain.device, text, kind)
 
     def file(self, chain, number, concours, played):
         """A round that is over, filed as its typed code would be (once; a different
@@ -260,5 +348,6 @@ class Ingest:
             filed["round"], filed["table"], filed["totals"]["NS"], filed["totals"]["EW"], result_code.grouped(code)))
 
     def live(self):
-        """The live page's rows: one per table whose device has spoken."""
+        """The live page's rows: one per table whose device has spoken (with its device:
+        status() leaves it out of the public page)."""
         return sorted((c.live for c in self.chains.values() if c.live), key=lambda row: row["table"])

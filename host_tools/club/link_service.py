@@ -2,10 +2,19 @@
 (link_ingest.Ingest judges and stores them), acknowledges each after it is
 committed, and publishes each table's draw when a round is drawn.
 
-The session is persistent (a fixed client id, clean_session false) and every
-message is acknowledged to the broker only after the database commit
-(manual_ack): a service killed mid-write gets the same message again from the
-broker when it comes back, and the database says whether it was stored.
+Each table's `up` is read in a session of its own (user and client id
+`organiser-<device>`, the broker binding client ids to users): a table that floods
+fills its own queue at the broker, never another table's. The sessions are
+persistent (clean_session false) and every message is acknowledged to the broker
+only after the database commit (manual_ack): a service killed mid-write gets the
+same message again from the broker when it comes back, and the database says
+whether it was stored. The acknowledgements and the draws go out through the
+organiser's own session (user and client id `organiser`).
+
+A message retained on a table's `up` is refused and cleared. What the broker's ACL
+denies never reaches the service, nor a packet over the broker's limit: the
+service reads the broker's log for "Denied PUBLISH" and "oversize packet" and logs
+each one as a refusal.
 
 Messages are stored in batches: a worker takes every message waiting (up to
 BATCH) and commits them in one transaction, then sends their acknowledgements. A
@@ -13,20 +22,26 @@ commit waits for the disk (8 ms here): one commit per message would cap the
 service at about a hundred deals a second, a batch costs the same one wait.
 """
 import collections
+import os
 import queue
+import re
 import sys
 import threading
 import time
 
 import paho.mqtt.client as mqtt
 
-from host_tools.club.link_broker import SERVICE_USER, current_devices, parse_address, service_password
+from host_tools.club.link_broker import (LOG_NAME, MAX_PACKET, SERVICE_USER, current_devices, link_folder, parse_address,
+                                         reader_user, service_password)
 from host_tools.club.link_ingest import Ingest
 from host_tools.club.service import Club
 
 from link import protocol
 
-CLIENT_ID = "coinche-organiser"
+CLIENT_ID = SERVICE_USER  # what the broker makes of any client id (use_username_as_clientid)
+DENIED = re.compile(r"Denied PUBLISH from (\S+) \(.*?'([^']*)'")
+LOG_READ = 1 << 20  # bytes of the broker's log read at most per poll
+OVERSIZE = re.compile(r"Client (\S+) disconnected due to oversize packet")
 DRAW_POLL_SECONDS = 1.0
 BATCH = 500
 
@@ -81,22 +96,30 @@ class LinkService:
         self.published_round = 0
         self.connected = threading.Event()
         self.stopping = threading.Event()
-        self.inbox = queue.Queue()
+        self.inbox = queue.Queue()  # (the reader's client, the message)
+        self.password = service_password(self.club)
+        self.readers = {}  # device -> the client that reads its up
+        self.refused_readers = set()  # devices whose reader the broker refused (logged once)
+        self.clearing = set()  # topics whose retained message the service cleared (the empty echo is not a refusal)
+        self.broker_log = os.path.join(link_folder(db), LOG_NAME)
+        self.broker_log_at = None  # where the broker's log was read to
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=CLIENT_ID, clean_session=False,
-                             protocol=mqtt.MQTTv311, manual_ack=True)
-        client.username_pw_set(SERVICE_USER, service_password(self.club))
+                             protocol=mqtt.MQTTv311)
+        client.username_pw_set(SERVICE_USER, self.password)
         client.reconnect_delay_set(0.2, 2)
         client.max_inflight_messages_set(100)
         client.max_queued_messages_set(0)
         client.on_connect = self.on_connect
         client.on_disconnect = self.on_disconnect
-        client.on_message = self.on_message
         self.client = client
 
     def start(self):
         """Connects (retrying in the background until the broker answers) and polls for draws."""
         self.client.connect_async(self.host, self.port, keepalive=15)
         self.client.loop_start()
+        self.read_broker_log(skip=True)
+        with self.lock:
+            self.start_readers()
         self.poller = threading.Thread(target=self.poll_draws, name="draw-poll", daemon=True)
         self.poller.start()
         self.worker = threading.Thread(target=self.work, name="ingest", daemon=True)
@@ -105,19 +128,54 @@ class LinkService:
 
     def stop(self):
         self.stopping.set()
-        self.client.disconnect()
-        self.client.loop_stop()
+        for reader in list(self.readers.values()) + [self.client]:
+            reader.disconnect()
+            reader.loop_stop()
         with self.lock:
             self.club.close()
+
+    def start_readers(self):
+        """A reader for each table let in (newly provisioned ones too), none for a device
+        provisioned again since (the broker no longer lets its user in); called with the lock."""
+        devices = current_devices(self.club)
+        current = {device["id"] for device in devices}
+        for name in [name for name in self.readers if name not in current]:
+            reader = self.readers.pop(name)
+            reader.disconnect()
+            reader.loop_stop()
+        for device in devices:
+            if device["id"] in self.readers:
+                continue
+            name = reader_user(device["id"])
+            reader = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=name, clean_session=False,
+                                 protocol=mqtt.MQTTv311, manual_ack=True, userdata=device["id"])
+            reader.username_pw_set(name, self.password)
+            reader.reconnect_delay_set(0.2, 2)
+            reader.max_inflight_messages_set(100)
+            reader.max_queued_messages_set(0)
+            reader.on_connect = self.on_reader_connect
+            reader.on_message = self.on_message
+            reader.connect_async(self.host, self.port, keepalive=15)
+            reader.loop_start()
+            self.readers[device["id"]] = reader
 
     def on_connect(self, client, userdata, flags, reason, properties):
         if reason.is_failure:
             self.log("broker", "-", "refused the service: %s" % reason)
             return
-        client.subscribe(protocol.topic("+", "up"), qos=1)
         self.connected.set()
         self.published_round = 0  # retained draws again: the broker may have lost them
         self.log("connected", "-", "broker %s:%d" % (self.host, self.port))
+
+    def on_reader_connect(self, client, userdata, flags, reason, properties):
+        if reason.is_failure:
+            if userdata not in self.refused_readers:  # once: it tries again every 2 s
+                self.refused_readers.add(userdata)
+                self.log("broker", userdata, "refused the service's reader: %s (restart the broker after "
+                         "provisioning a table: it lets the table in then)" % reason)
+            return
+        self.refused_readers.discard(userdata)
+        client.subscribe(protocol.topic(userdata, "up"), qos=1)
 
     def on_disconnect(self, client, userdata, flags, reason, properties):
         self.connected.clear()
@@ -125,7 +183,7 @@ class LinkService:
             self.log("disconnected", "-", "%s; reconnecting" % reason)
 
     def on_message(self, client, userdata, message):
-        self.inbox.put(message)
+        self.inbox.put((client, message))
 
     def work(self):
         while not self.stopping.is_set():
@@ -142,40 +200,97 @@ class LinkService:
 
     def store_batch(self, batch):
         """Every message of the batch judged and stored in one commit; then the
-        acknowledgements (the last one of each table) and the broker's PUBACKs."""
+        acknowledgements (the last one of each table) and the broker's PUBACKs.
+        A message that raises anything unexpected is undone and refused by itself,
+        and the event is read again at once: what follows it in the batch is judged
+        on what is stored, so no acknowledgement ever covers an action that is not."""
         replies = {}
-        resync = False
+        clear = []
         try:
             with self.lock:
                 with self.club.store.transaction():
-                    for message in batch:
+                    for reader, message in batch:
+                        if message.retain or (not message.payload and message.topic in self.clearing):
+                            if message.retain and message.payload:
+                                where = protocol.device_of(message.topic)
+                                self.ingest.refuse(where[0] if where else "-", "retained: a message retained on "
+                                                   "%s is refused and cleared" % message.topic[:80])
+                                clear.append((reader, message.topic))
+                            else:
+                                self.clearing.discard(message.topic)
+                            continue
                         self.club.store.execute("SAVEPOINT message")
                         try:
                             for topic, payload, retain in self.ingest.handle(message.topic, message.payload):
                                 replies[topic] = (payload, retain)
                         except Exception as e:  # nothing a message holds stops the service
-                            # its writes undone; the memory is read again from the event after the commit
                             self.club.store.execute("ROLLBACK TO SAVEPOINT message")
-                            self.log("error", "-", "%s: %r: refused" % (message.topic[:80], e))
-                            resync = True
+                            self.ingest.refuse("-", "error: %s: %r: refused" % (message.topic[:80], e))
+                            # its writes undone: the memory read again from the event now, so that
+                            # the next messages are judged (and acknowledged) on what is stored
+                            self.ingest = Ingest(self.club, self.log, self.ingest.counts, self.ingest.refused)
+                            where = protocol.device_of(message.topic)
+                            if where and where[0] in self.ingest.chains:
+                                replies[protocol.topic(where[0], "ack")] = \
+                                    self.ingest.ack(self.ingest.chains[where[0]])[1:]
                         self.club.store.execute("RELEASE SAVEPOINT message")
-                if resync:
-                    self.ingest = Ingest(self.club, self.log)
         except Exception as e:
             # nothing of the batch is kept: read the event again, and reconnect so that
             # the broker sends the messages again (none of them was acknowledged)
             self.log("error", "-", "a batch of %d was not stored (%r): reconnecting" % (len(batch), e))
             with self.lock:
-                self.ingest = Ingest(self.club, self.log)
-            self.client.reconnect()
+                self.ingest = Ingest(self.club, self.log, self.ingest.counts, self.ingest.refused)
+            for reader in {id(r): r for r, _ in batch}.values():
+                reader.reconnect()
             return
         for topic, (payload, retain) in replies.items():
             self.client.publish(topic, payload, qos=1, retain=retain)
-        for message in batch:
-            self.client.ack(message.mid, message.qos)
+        for reader, topic in clear:
+            self.clearing.add(topic)
+            reader.publish(topic, b"", qos=1, retain=True)
+        for reader, message in batch:
+            reader.ack(message.mid, message.qos)
+
+    def read_broker_log(self, skip=False):
+        """The publishes the broker's ACL denied since the last read, each logged as a
+        refusal (MQTT 3.1.1 cannot tell the sender; the organiser is told here).
+        skip: only note where the log ends (what was denied before the service started
+        was shown by the service that ran then)."""
+        try:
+            with open(self.broker_log, "rb") as f:
+                end = f.seek(0, os.SEEK_END)
+                if skip:
+                    self.broker_log_at = end
+                    return
+                start = self.broker_log_at or 0
+                if end < start:
+                    start = 0  # a new log file
+                f.seek(start)
+                text = f.read(min(end - start, LOG_READ))  # a flood's lines: a bounded bite a second
+        except OSError:
+            return
+        self.broker_log_at = start
+        complete = text.rfind(b"\n") + 1
+        self.broker_log_at += complete
+        for line in text[:complete].decode("utf-8", "replace").splitlines():
+            found = DENIED.search(line)
+            if found:
+                with self.lock:
+                    self.ingest.refuse(found.group(1)[:60], "acl: the broker denied a publish on %s" % found.group(2)[:80])
+            found = OVERSIZE.search(line)
+            if found:
+                with self.lock:
+                    self.ingest.refuse(found.group(1)[:60], "oversized: the broker closed the connection on a packet "
+                                       "over %d bytes" % MAX_PACKET)
 
     def poll_draws(self):
         while not self.stopping.wait(DRAW_POLL_SECONDS):
+            try:
+                self.read_broker_log()
+                with self.lock:
+                    self.start_readers()
+            except Exception as e:
+                self.log("error", "-", "broker log, readers: %r" % e)
             if not self.connected.is_set():
                 continue
             try:
@@ -197,14 +312,21 @@ class LinkService:
         self.published_round = number
         self.log("draw", "-", "round %d published to %d tables" % (number, len(messages)))
 
-    def status(self):
+    def status(self, devices=False):
+        """What the pages show: each table by its number (devices: with its device id,
+        for the admin page only), its problem (None, "wrong_setup", "refused_deal"),
+        the counts and the refusals by kind."""
         with self.lock:
-            return {"connected": self.connected.is_set(), "tables": self.ingest.live(),
-                    "counts": dict(self.ingest.counts), "at": time.time()}
+            rows = [dict(row) for row in self.ingest.live()]
+            if not devices:
+                for row in rows:
+                    row.pop("device", None)
+            return {"connected": self.connected.is_set(), "tables": rows,
+                    "counts": dict(self.ingest.counts), "refused": dict(self.ingest.refused), "at": time.time()}
 
     def admin_status(self):
         """status() with the provisioned devices and the last log lines (the admin page only)."""
-        out = self.status()
+        out = self.status(devices=True)
         with self.lock:
             out["devices"] = [{"id": d["id"], "table": d["table_number"], "created": d["created"]}
                               for d in self.club.store.devices()]

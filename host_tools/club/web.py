@@ -356,7 +356,7 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
     def live_json():
         """The tables as they report, deal by deal (the link's replay of their actions)."""
         if link is None:
-            return {"connected": False, "tables": [], "counts": {}}
+            return {"connected": False, "tables": [], "counts": {}, "refused": {}}
         return public_live(link.status())
 
     @app.route("/state.json")

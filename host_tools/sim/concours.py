@@ -33,10 +33,8 @@ class _Settings:
         self.settings = settings
 
 
-def round_presses(screen, settings, wanted, state=None):
-    """The buttons that start round `wanted` (round, table, ns, ew) from `screen` (home,
-    game over or a round's end), the device's settings being `settings`; state: the
-    device's state, whose club link may hold the organiser's draw (offered first)."""
+def open_presses(screen):
+    """The buttons that open Menu > Concours from `screen` (home, game over or a round's end)."""
     presses = []
     if screen == "gameover":
         presses.append("OK")  # a new game: home
@@ -47,9 +45,14 @@ def round_presses(screen, settings, wanted, state=None):
     elif screen != "roundover":
         raise ConcoursError("--concours: the device shows %r, not home or the end of a game" % screen)
     presses.append("OK")  # the Concours screen, on its first row
-    link = state.get("link") if state else None
-    offered = next_round(_Settings(settings), link.get("draw") if link else None)
+    return presses
+
+
+def field_presses(offered, wanted):
+    """The buttons that turn what the open Concours screen offers ({"round", "table",
+    "teams"}) into `wanted` (round, table, ns, ew), then start the round."""
     first = (offered["round"], offered["table"], offered["teams"]["NS"], offered["teams"]["EW"])
+    presses = []
     for index in range(len(FIELDS)):
         if index:
             presses.append("DOWN")
@@ -62,11 +65,33 @@ def round_presses(screen, settings, wanted, state=None):
     return presses
 
 
+def round_presses(screen, settings, wanted, state=None):
+    """The buttons that start round `wanted` (round, table, ns, ew) from `screen` (home,
+    game over or a round's end), the device's settings being `settings`; state: the
+    device's state, whose club link may hold the organiser's draw (offered first).
+    Exact only when no draw arrives while they are pressed: start_round() reads what
+    the open screen offers instead."""
+    link = state.get("link") if state else None
+    offered = next_round(_Settings(settings), link.get("draw") if link else None)
+    return open_presses(screen) + field_presses(offered, wanted)
+
+
 def start_round(sim, wanted):
-    """Press the simulated device into round `wanted`; its state's "concours" then holds
-    it (ConcoursError when it does not: the device refused, a message says why)."""
+    """Press the simulated device into round `wanted` as a player does: open Menu >
+    Concours, read what it offers (the organiser's draw, when the link brought it
+    before the screen opened; whatever arrives first), then set each number from
+    there. Its state's "concours" then holds the round (ConcoursError when it does
+    not: the device refused, a message says why)."""
     state = sim.state()
-    for button in round_presses(state["screen"], state["settings"], wanted, state):
+    for button in open_presses(state["screen"]):
+        sim.press(button)
+    sim.sync()
+    shown = sim.state()
+    offered = shown.get("offered")
+    if offered is None:  # a device without the field: what it would offer
+        link = shown.get("link")
+        offered = next_round(_Settings(shown["settings"]), link.get("draw") if link else None)
+    for button in field_presses(offered, wanted):
         sim.press(button)
     sim.sync()
     held = sim.state().get("concours")
