@@ -17,6 +17,7 @@ from host_tools.club import link_run
 from host_tools.club.light_table import LightTable
 from host_tools.club.link_broker import service_password
 from host_tools.club.service import Club
+from host_tools.club.words import Words
 from link import protocol
 from screens.menu import Menu
 
@@ -209,8 +210,8 @@ def test_a_round_the_event_did_not_set_is_never_filed(site):
     row, = site.live()["tables"]
     assert row["table"] == 2 and row["problem"] == "wrong_setup"
     assert site.live()["refused"] == {"wrong_setup": 1}
-    page = urllib.request.urlopen("http://127.0.0.1:%d/projector" % site.web, timeout=10).read().decode()
-    assert '<span class="problem">wrong set-up</span>' in page
+    shown = json.loads(urllib.request.urlopen("http://127.0.0.1:%d/projector.json" % site.web, timeout=10).read())
+    assert Words(shown["lang"]).problem_wrong_setup.format(table=2) in shown["link"]["problems"]
 
 
 def test_an_action_that_fails_while_filing_acknowledges_nothing_after_it(site):
@@ -248,8 +249,8 @@ def test_deals_the_scoring_core_refuses_are_refused_each_time(site):
     row, = site.live()["tables"]
     assert row["counted"] == 2 and row["problem"] == "refused_deal"  # the later valid deals are scored
     assert site.live()["refused"] == {"refused_deal": 4}
-    page = urllib.request.urlopen("http://127.0.0.1:%d/projector" % site.web, timeout=10).read().decode()
-    assert '<span class="problem">refused deal</span>' in page
+    shown = json.loads(urllib.request.urlopen("http://127.0.0.1:%d/projector.json" % site.web, timeout=10).read())
+    assert Words(shown["lang"]).problem_refused_deal.format(table=2) in shown["link"]["problems"]
 
 
 def test_acl_denials_and_oversized_packets_are_logged_for_the_organiser(site):
