@@ -20,7 +20,8 @@ let config = null;
 let device = null; // the running board: {name, wiring, worker, glass, ...}
 let requests = 0;
 const answers = new Map(); // request id -> resolve
-const pressToPixels = []; // ms from an input event to the glass answering it
+const pressToPixels = []; // ms from an input event to the glass showing the whole picture answering it
+let framesDrawn = 0; // pictures drawn on the canvas (each a whole one)
 let readyResolve;
 let ready = new Promise((resolve) => { readyResolve = resolve; });
 let firstBoot;
@@ -95,6 +96,7 @@ function received(from, message) {
   if (from !== device) return; // a worker that was replaced
   if (message.type === 'frame') {
     from.glass.draw(message.kind, message.data, message.brightness);
+    framesDrawn++;
     const drawn = performance.timeOrigin + performance.now();
     for (const at of message.answered) pressToPixels.push(drawn - at);
     if (firstFrameMs === null && message.pictures > 0 && !blank(message.kind, message.data)) {
@@ -302,7 +304,7 @@ window.scoreboard = {
   },
   async stats() {
     const answer = await ask({ type: 'stats' });
-    return { ...answer.stats, firstFrameMs, pressToPixels: pressToPixels.slice() };
+    return { ...answer.stats, firstFrameMs, framesDrawn, pressToPixels: pressToPixels.slice() };
   },
 };
 
