@@ -59,6 +59,7 @@ class Board {
   powerOn() {
     this.polling = false; // the core reads a bus's status until the bus's next event (watchPolling)
     this.displaySent = false; // display bytes went out since the core last slept (pictureDone)
+    this.pwmAlarms = null; // the new chip's PWM alarms (nextWakeNanos)
     const mcu = new RP2040();
     mcu.logger = new ConsoleLogger(LogLevel.Error);
     mcu.loadBootrom(this.bootrom); // resets, which erases rp2040js's flash array
@@ -180,6 +181,28 @@ class Board {
   pictureDone() {
     this.displaySent = false;
     this.tell('pictureDone', this.micros());
+  }
+
+  /**
+   * Simulated nanos of the next alarm that can change what the chip does, or null: a
+   * caller that waits in real time for it (the page's Worker) skips the PWM's alarms
+   * while no PWM interrupt is enabled (they toggle an output pin, the backlight's, a
+   * thousand times a second, and nothing reads it).
+   */
+  nextWakeNanos() {
+    const mcu = this.mcu;
+    let quiet = this.pwmAlarms;
+    if (!quiet) {
+      quiet = this.pwmAlarms = new Set();
+      for (const channel of mcu.pwm.channels) {
+        for (const alarm of [channel.alarmA, channel.alarmB, channel.alarmBottom]) quiet.add(alarm.clockAlarm);
+      }
+    }
+    const skip = !(mcu.pwm.intEnable || mcu.pwm.intForce);
+    for (let alarm = mcu.clock.nextAlarm; alarm; alarm = alarm.next) {
+      if (!skip || !quiet.has(alarm)) return alarm.nanos;
+    }
+    return null;
   }
 
   at(micros, action) {

@@ -163,8 +163,8 @@ function turn() {
     next();
     return;
   }
-  const alarm = board.mcu.clock.nextAlarm;
-  let wait = alarm ? pacing.wall + (alarm.nanos - pacing.nanos) / 1e6 - wallNow() : LONGEST_SLEEP_MS;
+  const alarm = board.nextWakeNanos();
+  let wait = alarm !== null ? pacing.wall + (alarm - pacing.nanos) / 1e6 - wallNow() : LONGEST_SLEEP_MS;
   if (unposted) wait = Math.min(wait, FRAME_MS);
   if (dirty.size) wait = Math.min(wait, SAVE_AFTER_MS);
   if (waiters.length) wait = Math.min(wait, 50); // idle() waits for quiet simulated time to pass
