@@ -6,9 +6,12 @@ as a fraction of real time, and what a still screen costs the machine (the CPU t
 of all the browser's processes while nothing is pressed).
 
     python -m host_tools.web.measure [--web build/web] [--presses 20] [--out docs/bench_web.md]
+                                     [--doc docs/web.md]
 
 prints a markdown table; with --out (make bench) also writes it, with how it was
-measured, into that file. Without Chromium, or without the UF2s and the rp2 source to
+measured, into that file; with --doc, it also replaces the figures between the
+document's FIGURES_BEGIN and FIGURES_END lines (docs/web.md's table is this one, never
+written by hand). Without Chromium, or without the UF2s and the rp2 source to
 build them, it says why and stops with status 0, the file left as it was: a machine
 that cannot run the page still runs the rest of the bench.
 Figures of this machine at that moment: the emulated chip shares its cores with
@@ -191,6 +194,23 @@ def document(results, browser, date, commit, load):
     ])
 
 
+FIGURES_BEGIN = "<!-- figures: make bench writes them (host_tools/web/measure.py) -->"
+FIGURES_END = "<!-- end of the figures -->"
+
+
+class MarkersMissing(Exception):
+    """The document has no FIGURES_BEGIN ... FIGURES_END lines to put the figures between."""
+
+
+def with_figures(document_text, figures):
+    """document_text with `figures` between its FIGURES_BEGIN and FIGURES_END lines."""
+    begin = document_text.find(FIGURES_BEGIN)
+    end = document_text.find(FIGURES_END, begin + 1) if begin >= 0 else -1
+    if begin < 0 or end < 0:
+        raise MarkersMissing("no %r ... %r lines" % (FIGURES_BEGIN, FIGURES_END))
+    return document_text[:begin + len(FIGURES_BEGIN)] + "\n" + figures.strip("\n") + "\n" + document_text[end:]
+
+
 def load_average():
     try:
         return "%.1f" % os.getloadavg()[0]
@@ -204,7 +224,16 @@ def main(argv=None):
     p.add_argument("--presses", type=int, default=20, help="presses measured per board")
     p.add_argument("--no-build", action="store_true", help="measure the folder as it is")
     p.add_argument("--out", default=None, help="also write the figures, with how they were measured, here")
+    p.add_argument("--doc", default=None, help="and put them between this document's figure markers")
     args = p.parse_args(argv)
+    if args.doc:
+        with open(args.doc, encoding="utf-8") as f:
+            doc_text = f.read()
+        try:
+            with_figures(doc_text, "")
+        except MarkersMissing as e:
+            print("web.measure: %s: %s" % (args.doc, e), file=sys.stderr)
+            return 2
     load = load_average()
     try:
         results = measure(os.path.abspath(args.web), args.presses, rebuild=not args.no_build)
@@ -215,6 +244,10 @@ def main(argv=None):
         text = document(results, chromium_version(), datetime.date.today().isoformat(), git_commit(), load)
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(text)
+    if args.doc:
+        table = document(results, chromium_version(), datetime.date.today().isoformat(), git_commit(), load)
+        with open(args.doc, "w", encoding="utf-8") as f:
+            f.write(with_figures(doc_text, table.split("\n", 2)[2]))  # without the heading
     sys.stdout.write(markdown(results))
     return 0
 
