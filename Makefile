@@ -63,7 +63,7 @@ sim: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m host_tools.bench --out docs/bench.md
 	$(PY) -m host_tools.bench_uf2 --deploy --out docs/bench_uf2.md   # the frozen image on the emulated Pico (skips without it)
-	$(PY) -m host_tools.web.measure --out docs/bench_web.md   # the web page in headless Chromium (skips without it or the UF2s)
+	$(PY) -m host_tools.web.measure --out docs/bench_web.md --doc docs/web.md   # the web page in headless Chromium (skips without it or the UF2s); docs/web.md gets the same table
 	$(PY) -m host_tools.club.load --tables 200 --out docs/bench_club.md   # 200 tables through a real Mosquitto (skips without it)
 	$(PY) -m host_tools.club.link_heap --out docs/bench_link_heap.md   # the link's heap on the emulated Pico W (skips without its UF2)
 	$(PY) -m host_tools.club.link_time --out docs/bench_link_time.md   # the link in the device's time, the network a stand-in (skips without the Pico W UF2)

@@ -64,6 +64,20 @@ def _sim_state(board, lines):
         return sim.state()
 
 
+def _sim_frame(board, lines):
+    with Sim(board=board) as sim:
+        sim.run_script(lines)
+        sim.wait(500)
+        return sim.frame()
+
+
+def _choose(page, select_id, value):
+    """A chooser of the page picked as a player picks it (a click on it, then on the option)."""
+    from selenium.webdriver.support.select import Select
+
+    Select(page.browser.find_element("id", select_id)).select_by_value(value)
+
+
 @pytest.mark.parametrize("board", web_build.WEB_BOARDS)
 def test_home_screen_is_the_simulators_pixel_for_pixel(page, board):
     page.open(board, fresh=True)
@@ -72,6 +86,51 @@ def test_home_screen_is_the_simulators_pixel_for_pixel(page, board):
     want = _sim_home(board)
     assert (fmt, w, h) == (want.fmt, want.w, want.h)
     assert data == want.data
+
+
+MENU_PRESSES = 5
+
+
+@pytest.mark.parametrize("board", web_build.WEB_BOARDS)
+def test_each_press_draws_one_whole_picture(page, board):
+    """DOWN in the menu, one press at a time: the canvas draws one picture per press
+    (the whole one, never a part of it on the way), pressToPixels has one entry per
+    press, and the last picture is the simulator's after the same presses."""
+    page.open(board, fresh=True)
+    page.play(["ok"])
+    for _ in range(MENU_PRESSES):
+        before = page.stats()
+        page.press("DOWN", by_key=True)
+        page.idle()
+        after = page.stats()
+        assert after["framesDrawn"] - before["framesDrawn"] == 1
+        assert len(after["pressToPixels"]) - len(before["pressToPixels"]) == 1
+    fmt, w, h, data = page.frame()
+    want = _sim_frame(board, ["ok"] + ["down"] * MENU_PRESSES)
+    assert (fmt, w, h, data) == (want.fmt, want.w, want.h, want.data)
+
+
+def test_keys_reach_the_device_after_a_click_on_the_chooser(page):
+    """The board picked with the mouse: UP and Enter go to the device, not to the
+    chooser (which would switch the board back, or swallow Enter)."""
+    page.open("pico_oled", fresh=True)
+    _choose(page, "board", "pico_display_pack")
+    page.ready()
+    page.play(["up", "down", "ok"], by_key=lambda index: True)
+    assert page.call("window.scoreboard.board()") == "pico_display_pack"
+    assert page.state()["screen"] == _sim_state("pico_display_pack", ["up", "down", "ok"])["screen"]
+
+
+def test_the_devices_language_changes_without_a_reset(page):
+    """The Language chooser changes the device's language at once, as its Settings
+    screen does: the game in progress and its screen stay."""
+    page.open("pico_oled", fresh=True)
+    page.play(["up", "ok"])  # a deal entry started
+    before = page.state()
+    _choose(page, "lang", "de")
+    after = page.state()
+    assert after["settings"]["lang"] == "de"
+    assert (after["deals"], after["screen"]) == (before["deals"], before["screen"])
 
 
 def test_everything_the_page_loads_comes_from_its_folder(page, site):
@@ -95,6 +154,37 @@ def test_after_a_visit_the_page_opens_with_no_server(page, site):
     page.browser.refresh()
     page.ready()
     assert page.state()["screen"] == "home"
+
+
+def test_a_board_never_opened_opens_offline(page, site):
+    """One visit with the OLED board; with no server, the Display Pack (never opened)
+    boots from the service worker's cache."""
+    with serving(site.folder) as server:
+        page.browser.get(server.url + "?board=pico_oled")
+        page.ready()
+        page.call("caches.keys().then(async (names) => { for (;;) { for (const name of await caches.keys())"
+                  " if (await (await caches.open(name)).match('coinche-pico_display_pack.uf2')) return true;"
+                  " await new Promise((r) => setTimeout(r, 100)); } })")
+    _choose(page, "board", "pico_display_pack")
+    page.ready()
+    assert page.call("window.scoreboard.board()") == "pico_display_pack"
+    assert page.state()["screen"] == "home"
+
+
+def test_on_a_phone_in_french_the_page_is_french_with_fingertip_buttons(site):
+    """A French phone: the page in French, no keyboard help, every button at least
+    48 CSS px wide and high, on both boards."""
+    with chromium(width=360, height=740, mobile=True, language="fr") as browser:
+        phone = Page(browser, site.url)
+        for board in web_build.WEB_BOARDS:
+            phone.open(board)
+            assert browser.execute_script("return document.documentElement.lang") == "fr"
+            assert browser.find_element("css selector", "h1").text == "Marqueur de coinche"
+            assert not browser.find_element("css selector", ".keys").is_displayed()
+            sizes = browser.execute_script(
+                "return [...document.querySelectorAll('[data-button]')].map((b) => b.getBoundingClientRect())"
+                ".map((r) => [r.width, r.height])")
+            assert len(sizes) == 4 and min(min(size) for size in sizes) >= 48, sizes
 
 
 GAME_DEALS = 4

@@ -12,7 +12,8 @@ def _figures(board, first_frame_ms, press_median_ms):
     return {"board": board, "files": ["index.html", "page.js"], "raw": 123456, "gzipped": 45678,
             "first_frame_ms": first_frame_ms, "first_s": 7.5, "again_frame_ms": 2900.0, "again_s": 3.25,
             "press_median_ms": press_median_ms, "press_max_ms": press_median_ms + 100, "answered": 19,
-            "presses": 20, "speed": 0.5}
+            "presses": 20, "speed": 0.5, "one_picture": 18, "most_pictures": 2, "still_cpu": 0.043,
+            "load": "2.1 to 2.5"}
 
 
 def test_the_bench_document_says_how_when_and_in_what_it_was_measured():
@@ -23,6 +24,8 @@ def test_the_bench_document_says_how_when_and_in_what_it_was_measured():
     assert "7012 ms" in rows[0] and "236 ms / 336 ms (19 of 20 presses)" in rows[0]
     assert "6543 ms" in rows[1] and "422 ms / 522 ms" in rows[1]
     assert "123,456 B (2 files)" in rows[0] and "50% of real time" in rows[0]
+    assert "one for 18 of 20 presses (at most 2)" in rows[0] and "4.3% of a core" in rows[0]
+    assert "2.1 to 2.5" in rows[0]
     assert "Chromium 156.0.1" in text and "2026-12-01" in text and "`HEAD`" in text
     assert "load average 3.5" in text and "20 presses of DOWN" in text
 
@@ -50,3 +53,18 @@ def test_without_the_uf2s_or_their_source_the_bench_says_why(tmp_path, monkeypat
     err = capsys.readouterr().err
     assert "skipped:" in err and "no-such-source.tar.xz" in err
     assert not out.exists()
+
+
+def test_the_figures_go_between_the_documents_markers_and_nothing_else_changes():
+    doc = "# Try it\n\nbefore\n%s\nold table\n%s\nafter\n" % (measure.FIGURES_BEGIN, measure.FIGURES_END)
+    out = measure.with_figures(doc, "| new | table |\n")
+    assert out == "# Try it\n\nbefore\n%s\n| new | table |\n%s\nafter\n" % (measure.FIGURES_BEGIN, measure.FIGURES_END)
+    assert measure.with_figures(out, "| new | table |\n") == out
+
+
+def test_a_document_without_the_markers_is_refused_before_measuring(tmp_path, capsys):
+    doc = tmp_path / "web.md"
+    doc.write_text("no markers here\n")
+    assert measure.main(["--web", str(tmp_path / "web"), "--doc", str(doc)]) == 2
+    assert "no '<!-- figures" in capsys.readouterr().err
+    assert doc.read_text() == "no markers here\n"

@@ -8,6 +8,7 @@
 //   serial(bytes)                        the device wrote to its USB serial
 //   i2c(micros, bytes)                   one write transfer to the display's address
 //   spi(micros, level, duty, bytes)      display bytes sent at one D/C level; backlight duty
+//   pictureDone(micros)                  the core slept after display traffic: the picture is whole
 //   reboot(micros)                       the watchdog rebooted the chip (machine.reset())
 //   powerCut(micros, what)               an armed power cut struck (the chip is stopped)
 //   flashWrite(address, bytes)           the device programmed or erased that range
@@ -18,6 +19,12 @@ const { FLASH_BYTES, NorFlash, FlashSsi, QspiPins, ChipResetRegisters } = requir
 const { ButtonPins } = require('./buttons');
 
 const CYCLE_NANOS = 1e9 / 125e6;
+// DMA channel CTRL bits (RP2040 datasheet, 2.5.7)
+const DMA_EN = 1 << 0;
+const DMA_INCR_READ = 1 << 4;
+const DMA_INCR_WRITE = 1 << 5;
+const DMA_IRQ_QUIET = 1 << 21;
+const DMA_BUSY = 1 << 24;
 
 class Board {
   /**
@@ -51,6 +58,8 @@ class Board {
 
   powerOn() {
     this.polling = false; // the core reads a bus's status until the bus's next event (watchPolling)
+    this.displaySent = false; // display bytes went out since the core last slept (pictureDone)
+    this.pwmAlarms = null; // the new chip's PWM alarms (nextWakeNanos)
     const mcu = new RP2040();
     mcu.logger = new ConsoleLogger(LogLevel.Error);
     mcu.loadBootrom(this.bootrom); // resets, which erases rp2040js's flash array
@@ -111,6 +120,7 @@ class Board {
     this.polling = false; // the host may have raised an interrupt between two runs (a USB byte)
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu; i++) {
       if (core.waiting || this.polling) {
+        if (this.displaySent && core.waiting) this.pictureDone();
         this.polling = false;
         const wait = clock.nanosToNextAlarm;
         clock.tick(wait);
@@ -142,6 +152,7 @@ class Board {
     this.polling = false; // the host may have raised an interrupt between two runs (a USB byte)
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu && clock.nanos < nanos; i++) {
       if (core.waiting || this.polling) {
+        if (this.displaySent && core.waiting) this.pictureDone();
         this.polling = false;
         const left = nanos - clock.nanos;
         const wait = clock.nextAlarm ? Math.min(clock.nanosToNextAlarm, left) : left;
@@ -157,6 +168,41 @@ class Board {
         this.polling = false; // what fell due may have ended the wait or raised an interrupt
       } else clock.nanosCounter = after;
     }
+  }
+
+  /**
+   * The firmware draws a picture in one go: the driver's show() sends its bytes
+   * (bands, runs of rows, pages) with only its own work in between, waiting for each
+   * transfer by polling, never asleep; the app sleeps (WFE) once show() returned.  So
+   * the core's first sleep after display traffic is the moment the picture is whole:
+   * listener.pictureDone(micros).  (A bus merely quiet for a while can be the middle
+   * of a long picture on a slow emulation; this cannot.)
+   */
+  pictureDone() {
+    this.displaySent = false;
+    this.tell('pictureDone', this.micros());
+  }
+
+  /**
+   * Simulated nanos of the next alarm that can change what the chip does, or null: a
+   * caller that waits in real time for it (the page's Worker) skips the PWM's alarms
+   * while no PWM interrupt is enabled (they toggle an output pin, the backlight's, a
+   * thousand times a second, and nothing reads it).
+   */
+  nextWakeNanos() {
+    const mcu = this.mcu;
+    let quiet = this.pwmAlarms;
+    if (!quiet) {
+      quiet = this.pwmAlarms = new Set();
+      for (const channel of mcu.pwm.channels) {
+        for (const alarm of [channel.alarmA, channel.alarmB, channel.alarmBottom]) quiet.add(alarm.clockAlarm);
+      }
+    }
+    const skip = !(mcu.pwm.intEnable || mcu.pwm.intForce);
+    for (let alarm = mcu.clock.nextAlarm; alarm; alarm = alarm.next) {
+      if (!skip || !quiet.has(alarm)) return alarm.nanos;
+    }
+    return null;
   }
 
   at(micros, action) {
@@ -274,7 +320,10 @@ class Board {
       };
       this.watchPolling(bus, () => onTheWire > 0);
       const flushTransfer = () => {
-        if (transfer && transfer.length) this.tell('i2c', this.micros(), Uint8Array.from(transfer));
+        if (transfer && transfer.length) {
+          this.displaySent = true;
+          this.tell('i2c', this.micros(), Uint8Array.from(transfer));
+        }
         transfer = null;
       };
       const byteNanos = () => { // 8 bits and the ACK at SCL's period, counted in clk_sys cycles
@@ -305,32 +354,132 @@ class Board {
   attachSpi() {
     const { spiDataCommand, spiChipSelect } = this.options;
     if (spiDataCommand === undefined || spiDataCommand < 0) return;
+    this.bursts = 0; // DMA transfers to a display bus under way (burst)
     for (const bus of this.mcu.spi) {
       let level = -1;
       let bytes = [];
       let started = 0;
       const flushBytes = () => {
-        if (bytes.length) this.tell('spi', started, level, this.backlightDuty(), Uint8Array.from(bytes));
+        if (bytes.length) {
+          this.displaySent = true;
+          this.tell('spi', started, level, this.backlightDuty(), Uint8Array.from(bytes));
+        }
         bytes = [];
       };
       this.flushSpi = flushBytes;
-      bus.onTransmit = (value) => {
+      /** One byte on the wire: the display sees it when its chip select is low. */
+      const take = (value) => {
         const gpio = this.mcu.gpio;
-        const selected = spiChipSelect < 0 || !gpio[spiChipSelect].outputValue;
-        if (selected) {
-          const dataCommand = gpio[spiDataCommand].outputValue ? 1 : 0;
-          if (dataCommand !== level || bytes.length >= 16384) {
-            flushBytes();
-            level = dataCommand;
-            started = this.micros();
-          }
-          bytes.push(value & 0xff);
+        if (spiChipSelect >= 0 && gpio[spiChipSelect].outputValue) return;
+        const dataCommand = gpio[spiDataCommand].outputValue ? 1 : 0;
+        if (dataCommand !== level || bytes.length >= 16384) {
+          flushBytes();
+          level = dataCommand;
+          started = this.micros();
         }
-        const frequency = bus.clockFrequency || 1e6;
-        this.after((8 * 1e9) / frequency, () => {
+        bytes.push(value & 0xff);
+      };
+      const byteNanos = () => (8 * 1e9) / (bus.clockFrequency || 1e6);
+      bus.onTransmit = (value) => {
+        take(value);
+        this.after(byteNanos(), () => {
           bus.completeTransmit(0);
           if (bus.txFIFO.empty && bytes.length) flushBytes();
         });
+      };
+      this.burstOnDma(bus, take, flushBytes, byteNanos);
+    }
+    this.watchPolling(this.mcu.dma, () => this.bursts > 0);
+  }
+
+  /**
+   * The display's picture goes out by DMA (MicroPython's SPI write of 32 bytes or more:
+   * one channel feeds the transmit FIFO at its DREQ, one empties the receive FIFO, and
+   * the core polls the second until it is done).  Modelled byte by byte that is three
+   * alarms per byte, and 64,800 bytes a picture on the Display Pack: most of what the
+   * emulation of a press cost.  A burst takes the channel's bytes at its start, keeps
+   * the channel and the bus busy for the time the bytes take on the wire at the bus's
+   * clock, and ends both channels at one alarm (the receive side's zeros written where
+   * its channel points), as the hardware would leave them; the core that polls the
+   * channel meanwhile sleeps to that alarm (watchPolling).  The same bytes reach the
+   * display at the same D/C level, in the same simulated time.  It applies only to
+   * the plain case (8-bit, reads incrementing into the bus's data register, no ring,
+   * the bus idle), the rest goes byte by byte.  The bytes are read when the transfer
+   * starts: the core that started it waits for its end, as MicroPython's does.
+   */
+  burstOnDma(bus, take, flushBytes, byteNanos) {
+    const mcu = this.mcu;
+    const dma = mcu.dma;
+    const key = Object.keys(mcu.peripherals).find((k) => mcu.peripherals[k] === bus);
+    const dataRegister = Number(key) * 0x1000 + 0x008; // SSPDR
+    const finish = (channel) => {
+      channel.ctrl &= ~DMA_BUSY;
+      if (!(channel.ctrl & DMA_IRQ_QUIET)) {
+        dma.intRaw |= 1 << channel.index;
+        dma.checkInterrupts();
+      }
+      if (channel.chainTo !== channel.index && dma.channels[channel.chainTo]) dma.channels[channel.chainTo].start();
+    };
+    const plain = (channel, dreq, address, increment) => channel.treq === dreq && channel.dataSize === 1
+      && !channel.ringMask && (address === null || channel.writeAddr === address)
+      && !!(channel.ctrl & DMA_INCR_READ) === increment;
+    for (const channel of dma.channels) {
+      const start = channel.start.bind(channel);
+      const scheduleTransfer = channel.scheduleTransfer.bind(channel);
+      const abort = channel.abort.bind(channel);
+      channel.scheduleTransfer = () => {
+        if (!channel.burst) scheduleTransfer();
+      };
+      channel.abort = () => {
+        if (channel.burst) {
+          channel.burst.cancel();
+          channel.burst = null;
+          bus.busy = false;
+          this.bursts--;
+        }
+        abort();
+      };
+      channel.start = () => {
+        const ctrl = channel.ctrl;
+        const count = channel.transCountReload;
+        if (!(ctrl & DMA_EN) || (ctrl & DMA_BUSY) || !count || !plain(channel, bus.dreq.tx, dataRegister, true)
+            || (channel.ctrl & DMA_INCR_WRITE) || !bus.enabled || bus.busy || !bus.txFIFO.empty || bus.dataBits !== 8) {
+          start();
+          return;
+        }
+        channel.ctrl |= DMA_BUSY;
+        channel.transCount = count;
+        bus.busy = true; // SSPSR reads BSY until the last byte is out
+        this.bursts++;
+        for (let i = 0; i < count; i++) take(mcu.readUint8(channel.readAddr + i));
+        channel.burst = mcu.clock.createAlarm(() => {
+          channel.burst = null;
+          this.bursts--;
+          channel.readAddr += count;
+          channel.transCount = 0;
+          let left = count; // the bytes the receive FIFO got, one per byte sent
+          for (const rx of dma.channels) {
+            if (!left || !rx.active || rx.burst || !plain(rx, bus.dreq.rx, null, false)) continue;
+            const taken = Math.min(rx.transCount, left);
+            for (let i = 0; i < taken; i++) {
+              mcu.writeUint8(rx.writeAddr, 0);
+              if (rx.ctrl & DMA_INCR_WRITE) rx.writeAddr += 1;
+            }
+            rx.transCount -= taken;
+            left -= taken;
+            if (!rx.transCount) finish(rx);
+          }
+          for (; left > 0; left--) { // what no channel took stays in the FIFO; past 8, an overrun
+            if (!bus.rxFIFO.full) bus.rxFIFO.push(0);
+            else bus.intRaw |= 1; // SSPRORINTR
+          }
+          bus.busy = false;
+          flushBytes();
+          finish(channel);
+          bus.fifosUpdated();
+          bus.doTX();
+        });
+        channel.burst.schedule(count * byteNanos());
       };
     }
   }

@@ -1,12 +1,17 @@
 """The web page's figures, measured in real headless Chromium on a page served from
 127.0.0.1: what a first visit downloads (raw, and gzipped as a static host would
-send it), the time to the first frame, press to pixels in the page, and the
-emulated RP2040's speed as a fraction of real time.
+send it), the time to the first frame, press to pixels in the page (to the whole
+picture on the canvas) and the pictures drawn per press, the emulated RP2040's speed
+as a fraction of real time, and what a still screen costs the machine (the CPU time
+of all the browser's processes while nothing is pressed).
 
     python -m host_tools.web.measure [--web build/web] [--presses 20] [--out docs/bench_web.md]
+                                     [--doc docs/web.md]
 
 prints a markdown table; with --out (make bench) also writes it, with how it was
-measured, into that file. Without Chromium, or without the UF2s and the rp2 source to
+measured, into that file; with --doc, it also replaces the figures between the
+document's FIGURES_BEGIN and FIGURES_END lines (docs/web.md's table is this one, never
+written by hand). Without Chromium, or without the UF2s and the rp2 source to
 build them, it says why and stops with status 0, the file left as it was: a machine
 that cannot run the page still runs the rest of the bench.
 Figures of this machine at that moment: the emulated chip shares its cores with
@@ -19,6 +24,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 
 from host_tools.bench.measure import git_commit
 from host_tools.web.build import OUT, WEB_BOARDS, WebError, build
@@ -31,9 +37,47 @@ def gzipped_bytes(path):
         return len(gzip.compress(f.read(), compresslevel=6))
 
 
+STILL_SECONDS = 10  # how long a still screen's CPU is measured
+
+
+def process_tree_cpu_seconds(root):
+    """CPU seconds (user and system) used so far by process `root` and all its
+    descendants, from Linux's /proc (the browser's processes: its main one, the
+    page's renderer with the Worker, the GPU and utility processes); 0 elsewhere."""
+    children, used = {}, {}
+    try:
+        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return 0.0
+    for pid in pids:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                text = f.read()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2:].split()  # from the state on: ppid, ..., utime, stime
+        children.setdefault(int(fields[1]), []).append(pid)
+        used[pid] = int(fields[11]) + int(fields[12])
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += used.get(pid, 0)
+        todo += children.get(pid, [])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def still_cpu(browser, seconds=STILL_SECONDS):
+    """The share of one core the browser uses while the page's screen is still."""
+    root = browser.service.process.pid
+    before, started = process_tree_cpu_seconds(root), time.monotonic()
+    time.sleep(seconds)
+    return (process_tree_cpu_seconds(root) - before) / (time.monotonic() - started)
+
+
 def measure_board(server, folder, board, presses):
     """One board's figures: a first visit (a fresh browser profile: everything downloaded,
     a blank flash), a second visit (the kept flash), then presses on its menu."""
+    load_before = load_average()
     with chromium() as browser:
         page = Page(browser, server.url)
         server.bytes_sent = 0
@@ -49,13 +93,17 @@ def measure_board(server, folder, board, presses):
         page.idle()
         page.press("OK")  # the menu: DOWN moves its cursor, one picture per press
         page.idle()
-        answers = []
+        answers, drawn = [], []
         for _ in range(presses):  # one at a time: the latency of a press, not of a queue of them
-            before = len(page.stats()["pressToPixels"])
+            before = page.stats()
             page.press("DOWN", by_key=True)
             page.idle()
-            answers += page.stats()["pressToPixels"][before:before + 1]  # the press's own picture
+            after = page.stats()
+            answers += after["pressToPixels"][len(before["pressToPixels"]):]  # the press's own picture
+            drawn.append(after["framesDrawn"] - before["framesDrawn"])
         stats = page.stats()
+        time.sleep(2)  # the last press's save and pictures are over
+        cpu = still_cpu(browser)
     return {
         "board": board,
         "files": files,
@@ -68,6 +116,10 @@ def measure_board(server, folder, board, presses):
         "press_median_ms": statistics.median(answers) if answers else None,
         "press_max_ms": max(answers) if answers else None,
         "answered": len(answers),
+        "one_picture": sum(1 for n in drawn if n == 1),
+        "most_pictures": max(drawn) if drawn else 0,
+        "still_cpu": cpu,
+        "load": "%s to %s" % (load_before, load_average()),
         "presses": presses,
         "speed": stats["speed"],
     }
@@ -94,19 +146,24 @@ def _ms(value):
 def markdown(results):
     lines = [
         "| board | first visit downloads | gzipped | first frame, first visit | first frame, next visits "
-        "| press to pixels (median / max) | emulated chip's speed |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| press to pixels (median / max) | pictures per press | emulated chip's speed | still screen "
+        "| load average |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in results:
         lines.append("| %s | %s B (%d files) | %s B | %s (%.1f s from navigation) | %s (%.1f s) "
-                     "| %s / %s (%d of %d presses) | %.0f%% of real time while busy |" % (
+                     "| %s / %s (%d of %d presses) | one for %d of %d presses (at most %d) "
+                     "| %.0f%% of real time while busy | %.1f%% of a core | %s |" % (
                          r["board"], format(r["raw"], ","), len(r["files"]), format(r["gzipped"], ","),
                          _ms(r["first_frame_ms"]), r["first_s"], _ms(r["again_frame_ms"]), r["again_s"],
                          _ms(r["press_median_ms"]), _ms(r["press_max_ms"]), r["answered"], r["presses"],
-                         100 * (r["speed"] or 0)))
+                         r["one_picture"], r["presses"], r["most_pictures"],
+                         100 * (r["speed"] or 0), 100 * r["still_cpu"], r.get("load", "-")))
     lines.append("")
     lines.append("First frame: from the page's script starting to the app's first picture on the canvas; "
-                 "press to pixels: from the key's event to the canvas showing the answer.")
+                 "press to pixels: from the key's event to the canvas showing the whole picture that answers it; "
+                 "pictures per press: the pictures the canvas drew for one press; still screen: the CPU time of "
+                 "all the browser's processes over %d s with nothing pressed, as a share of one core." % STILL_SECONDS)
     return "\n".join(lines) + "\n"
 
 
@@ -137,6 +194,23 @@ def document(results, browser, date, commit, load):
     ])
 
 
+FIGURES_BEGIN = "<!-- figures: make bench writes them (host_tools/web/measure.py) -->"
+FIGURES_END = "<!-- end of the figures -->"
+
+
+class MarkersMissing(Exception):
+    """The document has no FIGURES_BEGIN ... FIGURES_END lines to put the figures between."""
+
+
+def with_figures(document_text, figures):
+    """document_text with `figures` between its FIGURES_BEGIN and FIGURES_END lines."""
+    begin = document_text.find(FIGURES_BEGIN)
+    end = document_text.find(FIGURES_END, begin + 1) if begin >= 0 else -1
+    if begin < 0 or end < 0:
+        raise MarkersMissing("no %r ... %r lines" % (FIGURES_BEGIN, FIGURES_END))
+    return document_text[:begin + len(FIGURES_BEGIN)] + "\n" + figures.strip("\n") + "\n" + document_text[end:]
+
+
 def load_average():
     try:
         return "%.1f" % os.getloadavg()[0]
@@ -150,7 +224,16 @@ def main(argv=None):
     p.add_argument("--presses", type=int, default=20, help="presses measured per board")
     p.add_argument("--no-build", action="store_true", help="measure the folder as it is")
     p.add_argument("--out", default=None, help="also write the figures, with how they were measured, here")
+    p.add_argument("--doc", default=None, help="and put them between this document's figure markers")
     args = p.parse_args(argv)
+    if args.doc:
+        with open(args.doc, encoding="utf-8") as f:
+            doc_text = f.read()
+        try:
+            with_figures(doc_text, "")
+        except MarkersMissing as e:
+            print("web.measure: %s: %s" % (args.doc, e), file=sys.stderr)
+            return 2
     load = load_average()
     try:
         results = measure(os.path.abspath(args.web), args.presses, rebuild=not args.no_build)
@@ -161,6 +244,10 @@ def main(argv=None):
         text = document(results, chromium_version(), datetime.date.today().isoformat(), git_commit(), load)
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(text)
+    if args.doc:
+        table = document(results, chromium_version(), datetime.date.today().isoformat(), git_commit(), load)
+        with open(args.doc, "w", encoding="utf-8") as f:
+            f.write(with_figures(doc_text, table.split("\n", 2)[2]))  # without the heading
     sys.stdout.write(markdown(results))
     return 0
 

@@ -80,8 +80,9 @@ def chromium_missing():
 
 
 @contextlib.contextmanager
-def chromium(width=1200, height=900, mobile=False):
-    """Headless Chromium, a fresh profile; mobile: a phone's touch screen and device pixels."""
+def chromium(width=1200, height=900, mobile=False, language=None):
+    """Headless Chromium, a fresh profile; mobile: a phone's touch screen and device pixels;
+    language: the browser's language ("fr"), else Chromium's own."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -92,6 +93,9 @@ def chromium(width=1200, height=900, mobile=False):
         options.add_argument(flag)
     options.add_argument("--user-data-dir=" + profile)
     options.add_argument("--window-size=%d,%d" % (width, height))
+    if language:
+        options.add_argument("--lang=" + language)
+        options.add_experimental_option("prefs", {"intl.accept_languages": language})
     if mobile:
         options.add_experimental_option("mobileEmulation", {
             "deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.0, "touch": True}})

@@ -5,6 +5,7 @@
 
 const { Glass, blank } = require('./glass');
 const { FlashStore } = require('./storage');
+const { pageLanguage, text } = require('./texts');
 
 const BUTTONS = ['UP', 'DOWN', 'OK', 'BACK'];
 const KEYS = { ArrowUp: 'UP', ArrowDown: 'DOWN', Enter: 'OK', Backspace: 'BACK', ArrowRight: 'OK', ArrowLeft: 'BACK' };
@@ -16,11 +17,15 @@ const RESUME = 'import board, sys\npoll_ms = sys.modules[type(board.app).__modul
 const STATE = 'import board, sys\nboard.app.write_state(sys.stdout)\n';
 
 const store = new FlashStore();
+const language = pageLanguage(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
+const t = (key, values) => text(language, key, values);
+let replChain = Promise.resolve(); // the device's REPL, one user at a time
 let config = null;
 let device = null; // the running board: {name, wiring, worker, glass, ...}
 let requests = 0;
 const answers = new Map(); // request id -> resolve
-const pressToPixels = []; // ms from an input event to the glass answering it
+const pressToPixels = []; // ms from an input event to the glass showing the whole picture answering it
+let framesDrawn = 0; // pictures drawn on the canvas (each a whole one)
 let readyResolve;
 let ready = new Promise((resolve) => { readyResolve = resolve; });
 let firstBoot;
@@ -67,14 +72,20 @@ async function boot(name) {
     const index = BUTTONS.indexOf(button.dataset.button);
     button.querySelector('.label').textContent = wiring.labels[index];
   }
-  setStatus('starting the emulated Pico…');
+  $('#lang').value = localStorage.getItem(languageKey(name)) || config.defaultLanguage;
+  setStatus(t('starting'));
   const [bootrom, uf2, sectors] = await Promise.all([
-    fetchBytes(config.bootrom), fetchBytes(wiring.uf2), store.load(name)]);
+    fetchBytes(config.bootrom),
+    fetchBytes(wiring.uf2).catch((error) => {
+      throw Object.assign(new Error(`${wiring.uf2}: ${error.message}`), { unfetched: true });
+    }),
+    store.load(name)]);
+  replChain = Promise.resolve();
   const worker = new Worker('worker.js');
   const current = { name, wiring, worker, glass, held: new Set() };
   device = current;
   worker.onmessage = (event) => received(current, event.data);
-  worker.onerror = (event) => setStatus(`the emulator stopped: ${event.message}`);
+  worker.onerror = (event) => setStatus(t('stopped', { error: event.message }));
   worker.postMessage({ type: 'start', board: wiring, bootrom, uf2, sectors }, [bootrom, uf2]);
   await ready;
   setStatus('');
@@ -82,19 +93,27 @@ async function boot(name) {
   await applyNewGameSettings();
 }
 
-/** Once the service worker controls the page, the board's UF2 goes through it into its cache. */
-function keepForOffline(path) {
+/**
+ * Once the service worker controls the page, every board's UF2 goes through it into its
+ * cache (this board's first, the others after it, one at a time): any board opens with
+ * no network after one visit.
+ */
+function keepForOffline(first) {
   if (!('serviceWorker' in navigator)) return;
   const container = navigator.serviceWorker;
   const controlled = container.controller ? Promise.resolve()
     : new Promise((resolve) => container.addEventListener('controllerchange', resolve, { once: true }));
-  controlled.then(() => fetch(path)).catch(() => {});
+  const paths = [first, ...Object.values(config.boards).map((wiring) => wiring.uf2).filter((path) => path !== first)];
+  controlled.then(async () => {
+    for (const path of paths) await fetch(path).then((response) => response.arrayBuffer());
+  }).catch(() => {});
 }
 
 function received(from, message) {
   if (from !== device) return; // a worker that was replaced
   if (message.type === 'frame') {
     from.glass.draw(message.kind, message.data, message.brightness);
+    framesDrawn++;
     const drawn = performance.timeOrigin + performance.now();
     for (const at of message.answered) pressToPixels.push(drawn - at);
     if (firstFrameMs === null && message.pictures > 0 && !blank(message.kind, message.data)) {
@@ -104,13 +123,13 @@ function received(from, message) {
   } else if (message.type === 'flash') {
     const name = from.name;
     pendingSaves = pendingSaves.then(() => store.save(name, message.sectors)).catch(
-      (error) => setStatus(`the game could not be kept in this browser: ${error}`));
+      (error) => setStatus(t('notKept', { error })));
   } else if (message.type === 'done') {
     const answer = answers.get(message.id);
     answers.delete(message.id);
     if (answer) answer(message);
   } else if (message.type === 'failed') {
-    setStatus(`the emulator failed: ${message.message}`);
+    setStatus(t('failed', { error: message.message }));
   }
 }
 
@@ -150,13 +169,13 @@ function wireButtons() {
   }
   window.addEventListener('keydown', (event) => {
     const button = KEYS[event.key];
-    if (!button || event.target.closest('select, input, dialog')) return;
+    if (!button || event.target.closest('input, dialog')) return;
     event.preventDefault();
     if (!event.repeat) press(button, true, event.timeStamp);
   });
   window.addEventListener('keyup', (event) => {
     const button = KEYS[event.key];
-    if (!button || event.target.closest('select, input, dialog')) return;
+    if (!button || event.target.closest('input, dialog')) return;
     event.preventDefault();
     press(button, false, event.timeStamp);
   });
@@ -186,11 +205,20 @@ async function started() {
   } while (seen !== booting);
 }
 
+/** fn() with the device's REPL to itself (the app stopped and resumed in it). */
+function withRepl(fn) {
+  const run = replChain.then(fn);
+  replChain = run.catch(() => {});
+  return run;
+}
+
 async function state() {
   await started();
-  const out = await exec(STATE);
-  await resume();
-  return JSON.parse(out);
+  return withRepl(async () => {
+    const out = await exec(STATE);
+    await resume();
+    return JSON.parse(out);
+  });
 }
 
 /** The new game's settings chosen at the reset, written by the device's own settings code. */
@@ -203,11 +231,32 @@ async function applyNewGameSettings() {
   if (chosen.preset) lines.push(`app.change_setting('s_preset', ${JSON.stringify(chosen.preset)})`);
   if (chosen.target) lines.push(`app.change_setting('s_target', ${Number(chosen.target)})`);
   lines.push('app.toast_msg = None', 'app.home()', 'del app', '');
-  setStatus('setting up the new game…');
-  await exec(lines.join('\n'));
-  await resume();
+  setStatus(t('settingUp'));
+  await withRepl(async () => {
+    await exec(lines.join('\n'));
+    await resume();
+  });
   localStorage.removeItem(settingsKey(device.name));
   setStatus('');
+}
+
+function languageKey(board) {
+  return `coinche-language-${board}`;
+}
+
+/**
+ * The device's language, changed now by the device's own settings code, as its
+ * Settings screen changes it (no reset: the game goes on; a new game keeps it).
+ */
+async function changeLanguage(code) {
+  const name = device.name;
+  localStorage.setItem(languageKey(name), code);
+  await started();
+  if (!device || device.name !== name) return;
+  await withRepl(async () => {
+    await exec(`import board\nboard.app.change_setting('s_lang', ${JSON.stringify(code)})\n`);
+    await resume();
+  });
 }
 
 async function saved() {
@@ -242,16 +291,34 @@ function fillTargets() {
 
 function chooseBoard(name) {
   if (device && device.name === name) return;
-  localStorage.setItem('coinche-board', name);
+  const previous = device && device.name;
   booting = (async () => {
     if (device) await saved();
-    await boot(name);
+    await bootOrFallBack(name, previous);
   })();
+}
+
+/**
+ * The board `name`, or, when its UF2 cannot be fetched (no network, and this browser
+ * never kept it), the board before it, saying so plainly.
+ */
+async function bootOrFallBack(name, previous) {
+  try {
+    await boot(name);
+    localStorage.setItem('coinche-board', name);
+  } catch (error) {
+    const other = [previous, config.defaultBoard, ...Object.keys(config.boards)].find(
+      (board) => board && board !== name && config.boards[board]);
+    if (!error.unfetched || !other) throw error;
+    await boot(other);
+    localStorage.setItem('coinche-board', other);
+    setStatus(t('needsNetwork', { board: config.boards[name].label, other: config.boards[other].label }));
+  }
 }
 
 function resetDevice() {
   const label = config.boards[device.name].label;
-  if (!window.confirm(`Forget the game kept on this ${label} and start a new one?`)) return;
+  if (!window.confirm(t('confirmReset', { board: label }))) return;
   booting = forgetAndBoot();
 }
 
@@ -264,16 +331,44 @@ async function forgetAndBoot() {
   await store.forget(device.name);
   if (defaults) localStorage.removeItem(settingsKey(device.name));
   else localStorage.setItem(settingsKey(device.name), JSON.stringify(chosen));
+  localStorage.setItem(languageKey(device.name), chosen.lang);
   await boot(device.name);
 }
 
+/** The page's words in its language (texts.js). */
+function translate() {
+  document.documentElement.lang = language;
+  document.title = t('title');
+  for (const element of document.querySelectorAll('[data-text]')) element.textContent = t(element.dataset.text);
+  for (const element of document.querySelectorAll('[data-html]')) element.innerHTML = t(element.dataset.html);
+}
+
+/** A chooser picked with the mouse or a finger gives the keys back to the device. */
+function giveKeysBack(event) {
+  event.target.blur();
+}
+
 async function main() {
+  translate();
   // the folder kept by the browser, so that the next visit needs no network
   if ('serviceWorker' in navigator) navigator.serviceWorker.register('sw.js').catch(() => {});
-  config = await (await fetch('config.json')).json();
+  try {
+    config = await (await fetch('config.json')).json();
+  } catch (error) {
+    setStatus(t('noNetwork'));
+    return;
+  }
   fillChoices();
   wireButtons();
-  $('#board').addEventListener('change', (event) => chooseBoard(event.target.value));
+  $('#board').addEventListener('change', (event) => {
+    giveKeysBack(event);
+    chooseBoard(event.target.value);
+  });
+  $('#lang').addEventListener('change', (event) => {
+    giveKeysBack(event);
+    changeLanguage(event.target.value);
+  });
+  for (const id of ['#preset', '#target']) $(id).addEventListener('change', giveKeysBack);
   $('#reset').addEventListener('click', () => resetDevice());
   // a phone puts a hidden tab to sleep, or closes it, without asking: keep what the device wrote
   document.addEventListener('visibilitychange', () => {
@@ -281,7 +376,7 @@ async function main() {
   });
   const asked = new URLSearchParams(location.search).get('board');
   const name = [asked, localStorage.getItem('coinche-board'), config.defaultBoard].find((b) => b && config.boards[b]);
-  await boot(name).then(firstBoot.resolve, (error) => {
+  await bootOrFallBack(name, null).then(firstBoot.resolve, (error) => {
     firstBoot.reject(error);
     throw error;
   });
@@ -302,8 +397,8 @@ window.scoreboard = {
   },
   async stats() {
     const answer = await ask({ type: 'stats' });
-    return { ...answer.stats, firstFrameMs, pressToPixels: pressToPixels.slice() };
+    return { ...answer.stats, firstFrameMs, framesDrawn, pressToPixels: pressToPixels.slice() };
   },
 };
 
-main().catch((error) => setStatus(`the page could not start: ${error}`));
+main().catch((error) => setStatus(t('couldNotStart', { error })));

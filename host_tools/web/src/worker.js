@@ -4,6 +4,9 @@
 //
 // Time: the chip's simulated clock follows the wall clock and never runs ahead of it;
 // when the emulation is slower than real time (a busy app), the lost time is dropped.
+// Caught up, the Worker sleeps until the chip's next alarm (a still screen costs the
+// app's polls only).  The canvas gets whole pictures only: the one the controller holds
+// when the core sleeps after sending it (board.js, pictureDone).
 // A button edge keeps the real time since the previous edge, in simulated time, so a
 // press held 700 ms is held 700 ms on the chip whatever the emulation's speed.
 //
@@ -23,28 +26,29 @@ const SLICE_MS = 12; // emulation per turn of the Worker's event loop, at most
 const SLOWEST_STEP_MS = 250; // simulated time dropped when the emulation lags more than this
 const MIN_PRESS_MS = 50; // a tap on a touch screen still holds the button this long
 const MIN_GAP_MS = 40; // and lets it go this long before the next press
-const FRAME_MS = 16; // at most one picture per display refresh,
-// once the bus has been quiet this long (simulated): the picture is whole (a driver sends
-// it in bands and runs of rows, with its own work in between; the app polls every 10 ms)
-const FRAME_QUIET_US = 10000;
-const FRAME_LONGEST_MS = 100; // or this often during a long transfer
+const FRAME_MS = 16; // at most one picture per display refresh: the latest whole one
 const SAVE_AFTER_MS = 150; // the flash is saved once the device stopped writing this long
 const QUIET_MS = 300; // idle: no edge to come and no display traffic for this long (simulated)
+const LONGEST_SLEEP_MS = 1000; // a chip with no alarm set is looked at this often (a message wakes it at once)
 
 let board = null;
 let display = null;
-let frameDue = false;
-let lastFramePost = 0;
-let lastPictureMicros = 0;
-let lastPixelMicros = -1e12; // the latest transfer of pixels (not commands)
-let pictures = 0;
+let lastFramePost = -1e9;
+let lastPictureMicros = 0; // the latest display traffic
+let pictures = 0; // whole pictures that differ from the one before
+let shown = null; // the latest whole picture (its bytes)
+let unposted = null; // a whole picture not posted yet: {data, brightness}
 let dirty = new Set(); // sectors the device wrote since the last save
 let lastWriteWall = 0;
 let repl = null;
 let pacing = null; // {wall, nanos}: the moment simulated time was tied to the wall clock
-const edges = { lastMicros: -1e12, pending: 0, pressedAt: new Map(), unanswered: null };
-let answered = []; // wall times of the edges the pictures since the last frame posted answered
+// the latest edge no picture answered yet (wall time), and whether its gesture (a press
+// and its release) has had its picture: one answer per press that changes the picture
+const edges = { lastMicros: -1e12, pending: 0, pressedAt: new Map(), unanswered: null, gestureAnswered: true };
+let answered = []; // wall times of the edges the whole pictures since the last frame posted answered
 const speed = { busyWall: 0, busyNanos: 0 };
+let workMs = 0; // real time spent emulating, in all
+let sleeping = null; // the timer of a caught-up Worker waiting for the chip's next alarm
 const waiters = []; // idle() promises: {id, resolve}
 
 function wallNow() {
@@ -54,11 +58,25 @@ function wallNow() {
 const listener = {
   i2c(micros, bytes) {
     display.write(bytes);
-    picture(micros, bytes.length);
+    lastPictureMicros = micros;
   },
   spi(micros, level, duty, bytes) {
     display.write(level, duty, bytes);
-    picture(micros, level ? bytes.length : 0);
+    lastPictureMicros = micros;
+  },
+  pictureDone(micros) {
+    lastPictureMicros = micros;
+    const data = display.frame();
+    if (shown && sameBytes(shown, data)) return; // drawn again as it was
+    shown = data;
+    pictures++;
+    unposted = { data, brightness: display.brightness() };
+    if (edges.unanswered !== null) {
+      answered.push(edges.unanswered);
+      edges.unanswered = null;
+      edges.gestureAnswered = true;
+    }
+    postFrame();
   },
   serial(bytes) {
     if (repl) repl.received(bytes);
@@ -74,7 +92,7 @@ const listener = {
     if (repl) repl.reset();
     pictures = 0;
     lastPictureMicros = 0;
-    lastPixelMicros = -1e12;
+    shown = null;
     edges.pending = 0;
     edges.lastMicros = -1e12;
     edges.pressedAt.clear();
@@ -82,21 +100,10 @@ const listener = {
   },
 };
 
-/**
- * Display traffic: a transfer of pixels after a quiet bus starts a picture, and that
- * picture answers the latest edge applied before it (the press that moved the cursor,
- * the release that confirmed); it is posted once the bus is quiet again.
- */
-function picture(micros, pixelBytes) {
-  frameDue = true;
-  lastPictureMicros = micros;
-  if (pixelBytes < 64) return;
-  pictures++;
-  if (micros - lastPixelMicros > FRAME_QUIET_US && edges.unanswered !== null) {
-    answered.push(edges.unanswered);
-    edges.unanswered = null;
-  }
-  lastPixelMicros = micros;
+function sameBytes(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function start(message) {
@@ -114,14 +121,22 @@ function start(message) {
     spiChipSelect: wiring.kind === 'oled' ? -1 : wiring.cs,
     backlight: wiring.kind === 'oled' ? -1 : wiring.backlight,
   }, listener);
-  repl = new RawRepl((bytes) => board.fromHost(bytes));
+  repl = new RawRepl((bytes) => {
+    board.fromHost(bytes);
+    wake(); // the device reads them now, not at its next alarm
+  });
   pacing = { wall: wallNow(), nanos: board.nanos() };
   postMessage({ type: 'booted' });
   turn();
 }
 
-/** One turn: emulate up to the wall clock (or SLICE_MS of work), then let messages in. */
+/**
+ * One turn: emulate up to the wall clock (or SLICE_MS of work), then let messages in.
+ * Caught up, the Worker sleeps until the chip's next alarm falls due in real time (the
+ * app's next poll, a press's edge), or a message wakes it (a press, the REPL).
+ */
 function turn() {
+  sleeping = null;
   const began = performance.now();
   const nanosBefore = board.nanos();
   let caughtUp = false;
@@ -134,6 +149,7 @@ function turn() {
     board.runUntil(target, 20000);
   }
   const spent = performance.now() - began;
+  workMs += spent;
   if (!caughtUp) {
     speed.busyWall += spent;
     speed.busyNanos += board.nanos() - nanosBefore;
@@ -143,8 +159,24 @@ function turn() {
   postFrame();
   saveIfQuiet();
   answerIdle();
-  if (caughtUp) setTimeout(turn, 4);
-  else next();
+  if (!caughtUp) {
+    next();
+    return;
+  }
+  const alarm = board.nextWakeNanos();
+  let wait = alarm !== null ? pacing.wall + (alarm - pacing.nanos) / 1e6 - wallNow() : LONGEST_SLEEP_MS;
+  if (unposted) wait = Math.min(wait, FRAME_MS);
+  if (dirty.size) wait = Math.min(wait, SAVE_AFTER_MS);
+  if (waiters.length) wait = Math.min(wait, 50); // idle() waits for quiet simulated time to pass
+  sleeping = setTimeout(turn, Math.max(1, Math.min(LONGEST_SLEEP_MS, wait)));
+}
+
+/** A message came (a press, bytes for the REPL): the sleeping Worker runs the chip at once. */
+function wake() {
+  if (sleeping === null) return;
+  clearTimeout(sleeping);
+  sleeping = null;
+  next();
 }
 
 // a zero-delay turn of the event loop (setTimeout would wait 4 ms once nested)
@@ -154,16 +186,14 @@ function next() {
   channel.port2.postMessage(0);
 }
 
+/** The latest whole picture to the page, at most one per FRAME_MS. */
 function postFrame() {
-  if (!frameDue) return;
-  const sinceWall = performance.now() - lastFramePost;
-  if (sinceWall < FRAME_MS) return;
-  if (board.micros() - lastPictureMicros < FRAME_QUIET_US && sinceWall < FRAME_LONGEST_MS) return;
-  frameDue = false;
+  if (!unposted || performance.now() - lastFramePost < FRAME_MS) return;
   lastFramePost = performance.now();
-  const data = display.frame();
+  const { data, brightness } = unposted;
+  unposted = null;
   postMessage({ type: 'frame', kind: display instanceof OledModel ? 'mono' : 'rgb565', data,
-    brightness: display.brightness(), pictures, answered }, [data.buffer]);
+    brightness, pictures, answered });
   answered = [];
 }
 
@@ -179,7 +209,7 @@ function saveIfQuiet() {
 function isIdle() {
   const micros = board.micros();
   return edges.pending === 0 && micros - lastPictureMicros >= QUIET_MS * 1000
-    && micros - edges.lastMicros >= QUIET_MS * 1000 && !dirty.size && !frameDue;
+    && micros - edges.lastMicros >= QUIET_MS * 1000 && !dirty.size && !unposted;
 }
 
 function answerIdle() {
@@ -218,7 +248,12 @@ function button(gpio, pressed, at) {
     edges.pending--;
     if (board.mcu !== chip) return;
     board.setButton(gpio, pressed);
-    edges.unanswered = at; // the picture that follows is this edge's answer
+    // the whole picture that follows answers this edge: the press (DOWN moves the
+    // cursor), or its release when the press changed nothing (OK acts on release)
+    if (pressed) {
+      edges.unanswered = at;
+      edges.gestureAnswered = false;
+    } else if (!edges.gestureAnswered) edges.unanswered = at;
   });
 }
 
@@ -226,6 +261,7 @@ function statistics() {
   return {
     speed: speed.busyWall ? speed.busyNanos / 1e6 / speed.busyWall : null,
     simulatedMs: board.nanos() / 1e6,
+    workMs,
     pictures,
     boots: board.boots,
   };
@@ -257,4 +293,5 @@ onmessage = (event) => {
   } catch (error) {
     postMessage({ type: 'failed', message: String(error && error.stack || error) });
   }
+  if (board) wake();
 };
