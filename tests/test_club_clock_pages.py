@@ -281,3 +281,22 @@ def test_a_team_command_in_an_individual_event_page_adds_players(tmp_path):
     assert [p["name"] for p in club(db, "player", "list")["players"]] == ["Anne", "Bruno"]
     taken = client.post("/admin/teams", data={"token": token, "names": "anne"})
     assert "Il y a déjà un joueur nommé" in taken.get_data(as_text=True)
+
+
+def test_a_new_round_shows_its_clock_stopped_not_the_last_rounds_end(tmp_path):
+    db = tmp_path / "next.db"
+    client, token = signed_in_client(db)
+    club(db, "new", "--name", "Mêlée", "--rounds", 2, "--deals", 12, "--minutes", 30, "--rules", "classic2000",
+         "--format", "individual")
+    club(db, "player", "add", "Anne", "Bruno", "Chloé", "Denis")
+    club(db, "draw")
+    club(db, "clock", "start")
+    clock_started(db, 31 * 60)
+    assert client.get("/projector.json").get_json()["clock"]["warning"] == "end"
+    club(db, "result", "--round", 1, "--table", 1, "--ns", 900, "--ew", 700)
+    club(db, "draw")
+    assert client.get("/projector.json").get_json()["clock"] == {
+        "round": None, "minutes": 30, "running": False, "paused": False, "left_seconds": 1800, "warning": None}
+    assert b'id="clock-start"' in client.get("/admin").data
+    assert client.post("/admin/clock-start", data={"token": token}).status_code == 302
+    assert client.get("/projector.json").get_json()["clock"]["round"] == 2

@@ -198,6 +198,11 @@ def projector_data(state, status, w):
                                     "total": row.get("total")} if row and not t.get("result") else None,
                            "problem": problem_text(w, row) if row else None,
                            **seats_of(t)})
+    clock = state.get("clock")
+    if clock and current and clock["round"] is not None and clock["round"] != current["round"]:
+        # a new round drawn, its clock not started yet: the last round's "end" is not this one's
+        clock = dict(clock, round=None, minutes=event["minutes"], running=False, paused=False,
+                     left_seconds=event["minutes"] * 60, warning=None)
     key = "player" if event.get("format") == "individual" else "team"
     ranking = [{"rank": r["rank"], key: r[key], "name": r["name"], "played": r["played"], "won": r["won"],
                 "points_for": r["points_for"], "points_against": r["points_against"],
@@ -210,7 +215,7 @@ def projector_data(state, status, w):
             "standings": {"round": state["standings"]["round"], "ranking": ranking},
             "current": {"round": current["round"], "tables": tables, "bye": current.get("bye_names", [])}
             if current else None,
-            "progress": progress_of(state), "link": link, "clock": state.get("clock")}
+            "progress": progress_of(state), "link": link, "clock": clock}
 
 
 def qr_svg(url):
