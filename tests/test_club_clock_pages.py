@@ -89,6 +89,9 @@ def test_admin_adds_renames_and_withdraws_players(server, browser):
     assert "paire 1:" in round_one and "paire 8:" in round_one
     assert "Ne joue pas cette manche : " + PLAYERS[server["drawn"]["sit_out"][0] - 1] in round_one
     assert text(browser, "#standings-complete thead").split()[1] == "Joueur"
+    log = text(browser, "#team-actions")
+    assert "Joueur 18 ajouté : Zoé (joue dès la manche 2)" in log and "Joueur 18 retiré" in log
+    assert "Joueur 2 renommé : Bruno → Bruno B." in log
 
 
 def test_admin_starts_pauses_resumes_and_adds_minutes(server, browser):
@@ -156,7 +159,7 @@ def test_projector_clock_counts_down_and_warns_at_5_minutes_and_at_the_end(serve
     clock_started(server["db"], 46 * 60)
     wait_for(lambda: box.get_attribute("data-warning") == "end", REFRESH + 3)
     assert text(browser, "#clock .clock-time") == "Dernière donne"
-    assert text(browser, "#clock .clock-note") == "Terminez la donne en cours : la manche est finie."
+    assert text(browser, "#clock .clock-note") == "Fin de la manche 1"
     assert float(browser.execute_script(
         "return parseFloat(getComputedStyle(document.querySelector('#clock .clock-time')).fontSize)")) >= 96
     top, bottom = browser.execute_script(
@@ -247,6 +250,7 @@ def test_the_new_event_form_makes_an_individual_timed_event(tmp_path):
     assert made.status_code == 302, made.get_data(as_text=True)
     event = client.get("/state.json").get_json()["event"]
     assert (event["format"], event["minutes"], event["deals"], event["target"]) == ("individual", 40, 0, None)
+    assert "3 manches de 40 min" in client.get("/admin").get_data(as_text=True)
     data = client.get("/projector.json").get_json()
     assert data["clock"] == {"round": None, "minutes": 40, "running": False, "paused": False, "left_seconds": 2400,
                              "warning": None}
@@ -300,3 +304,30 @@ def test_a_new_round_shows_its_clock_stopped_not_the_last_rounds_end(tmp_path):
     assert b'id="clock-start"' in client.get("/admin").data
     assert client.post("/admin/clock-start", data={"token": token}).status_code == 302
     assert client.get("/projector.json").get_json()["clock"]["round"] == 2
+
+
+def test_forty_teams_standings_still_fit_the_first_screen_beside_the_clock(tmp_path):
+    from test_club_hall import NAMES
+    need_chromium()
+    db = tmp_path / "hall.db"
+    club(db, "new", "--name", "Grand concours de la Saint-Martin", "--rounds", 4, "--deals", 12, "--rules",
+         "classic2000", "--seed", 7, "--ranking", "matches", "--minutes", 45)
+    club(db, "team", "add", *NAMES)
+    club(db, "draw")
+    club(db, "clock", "start")
+    running = Server(db, REFRESH)
+    browser = chromium(tmp_path / "chromium")
+    try:
+        screen(browser, 1920, 1080)
+        browser.get(running.base + "/projector")
+        wait_for(lambda: browser.find_element("id", "clock").get_attribute("data-left"))
+        assert float(browser.execute_script(
+            "return parseFloat(getComputedStyle(document.querySelector('#clock .clock-time')).fontSize)")) >= 96
+        last = browser.execute_script("const r = document.querySelector('#standings .standing:last-of-type')"
+                                      ".getBoundingClientRect(); return [r.right, r.bottom]")
+        assert last[0] <= 1920 and last[1] <= 1080, last  # the 40th team on the first screen
+        title = browser.execute_script("return document.getElementById('event-name').getBoundingClientRect().height")
+        assert title < 80  # the event's name on one line beside the clock
+    finally:
+        browser.quit()
+        running.stop()

@@ -239,6 +239,18 @@ WORDS = {
                  "Sorteggio del turno {round} annullato", "Draw of round {round} undone"),
     "act_swap": ("Équipes {team} et {other} échangées (manche {round})", "Teams {team} und {other} getauscht (Runde {round})",
                  "Squadre {team} e {other} scambiate (turno {round})", "Teams {team} and {other} swapped (round {round})"),
+    "act_add_player": ("Joueur {team} ajouté : {name} (joue dès la manche {joined})",
+                       "Spieler {team} hinzugefügt: {name} (spielt ab Runde {joined})",
+                       "Giocatore {team} aggiunto: {name} (gioca dal turno {joined})",
+                       "Player {team} added: {name} (plays from round {joined})"),
+    "act_withdraw_player": ("Joueur {team} retiré", "Spieler {team} zurückgezogen", "Giocatore {team} ritirato",
+                            "Player {team} withdrawn"),
+    "act_rename_player": ("Joueur {team} renommé : {old} → {new}", "Spieler {team} umbenannt: {old} → {new}",
+                          "Giocatore {team} rinominato: {old} → {new}", "Player {team} renamed: {old} → {new}"),
+    "act_swap_player": ("Joueurs {team} et {other} échangés (manche {round})",
+                        "Spieler {team} und {other} getauscht (Runde {round})",
+                        "Giocatori {team} e {other} scambiati (turno {round})",
+                        "Players {team} and {other} swapped (round {round})"),
     # messages
     "done_new": ("Concours créé", "Turnier angelegt", "Torneo creato", "Event created"),
     "done_teams": ("{count} équipe(s) ajoutée(s)", "{count} Team(s) hinzugefügt", "{count} squadra/e aggiunta/e",
@@ -431,10 +443,8 @@ WORDS = {
     "clock_paused": ("en pause", "angehalten", "in pausa", "paused"),
     "clock_five_minutes": ("Plus que 5 minutes", "Noch 5 Minuten", "Ancora 5 minuti", "5 minutes left"),
     "clock_end": ("Dernière donne", "Letztes Spiel", "Ultima smazzata", "Last deal"),
-    "clock_end_hint": ("Terminez la donne en cours : la manche est finie.",
-                       "Das laufende Spiel zu Ende spielen: die Runde ist vorbei.",
-                       "Finite la smazzata in corso: il turno è finito.",
-                       "Finish the deal in play: the round is over."),
+    "clock_end_note": ("Fin de la manche {round}", "Ende von Runde {round}", "Fine del turno {round}",
+                       "End of round {round}"),
     "done_clock_start": ("Pendule de la manche {round} lancée", "Uhr für Runde {round} gestartet",
                          "Orologio del turno {round} avviato", "Round {round}'s clock started"),
     "done_clock_pause": ("Pendule en pause", "Uhr angehalten", "Orologio in pausa", "Clock paused"),
@@ -475,7 +485,7 @@ SCRIPT_WORDS = ("standings", "standings_after", "provisional", "filed_of", "roun
                 "phone_none", "phone_now", "phone_bye", "phone_line", "waiting", "match_points",
                 "source_forfeit", "player", "withdrawn_player", "sit_out_name", "pair_n", "seat_n", "seat_s", "seat_e",
                 "seat_w", "phone_now_player", "phone_sit_out", "clock_paused", "clock_five_minutes", "clock_end",
-                "clock_end_hint", "clock_not_started", "minutes_n")
+                "clock_end_note", "clock_not_started", "minutes_n")
 
 
 class Words:

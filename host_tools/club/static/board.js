@@ -68,7 +68,7 @@ function tickClock() {
   const left = Math.max(0, clockData.left_seconds - gone);
   const warning = left === 0 ? "end" : left <= 300 ? "5min" : "";
   time.textContent = warning === "end" ? W.clock_end : mmss(left);
-  note.textContent = warning === "end" ? W.clock_end_hint : warning ? W.clock_five_minutes
+  note.textContent = warning === "end" ? say("clock_end_note", {round: clockData.round}) : warning ? W.clock_five_minutes
     : clockData.paused ? W.clock_paused : say("round_n", {round: clockData.round});
   box.className = "clock" + (warning ? " clock-" + warning : "") + (clockData.paused ? " paused" : "");
   box.dataset.left = String(left);
