@@ -331,3 +331,27 @@ def test_forty_teams_standings_still_fit_the_first_screen_beside_the_clock(tmp_p
     finally:
         browser.quit()
         running.stop()
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "it", "en"])
+def test_every_page_of_an_individual_timed_evening_speaks_the_events_language(tmp_path, lang):
+    from host_tools.club.words import Words
+    db = tmp_path / ("%s.db" % lang)
+    admin, token = signed_in_client(db)
+    club(db, "new", "--name", "Mêlée", "--rounds", 3, "--deals", 12, "--minutes", 30, "--rules", "classic2000",
+         "--format", "individual", "--lang", lang)
+    club(db, "player", "add", "Anne", "Bruno", "Chloé", "Denis", "Émile")
+    club(db, "draw")
+    assert admin.post("/admin/clock-start", data={"token": token}).status_code == 302
+    w = Words(lang)
+    for url in ("/projector", "/phone", "/admin", "/admin/slips/1", "/admin/door/1", "/admin/ranking"):
+        answer = admin.get(url)
+        assert answer.status_code == 200 and '<html lang="%s">' % lang in answer.get_data(as_text=True), url
+    page = admin.get("/admin").get_data(as_text=True)
+    assert w.clock in page and w.clock_pause in page and w.players_n.format(count=5) in page
+    assert w.slip_hint_player.format(round=1, table=1, ns=1, ew=2).replace(">", "&gt;") in \
+        admin.get("/admin/slips/1").get_data(as_text=True)
+    assert w.sit_out in admin.get("/admin/door/1").get_data(as_text=True)
+    words = json.loads(re.search(r'<script id="words" type="application/json">(.*?)</script>',
+                                 admin.get("/projector").get_data(as_text=True)).group(1))
+    assert words["clock_end"] == w.clock_end and words["sit_out_name"] == w.sit_out_name
