@@ -165,7 +165,7 @@ def test_the_new_event_form_offers_every_option_of_new(tmp_path):
     client, token = signed_in(create_app(str(db)))
     page = client.get("/admin").get_data(as_text=True)
     for field in ("name", "rounds", "length", "length_value", "preset", "options", "ranking", "mp_win", "mp_draw",
-                  "mp_loss", "bye_score", "bye_match_points", "seed", "lang", "late_as_bye"):
+                  "mp_loss", "bye_score", "bye_match_points", "seed", "lang", "late_as_bye", "format", "minutes"):
         assert 'name="%s"' % field in page, field
     made = client.post("/admin/new", data={"token": token, "name": "Sonntag", "rounds": "3", "length": "target",
                                            "length_value": "1000", "preset": "classic2000", "ranking": "total",

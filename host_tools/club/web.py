@@ -161,6 +161,14 @@ def problem_text(w, row):
     return w.problem_other.format(table=row.get("table"), problem=str(problem).replace("_", " "))
 
 
+def seats_of(t):
+    """An individual event's table: the pair numbers its result code holds and the
+    players seat by seat (North, South; East, West); nothing for a pairs event."""
+    if "pairs" not in t:
+        return {}
+    return {"pairs": t["pairs"], "ns_names": t["ns_names"], "ew_names": t["ew_names"]}
+
+
 def projector_data(state, status, w):
     """What the projector and phone pages draw (the same for every visitor)."""
     if not state.get("event"):
@@ -188,18 +196,26 @@ def projector_data(state, status, w):
                            "forfeit": bool(t.get("forfeit")),
                            "live": {"counted": row.get("counted"), "deals": row.get("deals"),
                                     "total": row.get("total")} if row and not t.get("result") else None,
-                           "problem": problem_text(w, row) if row else None})
-    ranking = [{"rank": r["rank"], "team": r["team"], "name": r["name"], "played": r["played"], "won": r["won"],
+                           "problem": problem_text(w, row) if row else None,
+                           **seats_of(t)})
+    clock = state.get("clock")
+    if clock and current and clock["round"] is not None and clock["round"] != current["round"]:
+        # a new round drawn, its clock not started yet: the last round's "end" is not this one's
+        clock = dict(clock, round=None, minutes=event["minutes"], running=False, paused=False,
+                     left_seconds=event["minutes"] * 60, warning=None)
+    key = "player" if event.get("format") == "individual" else "team"
+    ranking = [{"rank": r["rank"], key: r[key], "name": r["name"], "played": r["played"], "won": r["won"],
                 "points_for": r["points_for"], "points_against": r["points_against"],
                 "match_points": r["match_points"], "withdrawn": bool(r.get("withdrawn"))}
                for r in state["standings"]["ranking"]]
     return {"lang": w.lang,
             "event": {"name": event["name"], "rounds": event["rounds"], "deals": event["deals"],
-                      "target": event["target"], "ranking": event["ranking"]},
+                      "target": event["target"], "ranking": event["ranking"],
+                      "format": event.get("format") or "pairs", "minutes": event.get("minutes")},
             "standings": {"round": state["standings"]["round"], "ranking": ranking},
             "current": {"round": current["round"], "tables": tables, "bye": current.get("bye_names", [])}
             if current else None,
-            "progress": progress_of(state), "link": link}
+            "progress": progress_of(state), "link": link, "clock": clock}
 
 
 def qr_svg(url):
@@ -221,6 +237,19 @@ ERRORS = (
     (r"there is already a team named (?P<name>.*)$", "err_team_name_taken"),
     (r"team (?P<team>\d+) \((?P<name>.*)\) has already withdrawn", "err_already_withdrawn"),
     (r"team (?P<team>\d+) is already named (?P<name>.*)$", "err_already_named"),
+    (r"a draw needs at least four players", "err_four_players"),
+    (r"there is no player (?P<team>\d+)", "err_no_player"),
+    (r"there is already a player named (?P<name>.*)$", "err_player_name_taken"),
+    (r"player (?P<team>\d+) \((?P<name>.*)\) has already withdrawn", "err_player_withdrawn"),
+    (r"player (?P<team>\d+) is already named (?P<name>.*)$", "err_already_named"),
+    (r"rounds are not timed", "err_untimed"),
+    (r"draw the round, then start its clock", "err_clock_no_draw"),
+    (r"round (?P<round>\d+)'s clock is already started", "err_clock_started"),
+    (r"the clock is not started", "err_clock_stopped"),
+    (r"the clock is already paused", "err_clock_paused"),
+    (r"the clock is running: there is nothing to resume", "err_clock_running"),
+    (r"add takes a whole number of minutes", "err_clock_minutes"),
+    (r"the round lasts (?P<total>\d+) minutes: (?P<minutes>\d+) cannot be removed", "err_clock_remove"),
     (r"no round is drawn", "err_nothing_drawn"),
     (r"round (?P<round>\d+) already has the result of tables? (?P<tables>[\d, ]+):", "err_undo_results"),
     (r"a swap needs two different teams", "err_swap_same"),
@@ -425,7 +454,7 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
         return {"round": w.round, "table": w.table, "ns": w.ns, "ew": w.ew, "rounds": w.rounds,
                  "length_value": w.length_deals, "bye_score": w.bye_score, "bye_match_points": w.bye_match_points,
                  "mp_win": w.mp_win, "mp_draw": w.mp_draw, "mp_loss": w.mp_loss, "seed": w.seed,
-                 "team": w.team_number, "a": w.team_number, "b": w.team_number}
+                 "team": w.team_number, "a": w.team_number, "b": w.team_number, "minutes": w.minutes_per_round}
 
     def _int(w, name, default=None):
         text = request.form.get(name, "").strip()
@@ -448,7 +477,8 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
                     raise ClubError(str(e))
                 options[key] = value
         length = request.form.get("length", "deals")
-        amount = _int(w, "length_value")
+        amount = None if length == "none" else _int(w, "length_value")
+        timed = request.form.get("minutes", "").strip()
         seed = request.form.get("seed", "").strip()
         bye_mp = request.form.get("bye_match_points", "").strip()
         lang = request.form.get("lang", "fr")
@@ -460,7 +490,8 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
                           seed=_int(w, "seed") if seed else None, bye_score=_int(w, "bye_score", 0),
                           match_points=(_int(w, "mp_win", 2), _int(w, "mp_draw", 1), _int(w, "mp_loss", 0)),
                           bye_match_points=_int(w, "bye_match_points") if bye_mp else None,
-                          late_as_bye=bool(request.form.get("late_as_bye")), lang=lang)
+                          late_as_bye=bool(request.form.get("late_as_bye")), lang=lang,
+                          format=request.form.get("format", "pairs"), minutes=_int(w, "minutes") if timed else None)
 
     def _lines(name):
         return [n for n in request.form.get(name, "").splitlines() if n.strip()]
@@ -470,7 +501,9 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
         return w.done_new
 
     def act_teams(c, w):
-        return w.done_teams.format(count=len(c.add_teams(_lines("names"), who="admin page")))
+        kind = c.kind()
+        added = c.add_teams(_lines("names"), who="admin page", kind=kind)
+        return (w.done_players if kind == "player" else w.done_teams).format(count=len(added))
 
     def act_draw(c, w):
         return w.done_draw.format(round=c.draw()["round"])
@@ -501,13 +534,15 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
 
     def act_withdraw(c, w):
         number = _int(w, "team")
-        c.withdraw_team(number, why=request.form.get("why", "").strip() or None, who="admin page")
-        return w.done_withdraw.format(team=number)
+        kind = c.kind()
+        c.withdraw_team(number, why=request.form.get("why", "").strip() or None, who="admin page", kind=kind)
+        return (w.done_withdraw_player if kind == "player" else w.done_withdraw).format(team=number)
 
     def act_rename(c, w):
         number = _int(w, "team")
-        c.rename_team(number, request.form.get("name", ""), who="admin page")
-        return w.done_rename.format(team=number)
+        kind = c.kind()
+        c.rename_team(number, request.form.get("name", ""), who="admin page", kind=kind)
+        return (w.done_rename_player if kind == "player" else w.done_rename).format(team=number)
 
     def act_undo(c, w):
         return w.done_undo.format(round=c.undo_draw(who="admin page")["round"])
@@ -517,9 +552,25 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
         c.swap_teams(a, b, who="admin page")
         return w.done_swap.format(a=a, b=b)
 
+    def act_clock_start(c, w):
+        return w.done_clock_start.format(round=c.clock("start")["round"])
+
+    def act_clock_pause(c, w):
+        c.clock("pause")
+        return w.done_clock_pause
+
+    def act_clock_resume(c, w):
+        c.clock("resume")
+        return w.done_clock_resume
+
+    def act_clock_add(c, w):
+        minutes = _int(w, "minutes")
+        return w.done_clock_add.format(minutes=minutes, total=c.clock("add", minutes)["minutes"])
+
     ACTIONS = {"new": act_new, "teams": act_teams, "draw": act_draw, "code": act_code, "sheet": act_sheet,
                "correct": act_correct, "prizes": act_prizes, "password": act_password, "withdraw": act_withdraw,
-               "rename": act_rename, "undo": act_undo, "swap": act_swap}
+               "rename": act_rename, "undo": act_undo, "swap": act_swap, "clock-start": act_clock_start,
+               "clock-pause": act_clock_pause, "clock-resume": act_clock_resume, "clock-add": act_clock_add}
 
     @app.route("/admin/<action>", methods=["POST"])
     @admin_only
@@ -573,6 +624,13 @@ def create_app(path, refresh=REFRESH_SECONDS, link=None, phone_url=None, login_d
         r = one_round(state, number)
         seats = []
         for t in r["tables"]:
+            if "pairs" in t:  # an individual event: each player, seat by seat, with their partner
+                for side, names, seat_keys in (("NS", t["ns_names"], ("seat_n", "seat_s")),
+                                               ("EW", t["ew_names"], ("seat_e", "seat_w"))):
+                    for i, (number, name) in enumerate(zip(t[side], names)):
+                        seats.append({"team": number, "name": name, "table": t["table"], "seat": seat_keys[i],
+                                      "partner": names[1 - i]})
+                continue
             seats.append({"team": t["NS"], "name": t["ns_name"], "table": t["table"], "seat": "ns",
                           "opponent": t["ew_name"]})
             seats.append({"team": t["EW"], "name": t["ew_name"], "table": t["table"], "seat": "ew",

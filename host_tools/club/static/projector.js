@@ -25,7 +25,7 @@ function standings(data, into) {
   section.appendChild(el("h2", "", title));
   const head = el("div", "row head" + (matches ? " matches" : ""));
   cell(head, "num", "#");
-  cell(head, "name", W.team);
+  cell(head, "name", data.event.format === "individual" ? W.player : W.team);
   if (matches) cell(head, "num", W.match_points_short);
   cell(head, "num", W.points);
   cell(head, "num", W.diff_short);
@@ -33,7 +33,7 @@ function standings(data, into) {
   for (const r of data.standings.ranking) {
     const row = el("div", "row standing" + (matches ? " matches" : "") + (r.withdrawn ? " withdrawn" : ""));
     cell(row, "num", r.withdrawn ? "–" : r.rank);
-    teamCell(row, r.team, r.name + (r.withdrawn ? " (" + W.withdrawn + ")" : ""));
+    teamCell(row, entrant(r), r.name + (r.withdrawn ? " (" + (r.player !== undefined ? W.withdrawn_player : W.withdrawn) + ")" : ""));
     if (matches) cell(row, "num", r.match_points);
     cell(row, "num", r.points_for);
     const diff = r.points_for - r.points_against;
@@ -56,12 +56,12 @@ function round(data, into) {
   for (const t of cur.tables) {
     const row = el("div", "row table-row" + (t.problem ? " trouble" : ""));
     cell(row, "num tableno", t.table);
-    teamCell(row, t.NS, t.ns_name);
+    teamCell(row, t.pairs ? t.pairs.NS : t.NS, t.ns_name);
     let ns = "", ew = "";
     if (t.result) { ns = t.result.NS; ew = t.result.EW; }
     else if (t.live) { ns = t.live.total.NS; ew = t.live.total.EW; }
     cell(row, "num score", ns);
-    teamCell(row, t.EW, t.ew_name);
+    teamCell(row, t.pairs ? t.pairs.EW : t.EW, t.ew_name);
     cell(row, "num score", ew);
     const state = t.result ? "" : t.forfeit ? W.source_forfeit : t.live ? t.live.counted + "/" + t.live.deals : "…";
     cell(row, "num state" + (t.live ? " live" : ""), state);
@@ -70,7 +70,7 @@ function round(data, into) {
   }
   for (const name of cur.bye) {
     const row = el("div", "row bye");
-    row.appendChild(el("span", "name", say("bye_name", {name: name})));
+    row.appendChild(el("span", "name", say(data.event.format === "individual" ? "sit_out_name" : "bye_name", {name: name})));
     section.appendChild(row);
   }
   into.appendChild(section);
@@ -88,6 +88,7 @@ function draw(data) {
   document.title = data.event.name;
   document.getElementById("event-name").textContent = data.event.name;
   document.getElementById("sub").textContent = subtitle(data);
+  setClock(data.clock);
   standings(data, flow);
   if (data.current) round(data, flow);
   const link = data.link;
