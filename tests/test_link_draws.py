@@ -246,6 +246,12 @@ def test_a_timed_round_ended_on_time_is_filed_with_the_deals_played(sites):
     site.send(1, {"op": "add", "deal": {"taker": "NS", "bid": 80, "trump": "H", "coinche": 0, "points": 100}})
     until(lambda: (site.row(1) or {}).get("problem") == "refused_deal", 10, "a deal after the end refused")
     assert "a deal after the round's end on time" in site.service.log()
+    site.service.stop()  # read back from the event: the same round, filed once
+    site.service.start()
+    until(lambda: site.service.log().count("link: connected") >= 2, 15, "the service to connect again")
+    until(lambda: site.row(1) is not None, 10, "table 1 read back")
+    row = site.row(1)
+    assert row["over"] and row["counted"] == 3 and site.results()[(1, 1)] == filed
 
 
 def test_a_round_ended_on_time_in_an_untimed_event_is_not_filed(sites):
