@@ -28,7 +28,8 @@ from coinche.record import RecordError
 from coinche.rules import Rules, RulesError
 from link import protocol
 
-GAME_OPS = ("new", "add", "edit", "del", "dealer")
+GAME_OPS = ("new", "add", "edit", "del", "dealer", "end")
+END_ON_TIME = {"op": "end", "end": "time"}  # the round ended on time after the deals played
 
 
 class Refused(Exception):
@@ -73,11 +74,13 @@ def setup_problem(club, spec, table):
     seat = next((t for t in drawn[round_number]["tables"] if t["table"] == table), None)
     if seat is None:
         return "round %d has no table %d" % (round_number, table)
-    # the teams may sit the other way round: the result code's check takes that too
-    if not isinstance(teams, dict) or teams not in ({"NS": seat["NS"], "EW": seat["EW"]},
-                                                    {"NS": seat["EW"], "EW": seat["NS"]}):
-        return "teams %s, the draw puts team %d (NS) against %d (EW) at table %d of round %d" % (
-            json.dumps(teams, sort_keys=True)[:60], seat["NS"], seat["EW"], table, round_number)
+    # the teams (an individual event's pair numbers, 2T-1 and 2T) as the result code holds
+    # them; they may sit the other way round: the result code's check takes that too
+    ns, ew = club.code_teams(round_number, table)
+    if not isinstance(teams, dict) or teams not in ({"NS": ns, "EW": ew}, {"NS": ew, "EW": ns}):
+        return "teams %s, the draw puts %s %d (NS) against %d (EW) at table %d of round %d" % (
+            json.dumps(teams, sort_keys=True)[:60], "pair" if club.kind() == "player" else "team", ns, ew, table,
+            round_number)
     return None
 
 
@@ -113,6 +116,7 @@ class DeviceChain:
         self.current = None  # [game number, its actions, why it does not replay (None)]
         self.game = None  # the Game being played (None: none, or it does not replay)
         self.spec = None  # its rules spec
+        self.ended = False  # the current game ended on time (its "end" action) after the deals played
         self.problem = None  # why the current game is not filed: "wrong_setup", "refused_deal" (None: none)
         self.why = None  # the problem's one line, for the log
 
@@ -270,6 +274,7 @@ class Ingest:
             if chain.current is None or chain.current[0] != game:
                 chain.current = [game, [], None]  # (game number, its actions, the replay error)
                 chain.game, chain.spec, chain.problem, chain.why = None, None, None, None
+                chain.ended = False
             number, played_actions, broken = chain.current
             played_actions.append(action)
             if broken:
@@ -277,6 +282,12 @@ class Ingest:
             try:
                 if action["op"] == "new" or chain.game is None:
                     chain.spec, chain.game = replay_game([action])
+                elif action["op"] == "end":
+                    if action != END_ON_TIME:
+                        raise GameError("end", "an end that is not %s" % json.dumps(END_ON_TIME))
+                    chain.ended = True
+                elif action["op"] == "add" and chain.ended:
+                    raise GameError("deal", "a deal after the round's end on time")
                 else:
                     replay_game_step(chain.game, action)
                     if action["op"] == "dealer":
@@ -300,6 +311,10 @@ class Ingest:
         concours = spec.get("concours") if isinstance(spec.get("concours"), dict) else None
         if concours is not None and chain.problem in (None, "wrong_setup"):
             why = setup_problem(self.club, spec, chain.table)
+            if why is None and chain.ended and chain.game is not None and not chain.game.over and \
+                    self.club.event()["minutes"] is None:
+                why = "it ended on time after %d deals, but the event's rounds are not timed" % (
+                    chain.game.round_deal() - 1)
             if why is None:
                 chain.problem, chain.why = None, None  # the round was drawn since, say
             elif chain.why != why:
@@ -312,8 +327,8 @@ class Ingest:
                       "counted": played.round_deal() - 1 if played else 0,
                       "deals": played.rules.round_deals if played else None,
                       "total": dict(played.total) if played else {"NS": 0, "EW": 0},
-                      "over": played.over if played else False, "problem": chain.problem}
-        if concours and played is not None and played.over:
+                      "over": (played.over or chain.ended) if played else False, "problem": chain.problem}
+        if concours and played is not None and (played.over or chain.ended):
             if chain.problem is None:
                 self.file(chain, chain.current[0], concours, played)
             elif not self.quiet:

@@ -22,6 +22,7 @@ commit waits for the disk (8 ms here): one commit per message would cap the
 service at about a hundred deals a second, a batch costs the same one wait.
 """
 import collections
+import json
 import os
 import queue
 import re
@@ -31,6 +32,7 @@ import time
 
 import paho.mqtt.client as mqtt
 
+from host_tools.club import standings
 from host_tools.club.link_broker import (LOG_NAME, MAX_PACKET, SERVICE_USER, current_devices, link_folder, parse_address,
                                          reader_user, service_password)
 from host_tools.club.link_ingest import Ingest
@@ -51,29 +53,101 @@ def stderr_log(kind, device, text):
     sys.stderr.flush()
 
 
-def draw_messages(club, round_info, previous, devices):
-    """[(topic, payload)] of one round's draw, one per device; `previous` the round
-    before (its tables' teams are told where they go next) or None."""
-    names = {t["number"]: t["name"] for t in club.store.teams()}
+def json_body(payload):
+    return json.loads(payload[protocol.SIGNATURE_HEX + 1:])
+
+
+def fitted(key, body):
+    """The signed message of a draw body; when it is over the link's MAX_MESSAGE (names
+    of 40 characters, each written as \\uXXXX, can be), every name in it is cut to the
+    same length, the longest that fits: the table's buffers never get more."""
+    try:
+        return protocol.sign(key, body)
+    except protocol.MessageError:
+        pass
+    texts = [side for side in ("names", "seats") if body.get(side)]
+    longest = max(len(name) for side in texts for name in body[side].values())
+    for limit in range(longest - 1, -1, -1):
+        cut = dict(body)
+        for side in texts:
+            cut[side] = {seat: name[:limit] for seat, name in body[side].items()}
+        try:
+            return protocol.sign(key, cut)
+        except protocol.MessageError:
+            continue
+    raise protocol.MessageError("a draw without names over %d bytes" % protocol.MAX_MESSAGE)
+
+
+def draw_bodies(club, devices):
+    """{device id: the draw body it should hold now}: the last round drawn, each
+    table as the event holds it now (a swap moves teams or players; a table that is a
+    forfeit since a withdrawal has no game: teams and names null, "cleared":
+    "forfeit"). When the organiser undid a round that is not drawn again, every
+    table is told that round has no game ("cleared": "undone"), so that a table
+    that started it sees "not as drawn" and is offered nothing of it. An individual
+    event's table gets its pair numbers as teams (2T-1 NS, 2T EW, what the result
+    code holds), the pairs' names, and the four names seat by seat ("seats": {"N",
+    "S", "E", "W"}) with the players' numbers ("players": {"NS": [P, Q], "EW": [R,
+    S]}); the table's firmware reads only round, table, teams and next. Empty
+    before the first draw."""
+    store = club.store
+    rounds = store.rounds()
+    undone = [a["round"] for a in store.team_actions() if a["action"] == "undo"]
+    last = rounds[-1]["round"] if rounds else 0
+    if not rounds and not undone:
+        return {}
+    if undone and max(undone) > last:
+        out = {}
+        for device in devices:
+            body = protocol.draw_body(device["id"], last + 1, device["table_number"], None, None)
+            body["cleared"] = "undone"
+            out[device["id"]] = body
+        return out
+    teams = store.teams()
+    names = {t["number"]: t["name"] for t in teams}
+    round_info = rounds[-1]
+    previous = rounds[-2] if len(rounds) > 1 else None
+    forfeit = standings.forfeited(teams, rounds, store.results())
+    individual = club.kind() == "player"
     where = {}
     for t in round_info["tables"]:
-        where[t["NS"]] = t["table"]
-        where[t["EW"]] = t["table"]
+        where[standings.seated(t["NS"])[0]] = t["table"]
+        where[standings.seated(t["EW"])[0]] = t["table"]
     seats = {t["table"]: t for t in round_info["tables"]}
     before = {t["table"]: t for t in previous["tables"]} if previous else {}
-    out = []
+    out = {}
     for device in devices:
         table = device["table_number"]
         seat = seats.get(table)
-        teams = {"NS": seat["NS"], "EW": seat["EW"]} if seat else None
-        team_names = {"NS": names[seat["NS"]], "EW": names[seat["EW"]]} if seat else None
-        moves = None
-        if table in before:
-            last = before[table]
-            moves = {side: {"team": last[side], "table": where.get(last[side], 0)} for side in ("NS", "EW")}
-        body = protocol.draw_body(device["id"], round_info["round"], table, teams, team_names, moves)
-        out.append((protocol.topic(device["id"], "draw"), protocol.sign(bytes.fromhex(device["key_hex"]), body)))
+        cleared = seat is not None and (round_info["round"], table) in forfeit
+        if seat is None or cleared:
+            body = protocol.draw_body(device["id"], round_info["round"], table, None, None)
+            if cleared:
+                body["cleared"] = "forfeit"
+        elif individual:
+            ns, ew = seat["NS"], seat["EW"]
+            body = protocol.draw_body(device["id"], round_info["round"], table,
+                                      {"NS": 2 * table - 1, "EW": 2 * table},
+                                      {"NS": " & ".join(names[p] for p in ns), "EW": " & ".join(names[p] for p in ew)})
+            body["seats"] = {"N": names[ns[0]], "S": names[ns[1]], "E": names[ew[0]], "W": names[ew[1]]}
+            body["players"] = {"NS": list(ns), "EW": list(ew)}
+        else:
+            moves = None
+            if table in before:
+                last_seat = before[table]
+                moves = {side: {"team": last_seat[side], "table": where.get(last_seat[side], 0)}
+                         for side in ("NS", "EW")}
+            body = protocol.draw_body(device["id"], round_info["round"], table, {"NS": seat["NS"], "EW": seat["EW"]},
+                                      {"NS": names[seat["NS"]], "EW": names[seat["EW"]]}, moves)
+        out[device["id"]] = body
     return out
+
+
+def draw_messages(club, devices):
+    """[(topic, payload)] of the draw every device should hold now (draw_bodies), signed."""
+    bodies = draw_bodies(club, devices)
+    return [(protocol.topic(device["id"], "draw"), fitted(bytes.fromhex(device["key_hex"]), bodies[device["id"]]))
+            for device in devices if device["id"] in bodies]
 
 
 class LinkService:
@@ -93,7 +167,7 @@ class LinkService:
             raise ClubError("no broker: start one with `broker`, or give serve --broker HOST:PORT")
         self.host, self.port = parse_address(address, "--broker")
         self.ingest = Ingest(self.club, self.log)
-        self.published_round = 0
+        self.published = {}  # topic -> the draw message the broker holds for that table
         self.connected = threading.Event()
         self.stopping = threading.Event()
         self.inbox = queue.Queue()  # (the reader's client, the message)
@@ -164,7 +238,7 @@ class LinkService:
             self.log("broker", "-", "refused the service: %s" % reason)
             return
         self.connected.set()
-        self.published_round = 0  # retained draws again: the broker may have lost them
+        self.published = {}  # retained draws again: the broker may have lost them
         self.log("connected", "-", "broker %s:%d" % (self.host, self.port))
 
     def on_reader_connect(self, client, userdata, flags, reason, properties):
@@ -299,18 +373,21 @@ class LinkService:
                 self.log("error", "-", "draw: %r" % e)
 
     def publish_draws(self):
+        """Every table whose draw is not what the broker holds for it (a new round, an
+        undone one, a swap, a withdrawal's forfeit) gets its draw again, retained."""
         with self.lock:
-            rounds = self.club.store.rounds()
-            if not rounds or rounds[-1]["round"] == self.published_round:
-                return
             self.ingest.devices.update({d["id"]: d for d in self.club.store.devices()})
-            messages = draw_messages(self.club, rounds[-1], rounds[-2] if len(rounds) > 1 else None,
-                                     current_devices(self.club))
-            number = rounds[-1]["round"]
+            messages = [(topic, payload) for topic, payload in draw_messages(self.club, current_devices(self.club))
+                        if self.published.get(topic) != payload]
+        if not messages:
+            return
         for topic, payload in messages:
             self.client.publish(topic, payload, qos=1, retain=True)
-        self.published_round = number
-        self.log("draw", "-", "round %d published to %d tables" % (number, len(messages)))
+            self.published[topic] = payload
+        body = json_body(messages[0][1])
+        self.log("draw", "-", "round %d%s published to %d table%s" % (
+            body["round"], " (cleared: %s)" % body["cleared"] if body.get("cleared") else "", len(messages),
+            "" if len(messages) == 1 else "s"))
 
     def status(self, devices=False):
         """What the pages show: each table by its number (devices: with its device id,
