@@ -180,6 +180,7 @@ def test_frozen_image_live_heap_peak_of_a_40_deal_game(uf2_images, preset):
         % (figures["peak"], budgets.GAME_DEALS, preset, frozen.HEAP_BUDGET, figures))
 
 
+@pytest.mark.device  # make deploy into the emulated RP2040
 def test_deployed_mpy_live_heap_peak_of_a_40_deal_game(tmp_path):
     """`make deploy`'s .mpy files on the stock rp2 UF2 (the emulated RP2040): the live heap
     (gc.mem_alloc() after gc.collect(), after every press, measuring script included) of a

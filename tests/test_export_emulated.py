@@ -22,7 +22,7 @@ from host_tools.common.script import parse_script
 import deployed_images
 
 REASON = rp2emu.missing()
-pytestmark = pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)
+pytestmark = [pytest.mark.device, pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)]  # boots the emulated RP2040 (the device tier)
 
 
 def test_export_through_mpremote_from_the_emulated_pico(tmp_path):
