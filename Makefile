@@ -75,11 +75,11 @@ sim: $(STAMP)
 .PHONY: bench
 bench: $(STAMP)
 	$(PY) -m host_tools.bench --out docs/bench.md
-	$(PY) -m host_tools.bench_uf2 --deploy --out docs/bench_uf2.md   # the frozen image on the emulated Pico (skips without it)
+	$(PY) -m host_tools.bench.frozen --deploy --out docs/bench_uf2.md   # the frozen image on the emulated Pico (skips without it)
 	$(PY) -m host_tools.web.measure --out docs/bench_web.md   # the web page in headless Chromium (skips without it or the UF2s)
-	$(PY) -m host_tools.club.load --tables 200 --out docs/bench_club.md   # 200 tables through a real Mosquitto (skips without it)
-	$(PY) -m host_tools.club.link_heap --out docs/bench_link_heap.md   # the link's heap on the emulated Pico W (skips without its UF2)
-	$(PY) -m host_tools.club.link_time --out docs/bench_link_time.md   # the link in the device's time, the network a stand-in (skips without the Pico W UF2)
+	$(PY) -m host_tools.bench.club_load --tables 200 --out docs/bench_club.md   # 200 tables through a real Mosquitto (skips without it)
+	$(PY) -m host_tools.bench.link_heap --out docs/bench_link_heap.md   # the link's heap on the emulated Pico W (skips without its UF2)
+	$(PY) -m host_tools.bench.link_time --out docs/bench_link_time.md   # the link in the device's time, the network a stand-in (skips without the Pico W UF2)
 
 # --- real hardware (docs/hardware.md): make deploy BOARD=pico_oled [PORT=/dev/ttyACM0] [ARCH=armv7emsp]
 .PHONY: deploy deploy-plan repl mount lint typecheck
@@ -89,10 +89,10 @@ MPREMOTE := $(VENV)/bin/mpremote
 CONNECT := $(if $(PORT),connect $(PORT))
 
 deploy: $(STAMP)
-	$(PY) -m host_tools.deploy --board $(BOARD) --arch $(ARCH) $(if $(PORT),--port $(PORT))
+	$(PY) -m host_tools.device.deploy --board $(BOARD) --arch $(ARCH) $(if $(PORT),--port $(PORT))
 
 deploy-plan: $(STAMP)
-	$(PY) -m host_tools.deploy --board $(BOARD) --arch $(ARCH) $(if $(PORT),--port $(PORT)) --plan
+	$(PY) -m host_tools.device.deploy --board $(BOARD) --arch $(ARCH) $(if $(PORT),--port $(PORT)) --plan
 
 repl: $(STAMP)
 	$(MPREMOTE) $(CONNECT) repl
@@ -108,7 +108,7 @@ mount: $(STAMP)
 FLASH ?=
 OUT ?= export
 export: $(STAMP)
-	$(PY) -m host_tools.export $(if $(FLASH),--flash $(FLASH),--port $(or $(PORT),auto)) --out $(OUT)
+	$(PY) -m host_tools.device.export $(if $(FLASH),--flash $(FLASH),--port $(or $(PORT),auto)) --out $(OUT)
 
 # --- one-file install: MicroPython v1.28.0 with the scoreboard frozen in -> build/coinche-BOARD.uf2
 #   make uf2 BOARD=pico_oled MICROPYTHON_SRC=../shared/rp2/micropython-v1.28.0-rp2-src.tar.xz
@@ -123,11 +123,11 @@ MICROPYTHON_SRC ?=
 UF2_BOARDS := pico_oled pico_display_pack pico_w_oled
 
 uf2: $(STAMP)
-	$(PY) -m host_tools.uf2 --board $(BOARD) --source "$(MICROPYTHON_SRC)" $(if $(PORT_BOARD),--port-board $(PORT_BOARD))
+	$(PY) -m host_tools.device.uf2 --board $(BOARD) --source "$(MICROPYTHON_SRC)" $(if $(PORT_BOARD),--port-board $(PORT_BOARD))
 
 # the boards one after the other: a second board of one port board only re-freezes and re-links
 uf2-all: $(STAMP)
-	for board in $(UF2_BOARDS); do $(PY) -m host_tools.uf2 --board $$board --source "$(MICROPYTHON_SRC)" || exit 1; done
+	for board in $(UF2_BOARDS); do $(PY) -m host_tools.device.uf2 --board $$board --source "$(MICROPYTHON_SRC)" || exit 1; done
 
 # --- static checks (tests/test_static.py runs the same two)
 lint: $(STAMP)

@@ -8,7 +8,6 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 BOARDS = os.path.join(ROOT, "boards")
-HOST_MP = os.path.join(ROOT, "host_tools", "mp")
 
 if FIRMWARE not in sys.path:
     sys.path.insert(0, FIRMWARE)
@@ -18,6 +17,7 @@ if ROOT not in sys.path:
 
 from host_tools.sim import micropython_path  # noqa: E402  (the venv's unix port, else PATH)
 from host_tools.common.programs import find_tool  # noqa: E402
+from host_tools.common.paths import DEVICE_SIDE  # noqa: E402  (the MicroPython scripts' folders)
 
 
 def mpy_cross_path():
@@ -32,7 +32,7 @@ def run_mp(code=None, script=None, args=(), stdin=None, heapsize=None, cwd=ROOT,
     if heapsize:
         cmd += ["-X", "heapsize=%s" % heapsize]
     if code is not None:
-        prelude = "import sys\nsys.path.insert(0, %r)\nsys.path.insert(0, %r)\n" % (HOST_MP, FIRMWARE)
+        prelude = "import sys\nsys.path[:0] = %r\n" % ([FIRMWARE] + list(DEVICE_SIDE),)
         cmd += ["-c", prelude + code]
     else:
         cmd += [script]

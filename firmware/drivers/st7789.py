@@ -16,7 +16,7 @@ inversion on (INVON) to show true colours.
 import time
 
 import framebuf
-from micropython import const
+from coinche.compat import const
 
 from drivers.dirty import sync_span
 

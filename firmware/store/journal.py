@@ -20,7 +20,7 @@ the repairs are store/recovery.py's, loaded only for it.
 """
 import os
 
-from micropython import const
+from coinche.compat import const
 
 import on_demand
 from store.format import (FORMAT_VERSION, GAME_ACTIONS, Unreadable, apply_action, archive_name, check_version,

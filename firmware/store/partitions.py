@@ -52,7 +52,7 @@ Every case but "mounted" and "blank" adds a notice (short English text); the
 app shows that something was recovered ("Not saved!" when no copy of the
 journal is on flash: see fill_report()).
 """
-from micropython import const
+from coinche.compat import const
 
 BLOCK_SIZE = const(4096)
 STORAGE_BLOCKS = const(352)

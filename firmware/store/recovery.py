@@ -23,7 +23,7 @@ format (store/format.py), not the journal.
 """
 import os
 
-from micropython import const
+from coinche.compat import const
 
 from store.format import (FORMAT_VERSION, LEGACY_SETTINGS_FILE, Unreadable, apply_action, archive_name,
                           check_version, ignore_line, rules_after, settings_file)

@@ -1,7 +1,7 @@
 """make bench: measure the device budgets, print one table, write docs/bench.md.
 
     python3 -m host_tools.bench [--out docs/bench.md] [--no-valgrind] [--figures N,N]
-    python3 -m host_tools.bench_uf2 [--deploy] [--out docs/bench_uf2.md]
+    python3 -m host_tools.bench.frozen [--deploy] [--out docs/bench_uf2.md]
 
 Everything is measured on the real firmware, never estimated: figures 1-8 on the
 MicroPython unix port (64-bit), figure 9 on the emulated RP2040 (stock rp2 MicroPython),

