@@ -81,7 +81,7 @@ def test_const_and_the_ticks_fallbacks_come_from_one_module():
     their layouts are reworked: render/layout_240x135.py still takes const from micropython)."""
     allowed = {"render.layout_240x135"}
     found = []
-    for name, (path, tree) in sorted(rules.read_tree(FIRMWARE).items()):
+    for name, (_path, tree) in sorted(rules.read_tree(FIRMWARE).items()):
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module in ("micropython", "time") and name != COMPAT:
                 taken = {alias.name for alias in node.names}
