@@ -143,7 +143,25 @@ def _check_pass(rec):
 def validate(rules, rec):
     """Check `rec` (a dict decoded from JSON) and return its canonical form.
 
-    Raises RecordError naming the field."""
+    Raises RecordError naming the field. The fields are checked in the order a player
+    states them (the bid, the contract, the card points, then what came with the deal),
+    so the first error named is the first thing to fix."""
+    _check_keys(rec)
+    bid = rec["bid"]
+    if bid == "pass":
+        _check_pass(rec)
+        return {"bid": "pass"}  # all four passed: nothing else is read
+    _check_bid(rules, bid)
+    out = _contract(rules, rec, bid)
+    _add_tricks(rec, out)
+    _add_solo(rules, rec, out)
+    _add_belote(rules, rec, out)
+    _add_melds(rules, rec, out)
+    return out
+
+
+def _check_keys(rec):
+    """A JSON object with known keys only (a close one suggested) and a bid."""
     if not isinstance(rec, dict):
         raise RecordError("record", "must be a JSON object")
     k = _first([k for k in rec if k not in KEYS])
@@ -153,10 +171,10 @@ def validate(rules, rec):
             " - did you mean %r?" % hint if hint else "", ", ".join(KEYS)))
     if "bid" not in rec:
         raise RecordError("bid", "missing")
-    bid = rec["bid"]
-    if bid == "pass":
-        _check_pass(rec)
-        return {"bid": "pass"}  # all four passed: nothing else is read
+
+
+def _check_bid(rules, bid):
+    """A bid of the rule set's ladder (a number, capot or generale where it has one)."""
     ladder = rules.bids()
     if _is_int(bid):
         if bid not in ladder:
@@ -167,6 +185,9 @@ def validate(rules, rec):
         raise RecordError("bid", "must be 80..160 in steps of 10, %s or \"pass\", got %r" % (
             ", ".join('"%s"' % b for b in ladder if not _is_int(b)), bid))
 
+
+def _contract(rules, rec, bid):
+    """The canonical record's first fields: taker, bid, trump, coinche and card points."""
     for k in ("taker", "trump", "points"):
         if k not in rec:
             raise RecordError(k, "missing")
@@ -188,53 +209,72 @@ def validate(rules, rec):
     points = rec["points"]
     if not _is_int(points) or not 0 <= points <= 162:
         raise RecordError("points", "the takers' card points must be a whole number 0..162, got %r" % (points,))
+    return {"taker": taker, "bid": bid, "trump": trump, "coinche": coinche, "points": points}
 
-    out = {"taker": taker, "bid": bid, "trump": trump, "coinche": coinche, "points": points}
 
+def _add_tricks(rec, out):
+    """The takers' tricks, when given: 0..8, and agreeing with the card points."""
     tricks = rec.get("tricks")
-    if tricks is not None:
-        if not _is_int(tricks) or not 0 <= tricks <= 8:
-            raise RecordError("tricks", "must be 0..8, got %r" % (tricks,))
-        if tricks == 8 and points != 162:
-            raise RecordError("tricks", "8 tricks means all 162 points, but points is %d" % points)
-        if tricks == 0 and points != 0:
-            raise RecordError("tricks", "0 tricks means no card points, but points is %d" % points)
-        out["tricks"] = tricks
+    if tricks is None:
+        return
+    points = out["points"]
+    if not _is_int(tricks) or not 0 <= tricks <= 8:
+        raise RecordError("tricks", "must be 0..8, got %r" % (tricks,))
+    if tricks == 8 and points != 162:
+        raise RecordError("tricks", "8 tricks means all 162 points, but points is %d" % points)
+    if tricks == 0 and points != 0:
+        raise RecordError("tricks", "0 tricks means no card points, but points is %d" % points)
+    out["tricks"] = tricks
 
+
+def _add_solo(rules, rec, out):
+    """solo: the bidder alone won all eight tricks (a generale), where the rule set has one."""
     solo = rec.get("solo")
     if solo is None:  # null = omitted, as for the other optional keys
         solo = False
     if solo is not True and solo is not False:
         raise RecordError("solo", "must be true or false, got %r" % (solo,))
-    if solo:
-        if not rules["generale"]:
-            raise RecordError("solo", "this rule set (%s) has no generale" % rules.preset)
-        if tricks is not None and tricks != 8:
-            raise RecordError("solo", "the bidder alone won all tricks, but tricks is %d" % tricks)
-        if points != 162:
-            raise RecordError("solo", "the bidder alone won all tricks, but points is %d" % points)
-        out["tricks"] = 8
-        out["solo"] = True
+    if not solo:
+        return
+    tricks = rec.get("tricks")
+    if not rules["generale"]:
+        raise RecordError("solo", "this rule set (%s) has no generale" % rules.preset)
+    if tricks is not None and tricks != 8:
+        raise RecordError("solo", "the bidder alone won all tricks, but tricks is %d" % tricks)
+    if out["points"] != 162:
+        raise RecordError("solo", "the bidder alone won all tricks, but points is %d" % out["points"])
+    out["tricks"] = 8
+    out["solo"] = True
 
-    if rec.get("belote") is not None:
-        bel = _team_counts(rec, "belote")
-        n = bel["NS"] + bel["EW"]
-        if n:
-            most = rules.max_belote(trump)
-            if trump == "NT":
-                raise RecordError("belote", "there is no belote at NT")
-            if most == 0:
-                raise RecordError("belote", "there is no belote at %s in %s" % (trump, rules.preset))
-            if n > most:
-                if most == 1:
-                    raise RecordError("belote", "only one belote per deal at a trump suit (got %d)" % n)
-                raise RecordError("belote", "at most %d belotes at %s (got %d)" % (most, trump, n))
-            if rules["belote"] == "taker" and bel[other(taker)]:
-                raise RecordError("belote", "only the taking team scores a belote in %s" % rules.preset)
-            out["belote"] = bel
 
-    # An empty melds object (or melds_to null) says "no melds" and is accepted
-    # everywhere; a meld or a melds_to team in a preset without melds is not.
+def _add_belote(rules, rec, out):
+    """The belotes per team: at a trump suit, as many as the rule set allows there."""
+    if rec.get("belote") is None:
+        return
+    bel = _team_counts(rec, "belote")
+    n = bel["NS"] + bel["EW"]
+    if not n:
+        return
+    trump = out["trump"]
+    most = rules.max_belote(trump)
+    if trump == "NT":
+        raise RecordError("belote", "there is no belote at NT")
+    if most == 0:
+        raise RecordError("belote", "there is no belote at %s in %s" % (trump, rules.preset))
+    if n > most:
+        if most == 1:
+            raise RecordError("belote", "only one belote per deal at a trump suit (got %d)" % n)
+        raise RecordError("belote", "at most %d belotes at %s (got %d)" % (most, trump, n))
+    if rules["belote"] == "taker" and bel[other(out["taker"])]:
+        raise RecordError("belote", "only the taking team scores a belote in %s" % rules.preset)
+    out["belote"] = bel
+
+
+def _add_melds(rules, rec, out):
+    """The melds per team and the team they went to, where the rule set has melds.
+
+    An empty melds object (or melds_to null) says "no melds" and is accepted
+    everywhere; a meld or a melds_to team in a preset without melds is not."""
     if rec.get("melds") is not None:
         m = _melds(rec)
         if m["NS"] or m["EW"]:
@@ -249,4 +289,3 @@ def validate(rules, rec):
             raise RecordError("melds_to", "this rule set (%s) has no melds" % rules.preset)
         if rules.has_melds():
             out["melds_to"] = mt
-    return out

@@ -459,68 +459,82 @@ class JournalCopy:
             return  # nothing changes: no write
         op = action["op"]
         if op in GAME_ACTIONS:
-            deals = list(self.deals)
-            apply_action(deals, action)
-            entry = {"op": op}
-            for field in GAME_ACTIONS[op][1]:
-                entry[field] = action[field]
-            if sequence:
-                entry["q"] = sequence
-            line = encode(entry)
-            if op in _GROWING_ACTIONS:
-                self._keep_reserve(len(line))
-            rules = rules_after(self.rules, action)
-            fits = self.append_segment_size + len(line) <= self.segment_bytes
-            if self.needs_base or (not fits and self.segments_since_base >= self.max_segments):
-                # the new base holds the action: its deals, and its rules (a dealer correction)
-                self.write_base(self.game_number, self.highest_segment + 1, rules, deals, sequence, entry)
-                self._settle_quietly()
-            elif fits:
-                with open(self.prefix + segment_name(self.game_number, self.append_segment), "ab") as file:
-                    file.write(line)
-                self.append_segment_size += len(line)
-                self.actions_since_base += 1
-            else:
-                segment = self.highest_segment + 1
-                header = encode({"v": FORMAT_VERSION, "t": "log", "g": self.game_number, "s": segment,
-                                 "p": self.actions_since_base})
-                name = segment_name(self.game_number, segment)
-                # listed before the write: an empty leftover is ours
-                self.segment_files.append((self.game_number, segment))
-                self.highest_segment = segment
-                self.append_segment_size = self._write_file(name, header + line)[1]
-                self.append_segment = segment
-                self.segments_since_base += 1
-                self.actions_since_base += 1
-            self.deal_bytes += len(line)
-            self.deals = deals
-            self.rules = rules
-            self.game_sequence = sequence
+            self._record_game_action(action, sequence)
         elif op == "set":
             settings = dict(self.settings)
             settings[action["k"]] = action.get("v")
             self.write_settings(settings, sequence)
         else:  # "new"
-            rules = action["rules"]
-            self.make_root()
-            old = self.game_number
-            archived = self.deals  # a game with deals
-            if archived:
-                self.write_archive(old, self.rules, archived, action.get("result"))
-            elif old and old in self.archive_files:
-                # a stale copy from an interrupted "new": this game ends empty
-                if not self.move_away(archive_name(old), False):
-                    raise OSError(_EIO)
-                self.archive_files.remove(old)
-            game = max(game_number, self.highest_game_number + 1)
-            self.highest_game_number = game
-            self.write_base(game, 0, rules, [], sequence)  # a game's first base: its "new"
-            # committed: the new base exists
-            if archived:
-                self.archive_kept.append(old)
-                while len(self.archive_kept) > self.keep:
-                    self.archive_kept.pop(0)
+            self._record_new_game(action, sequence, game_number)
+
+    def _record_game_action(self, action, sequence):
+        """A deal, an edit, an undo or a correction: one line appended to the game's log,
+        in a new segment when the current one is full, or a new base holding it."""
+        op = action["op"]
+        deals = list(self.deals)
+        apply_action(deals, action)
+        entry = {"op": op}
+        for field in GAME_ACTIONS[op][1]:
+            entry[field] = action[field]
+        if sequence:
+            entry["q"] = sequence
+        line = encode(entry)
+        if op in _GROWING_ACTIONS:
+            self._keep_reserve(len(line))
+        rules = rules_after(self.rules, action)
+        fits = self.append_segment_size + len(line) <= self.segment_bytes
+        if self.needs_base or (not fits and self.segments_since_base >= self.max_segments):
+            # the new base holds the action: its deals, and its rules (a dealer correction)
+            self.write_base(self.game_number, self.highest_segment + 1, rules, deals, sequence, entry)
             self._settle_quietly()
+        elif fits:
+            with open(self.prefix + segment_name(self.game_number, self.append_segment), "ab") as file:
+                file.write(line)
+            self.append_segment_size += len(line)
+            self.actions_since_base += 1
+        else:
+            self._start_segment(line)
+        self.deal_bytes += len(line)
+        self.deals = deals
+        self.rules = rules
+        self.game_sequence = sequence
+
+    def _start_segment(self, line):
+        """A new log segment, its header and `line` its first action."""
+        segment = self.highest_segment + 1
+        header = encode({"v": FORMAT_VERSION, "t": "log", "g": self.game_number, "s": segment,
+                         "p": self.actions_since_base})
+        name = segment_name(self.game_number, segment)
+        # listed before the write: an empty leftover is ours
+        self.segment_files.append((self.game_number, segment))
+        self.highest_segment = segment
+        self.append_segment_size = self._write_file(name, header + line)[1]
+        self.append_segment = segment
+        self.segments_since_base += 1
+        self.actions_since_base += 1
+
+    def _record_new_game(self, action, sequence, game_number):
+        """"new": the game with deals archived, then the new game's first base (the commit)."""
+        rules = action["rules"]
+        self.make_root()
+        old = self.game_number
+        archived = self.deals  # a game with deals
+        if archived:
+            self.write_archive(old, self.rules, archived, action.get("result"))
+        elif old and old in self.archive_files:
+            # a stale copy from an interrupted "new": this game ends empty
+            if not self.move_away(archive_name(old), False):
+                raise OSError(_EIO)
+            self.archive_files.remove(old)
+        game = max(game_number, self.highest_game_number + 1)
+        self.highest_game_number = game
+        self.write_base(game, 0, rules, [], sequence)  # a game's first base: its "new"
+        # committed: the new base exists
+        if archived:
+            self.archive_kept.append(old)
+            while len(self.archive_kept) > self.keep:
+                self.archive_kept.pop(0)
+        self._settle_quietly()
 
     def _keep_reserve(self, line_bytes):
         """Before an action that grows the game: make sure it leaves the reserve free.
