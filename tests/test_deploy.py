@@ -217,3 +217,12 @@ def test_deployed_tree_boots(mp, board, tmp_path):
         pytest.skip("%s is not written yet: the app cannot start on %s" % (layout, board))
     polls, drew = res["ran"]
     assert polls > 30 and drew
+
+
+def test_a_pico_w_board_goes_with_the_pico_board_it_builds_on():
+    """A Pico W board is its Pico board plus what differs: deploy sends both, the W board as
+    /board.py and the Pico's under its own name, which the W board imports."""
+    _compile_cmds, argv, on_device = deploy.plan("pico_w_oled")
+    assert "/board.py" in on_device and "/pico_oled.py" in on_device
+    steps = " ".join(argv)
+    assert "boards/pico_w_oled.py :/board.py" in steps and "boards/pico_oled.py" in steps

@@ -184,3 +184,13 @@ print(json.dumps(out))
     proc = run_mp(code)
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out == {code: [True, 0, None] for code in languages.LANGS}, out
+
+
+def test_a_pico_w_boards_manifest_freezes_the_pico_board_it_builds_on(tmp_path):
+    manifest = open(uf2.stage("pico_w_display_pack", str(tmp_path))).read()
+    modules = re.findall(r"module\('([^']+)'", manifest)
+    assert "board.py" in modules and "pico_display_pack.py" in modules
+    with open(tmp_path / "stage" / "pico_w_display_pack" / "pico_display_pack.py") as f, \
+            open(os.path.join(ROOT, "boards", "pico_display_pack.py")) as g:
+        assert f.read() == g.read()
+    assert uf2.port_board("pico_w_display_pack") == "RPI_PICO_W" and uf2.port_board("pico_display_pack") == "RPI_PICO"

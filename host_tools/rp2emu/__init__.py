@@ -30,6 +30,7 @@ import threading
 import time
 import types
 
+from host_tools.common.boards import board_constants
 from host_tools.common.frames import Frame, frame_image
 from host_tools.common.paths import BOARDS, ROOT, SHARED_RP2
 from host_tools.common.script import BUTTONS
@@ -108,15 +109,7 @@ def board_wiring(board, boards=BOARDS):
     path = os.path.join(boards, board + ".py")
     if not os.path.exists(path):
         raise EmulatorError("no board file %s" % path)
-    with open(path) as f:
-        tree = ast.parse(f.read(), path)
-    found = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            try:
-                found[node.targets[0].id] = ast.literal_eval(node.value)
-            except ValueError:
-                pass
+    found = board_constants(board, boards)  # a Pico W board's, over its Pico board's
     if "BUTTON_PINS" not in found:
         raise EmulatorError("%s has no BUTTON_PINS: not a board for real hardware" % board)
     return found
