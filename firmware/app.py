@@ -302,8 +302,21 @@ class App:
         if self.toast_msg is not None:
             self.toast_msg = None
             self.dirty = True
-        self.view.key(ev)
+        try:
+            self.view.key(ev)
+        except on_demand.Unavailable:
+            self.screen_unavailable()
         self.dirty = True
+
+    def screen_unavailable(self):
+        """A key asked for a screen whose module could not be loaded (the heap too full
+        for it, or its file missing): home, and the player told in words. Nothing is lost:
+        every confirmed action is in the journal before its key returns."""
+        try:
+            self.home()
+        except on_demand.Unavailable:  # a game's end screen, on demand too
+            self.go(Home(self))
+        self.tell("e_open", LONG_TOAST_MS)
 
     def poll(self):
         inputs = self.inputs

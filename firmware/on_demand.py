@@ -56,13 +56,24 @@ def load(name):
     return module
 
 
+class Unavailable(Exception):
+    """A screen whose module could not be loaded: no heap left for it (MemoryError) or
+    its file missing (ImportError). The App tells the player and goes home."""
+
+
 def screen(class_name):
     """The screen class `class_name`, its module loaded (KeyError for a screen no
-    module of the table defines)."""
+    module of the table defines; Unavailable when its module cannot be loaded, what
+    was loaded of it released)."""
     for name in MODULES:
         screens = MODULES[name]
         if screens and class_name in screens:
-            return getattr(load(name), class_name)
+            try:
+                module = load(name)
+            except (MemoryError, ImportError):
+                release(name)
+                raise Unavailable(class_name)
+            return getattr(module, class_name)
     raise KeyError(class_name)
 
 

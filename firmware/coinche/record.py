@@ -150,9 +150,11 @@ def validate(rules, rec):
     bid = rec["bid"]
     if bid == "pass":
         _check_pass(rec)
-        return {"bid": "pass"}  # all four passed: nothing else is read
+        return {"bid": rec["bid"]}  # "pass": all four passed, nothing else is read
     _check_bid(rules, bid)
-    out = _contract(rules, rec, bid)
+    _check_contract(rules, rec, bid)
+    out = {"taker": rec["taker"], "bid": bid, "trump": rec["trump"], "coinche": rec.get("coinche", 0),
+           "points": rec["points"]}
     _add_tricks(rec, out)
     _add_solo(rules, rec, out)
     _add_belote(rules, rec, out)
@@ -186,8 +188,9 @@ def _check_bid(rules, bid):
             ", ".join('"%s"' % b for b in ladder if not _is_int(b)), bid))
 
 
-def _contract(rules, rec, bid):
-    """The canonical record's first fields: taker, bid, trump, coinche and card points."""
+def _check_contract(rules, rec, bid):
+    """The contract's fields: a taking team, a trump of the rule set, a coinche level, the
+    takers' card points."""
     for k in ("taker", "trump", "points"):
         if k not in rec:
             raise RecordError(k, "missing")
@@ -209,7 +212,6 @@ def _contract(rules, rec, bid):
     points = rec["points"]
     if not _is_int(points) or not 0 <= points <= 162:
         raise RecordError("points", "the takers' card points must be a whole number 0..162, got %r" % (points,))
-    return {"taker": taker, "bid": bid, "trump": trump, "coinche": coinche, "points": points}
 
 
 def _add_tricks(rec, out):
