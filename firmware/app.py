@@ -304,7 +304,7 @@ class App:
             self.dirty = True
         try:
             self.view.key(ev)
-        except on_demand.Unavailable:
+        except ImportError:  # on_demand.screen(): a screen's module could not be loaded
             self.screen_unavailable()
         self.dirty = True
 
@@ -314,7 +314,7 @@ class App:
         every confirmed action is in the journal before its key returns."""
         try:
             self.home()
-        except on_demand.Unavailable:  # a game's end screen, on demand too
+        except ImportError:  # a game's end screen, on demand too
             self.go(Home(self))
         self.tell("e_open", LONG_TOAST_MS)
 

@@ -56,15 +56,12 @@ def load(name):
     return module
 
 
-class Unavailable(Exception):
-    """A screen whose module could not be loaded: no heap left for it (MemoryError) or
-    its file missing (ImportError). The App tells the player and goes home."""
-
-
 def screen(class_name):
     """The screen class `class_name`, its module loaded (KeyError for a screen no
-    module of the table defines; Unavailable when its module cannot be loaded, what
-    was loaded of it released)."""
+    module of the table defines). When its module cannot be loaded (no heap left for
+    it: MemoryError; its file missing), what was loaded of it is released and
+    ImportError names the screen: the App tells the player and goes home. (No
+    exception class of its own: on the heap of `make deploy` every object counts.)"""
     for name in MODULES:
         screens = MODULES[name]
         if screens and class_name in screens:
@@ -72,7 +69,7 @@ def screen(class_name):
                 module = load(name)
             except (MemoryError, ImportError):
                 release(name)
-                raise Unavailable(class_name)
+                raise ImportError(class_name)
             return getattr(module, class_name)
     raise KeyError(class_name)
 

@@ -144,26 +144,8 @@ def validate(rules, rec):
     """Check `rec` (a dict decoded from JSON) and return its canonical form.
 
     Raises RecordError naming the field. The fields are checked in the order a player
-    states them (the bid, the contract, the card points, then what came with the deal),
-    so the first error named is the first thing to fix."""
-    _check_keys(rec)
-    bid = rec["bid"]
-    if bid == "pass":
-        _check_pass(rec)
-        return {"bid": rec["bid"]}  # "pass": all four passed, nothing else is read
-    _check_bid(rules, bid)
-    _check_contract(rules, rec, bid)
-    out = {"taker": rec["taker"], "bid": bid, "trump": rec["trump"], "coinche": rec.get("coinche", 0),
-           "points": rec["points"]}
-    _add_tricks(rec, out)
-    _add_solo(rules, rec, out)
-    _add_belote(rules, rec, out)
-    _add_melds(rules, rec, out)
-    return out
-
-
-def _check_keys(rec):
-    """A JSON object with known keys only (a close one suggested) and a bid."""
+    states them (the keys and the bid, the contract and the card points, then tricks,
+    belote and melds), so the first error named is the first thing to fix."""
     if not isinstance(rec, dict):
         raise RecordError("record", "must be a JSON object")
     k = _first([k for k in rec if k not in KEYS])
@@ -173,10 +155,10 @@ def _check_keys(rec):
             " - did you mean %r?" % hint if hint else "", ", ".join(KEYS)))
     if "bid" not in rec:
         raise RecordError("bid", "missing")
-
-
-def _check_bid(rules, bid):
-    """A bid of the rule set's ladder (a number, capot or generale where it has one)."""
+    bid = rec["bid"]
+    if bid == "pass":
+        _check_pass(rec)
+        return {"bid": rec["bid"]}  # "pass": all four passed, nothing else is read
     ladder = rules.bids()
     if _is_int(bid):
         if bid not in ladder:
@@ -186,11 +168,6 @@ def _check_bid(rules, bid):
             raise RecordError("bid", "this rule set (%s) has no generale" % rules.preset)
         raise RecordError("bid", "must be 80..160 in steps of 10, %s or \"pass\", got %r" % (
             ", ".join('"%s"' % b for b in ladder if not _is_int(b)), bid))
-
-
-def _check_contract(rules, rec, bid):
-    """The contract's fields: a taking team, a trump of the rule set, a coinche level, the
-    takers' card points."""
     for k in ("taker", "trump", "points"):
         if k not in rec:
             raise RecordError(k, "missing")
@@ -212,41 +189,41 @@ def _check_contract(rules, rec, bid):
     points = rec["points"]
     if not _is_int(points) or not 0 <= points <= 162:
         raise RecordError("points", "the takers' card points must be a whole number 0..162, got %r" % (points,))
+    out = {"taker": rec["taker"], "bid": bid, "trump": rec["trump"], "coinche": rec.get("coinche", 0),
+           "points": rec["points"]}
+    _add_tricks(rules, rec, out)
+    _add_belote(rules, rec, out)
+    _add_melds(rules, rec, out)
+    return out
 
 
-def _add_tricks(rec, out):
-    """The takers' tricks, when given: 0..8, and agreeing with the card points."""
+def _add_tricks(rules, rec, out):
+    """The takers' tricks, when given (0..8, agreeing with the card points), and solo: the
+    bidder alone won all eight (a generale), where the rule set has one."""
     tricks = rec.get("tricks")
-    if tricks is None:
-        return
     points = out["points"]
-    if not _is_int(tricks) or not 0 <= tricks <= 8:
-        raise RecordError("tricks", "must be 0..8, got %r" % (tricks,))
-    if tricks == 8 and points != 162:
-        raise RecordError("tricks", "8 tricks means all 162 points, but points is %d" % points)
-    if tricks == 0 and points != 0:
-        raise RecordError("tricks", "0 tricks means no card points, but points is %d" % points)
-    out["tricks"] = tricks
-
-
-def _add_solo(rules, rec, out):
-    """solo: the bidder alone won all eight tricks (a generale), where the rule set has one."""
+    if tricks is not None:
+        if not _is_int(tricks) or not 0 <= tricks <= 8:
+            raise RecordError("tricks", "must be 0..8, got %r" % (tricks,))
+        if tricks == 8 and points != 162:
+            raise RecordError("tricks", "8 tricks means all 162 points, but points is %d" % points)
+        if tricks == 0 and points != 0:
+            raise RecordError("tricks", "0 tricks means no card points, but points is %d" % points)
+        out["tricks"] = tricks
     solo = rec.get("solo")
     if solo is None:  # null = omitted, as for the other optional keys
         solo = False
     if solo is not True and solo is not False:
         raise RecordError("solo", "must be true or false, got %r" % (solo,))
-    if not solo:
-        return
-    tricks = rec.get("tricks")
-    if not rules["generale"]:
-        raise RecordError("solo", "this rule set (%s) has no generale" % rules.preset)
-    if tricks is not None and tricks != 8:
-        raise RecordError("solo", "the bidder alone won all tricks, but tricks is %d" % tricks)
-    if out["points"] != 162:
-        raise RecordError("solo", "the bidder alone won all tricks, but points is %d" % out["points"])
-    out["tricks"] = 8
-    out["solo"] = True
+    if solo:
+        if not rules["generale"]:
+            raise RecordError("solo", "this rule set (%s) has no generale" % rules.preset)
+        if tricks is not None and tricks != 8:
+            raise RecordError("solo", "the bidder alone won all tricks, but tricks is %d" % tricks)
+        if points != 162:
+            raise RecordError("solo", "the bidder alone won all tricks, but points is %d" % points)
+        out["tricks"] = 8
+        out["solo"] = True
 
 
 def _add_belote(rules, rec, out):

@@ -111,8 +111,17 @@ def score(rules, rec):
             rules, rec, multiplier, takers_melds, defence_melds, meld_points)
         winner = takers
     else:
+        # F + E and every credited meld to the defence; the coinche multiplies E alone
+        # where its scope is the bid, all three elsewhere
         takers_score = takers_bonus = 0
-        defence_score, defence_bonus = _failed_scores(rules, rec, multiplier, meld_points)
+        bid = rec["bid"]
+        engaged = CAPOT if bid == "capot" else GENERALE if bid == "generale" else bid  # E
+        if rules["coinche"] == "bid":
+            defence_score = failure_base(rules, rec) + engaged * multiplier + meld_points
+            defence_bonus = meld_points
+        else:
+            defence_score = (failure_base(rules, rec) + engaged + meld_points) * multiplier
+            defence_bonus = meld_points * multiplier
         winner = defence
     # Belote goes to the side that held it, whoever won, never multiplied.
     belote = rec.get("belote")
@@ -121,30 +130,6 @@ def score(rules, rec):
     scores = {takers: takers_score + takers_belote, defence: defence_score + defence_belote}
     bonus = {takers: takers_bonus + takers_belote, defence: defence_bonus + defence_belote}
     return DealResult(why is None, scores, winner, bonus, why)
-
-
-def engagement(bid):
-    """E: what the bid engages: the bid itself, 250 for capot, 500 for generale."""
-    if bid == "capot":
-        return CAPOT
-    if bid == "generale":
-        return GENERALE
-    return bid
-
-
-def card_counts(rules, rec):
-    """C of (takers, defence), not rounded: the card points, and a side that won all
-    eight tricks counts the capot forfait (500 for a generale the bidder won alone)."""
-    tricks = rec.get("tricks")
-    takers_cards = rec["points"]
-    defence_cards = 162 - takers_cards
-    if tricks == 8:
-        takers_cards = GENERALE if (rec["bid"] == "generale" and rec.get("solo", False)) else CAPOT
-    if tricks == 0 and rules["fail_capot"]:
-        # Only reachable when melds count toward the contract; coinche1001
-        # ("defence D + M_D + b_D") has no defence capot forfait.
-        defence_cards = CAPOT
-    return takers_cards, defence_cards
 
 
 def failure_base(rules, rec):
@@ -161,9 +146,18 @@ def _made_scores(rules, rec, multiplier, takers_melds, defence_melds, meld_point
     belote left out: each rule set's `coinche` scope decides what the coinche multiplies."""
     bid = rec["bid"]
     numeric_bid = not isinstance(bid, str)
-    all_tricks = rec.get("tricks") == 8
-    engaged = engagement(bid)
-    takers_cards, defence_cards = card_counts(rules, rec)
+    tricks = rec.get("tricks")
+    engaged = CAPOT if bid == "capot" else GENERALE if bid == "generale" else bid  # E
+    # C: the card points; a side that won all eight tricks counts the capot forfait
+    # (500 for a generale the bidder won alone)
+    takers_cards = rec["points"]
+    defence_cards = 162 - takers_cards
+    if tricks == 8:
+        takers_cards = GENERALE if (bid == "generale" and rec.get("solo", False)) else CAPOT
+    if tricks == 0 and rules["fail_capot"]:
+        # Only reachable when melds count toward the contract; coinche1001
+        # ("defence D + M_D + b_D") has no defence capot forfait.
+        defence_cards = CAPOT
     if rules["coinche"] == "winner" and multiplier > 1:
         # (F + E + M)*m to the winner. F after the takers' capot on a numeric
         # bid: 250 only where fail_capot says a capot of either side moves F
@@ -172,13 +166,13 @@ def _made_scores(rules, rec, multiplier, takers_melds, defence_melds, meld_point
         # so a coinche always multiplies what the deal was worth.
         if not numeric_bid:
             base = takers_cards
-        elif all_tricks and rules["fail_capot"]:
+        elif tricks == 8 and rules["fail_capot"]:
             base = CAPOT
         else:
             base = failure_base(rules, rec)
         return (base + engaged + meld_points) * multiplier, 0, meld_points * multiplier, 0
     # An unannounced generale with solo = "500" is 500 flat, bid included.
-    if all_tricks and rec.get("solo", False) and numeric_bid and rules["solo"] == "500":
+    if tricks == 8 and rec.get("solo", False) and numeric_bid and rules["solo"] == "500":
         engaged, takers_cards = 0, GENERALE
     rounded = round10 if rules["rounding"] else _same
     if rules["coinche"] == "all":
@@ -188,17 +182,6 @@ def _made_scores(rules, rec, multiplier, takers_melds, defence_melds, meld_point
     # "bid", and "winner" without coinche: the coinche multiplies the bid alone
     return (rounded(takers_cards) + engaged * multiplier + takers_melds, rounded(defence_cards) + defence_melds,
             takers_melds, defence_melds)
-
-
-def _failed_scores(rules, rec, multiplier, meld_points):
-    """(defence's score, defence's bonus) of a failed contract, belote left out: F + E and
-    every credited meld to the defence; the coinche multiplies E alone where its scope is
-    the bid, all three elsewhere."""
-    base = failure_base(rules, rec)
-    engaged = engagement(rec["bid"])
-    if rules["coinche"] == "bid":
-        return base + engaged * multiplier + meld_points, meld_points
-    return (base + engaged + meld_points) * multiplier, meld_points * multiplier
 
 
 def _same(x):

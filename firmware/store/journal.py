@@ -492,26 +492,22 @@ class JournalCopy:
                 file.write(line)
             self.append_segment_size += len(line)
             self.actions_since_base += 1
-        else:
-            self._start_segment(line)
+        else:  # a new log segment, its header and this action its first
+            segment = self.highest_segment + 1
+            header = encode({"v": FORMAT_VERSION, "t": "log", "g": self.game_number, "s": segment,
+                             "p": self.actions_since_base})
+            name = segment_name(self.game_number, segment)
+            # listed before the write: an empty leftover is ours
+            self.segment_files.append((self.game_number, segment))
+            self.highest_segment = segment
+            self.append_segment_size = self._write_file(name, header + line)[1]
+            self.append_segment = segment
+            self.segments_since_base += 1
+            self.actions_since_base += 1
         self.deal_bytes += len(line)
         self.deals = deals
         self.rules = rules
         self.game_sequence = sequence
-
-    def _start_segment(self, line):
-        """A new log segment, its header and `line` its first action."""
-        segment = self.highest_segment + 1
-        header = encode({"v": FORMAT_VERSION, "t": "log", "g": self.game_number, "s": segment,
-                         "p": self.actions_since_base})
-        name = segment_name(self.game_number, segment)
-        # listed before the write: an empty leftover is ours
-        self.segment_files.append((self.game_number, segment))
-        self.highest_segment = segment
-        self.append_segment_size = self._write_file(name, header + line)[1]
-        self.append_segment = segment
-        self.segments_since_base += 1
-        self.actions_since_base += 1
 
     def _record_new_game(self, action, sequence, game_number):
         """"new": the game with deals archived, then the new game's first base (the commit)."""
