@@ -304,19 +304,16 @@ class App:
             self.dirty = True
         try:
             self.view.key(ev)
-        except ImportError:  # on_demand.screen(): a screen's module could not be loaded
-            self.screen_unavailable()
+        except ImportError:
+            # on_demand.screen(): the screen's module could not be loaded (the heap too
+            # full for it, or its file missing): home, and the player told in words.
+            # Nothing is lost: every confirmed action is in the journal before its key returns.
+            try:
+                self.home()
+            except ImportError:  # a game's end screen, on demand too
+                self.go(Home(self))
+            self.tell("e_open", LONG_TOAST_MS)
         self.dirty = True
-
-    def screen_unavailable(self):
-        """A key asked for a screen whose module could not be loaded (the heap too full
-        for it, or its file missing): home, and the player told in words. Nothing is lost:
-        every confirmed action is in the journal before its key returns."""
-        try:
-            self.home()
-        except ImportError:  # a game's end screen, on demand too
-            self.go(Home(self))
-        self.tell("e_open", LONG_TOAST_MS)
 
     def poll(self):
         inputs = self.inputs

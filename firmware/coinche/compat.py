@@ -10,9 +10,6 @@ except ImportError:  # CPython
 
 try:
     from time import ticks_add, ticks_diff  # noqa: F401
-except ImportError:  # CPython
-    def ticks_diff(later, earlier):
-        return later - earlier
-
-    def ticks_add(ticks, delta):
-        return ticks + delta
+except ImportError:  # CPython: plain integers (no function of ours: its code would be on the Pico's heap too)
+    ticks_diff = int.__sub__
+    ticks_add = int.__add__

@@ -458,56 +458,50 @@ class JournalCopy:
         if not self.check(action):
             return  # nothing changes: no write
         op = action["op"]
-        if op in GAME_ACTIONS:
-            self._record_game_action(action, sequence)
+        if op in GAME_ACTIONS:  # a deal, an edit, an undo, a correction: a line of the game's log
+            deals = list(self.deals)
+            apply_action(deals, action)
+            entry = {"op": op}
+            for field in GAME_ACTIONS[op][1]:
+                entry[field] = action[field]
+            if sequence:
+                entry["q"] = sequence
+            line = encode(entry)
+            if op in _GROWING_ACTIONS:
+                self._keep_reserve(len(line))
+            rules = rules_after(self.rules, action)
+            fits = self.append_segment_size + len(line) <= self.segment_bytes
+            if self.needs_base or (not fits and self.segments_since_base >= self.max_segments):
+                # the new base holds the action: its deals, and its rules (a dealer correction)
+                self.write_base(self.game_number, self.highest_segment + 1, rules, deals, sequence, entry)
+                self._settle_quietly()
+            elif fits:
+                with open(self.prefix + segment_name(self.game_number, self.append_segment), "ab") as file:
+                    file.write(line)
+                self.append_segment_size += len(line)
+                self.actions_since_base += 1
+            else:  # a new log segment, its header and this action its first
+                segment = self.highest_segment + 1
+                header = encode({"v": FORMAT_VERSION, "t": "log", "g": self.game_number, "s": segment,
+                                 "p": self.actions_since_base})
+                name = segment_name(self.game_number, segment)
+                # listed before the write: an empty leftover is ours
+                self.segment_files.append((self.game_number, segment))
+                self.highest_segment = segment
+                self.append_segment_size = self._write_file(name, header + line)[1]
+                self.append_segment = segment
+                self.segments_since_base += 1
+                self.actions_since_base += 1
+            self.deal_bytes += len(line)
+            self.deals = deals
+            self.rules = rules
+            self.game_sequence = sequence
         elif op == "set":
             settings = dict(self.settings)
             settings[action["k"]] = action.get("v")
             self.write_settings(settings, sequence)
         else:  # "new"
             self._record_new_game(action, sequence, game_number)
-
-    def _record_game_action(self, action, sequence):
-        """A deal, an edit, an undo or a correction: one line appended to the game's log,
-        in a new segment when the current one is full, or a new base holding it."""
-        op = action["op"]
-        deals = list(self.deals)
-        apply_action(deals, action)
-        entry = {"op": op}
-        for field in GAME_ACTIONS[op][1]:
-            entry[field] = action[field]
-        if sequence:
-            entry["q"] = sequence
-        line = encode(entry)
-        if op in _GROWING_ACTIONS:
-            self._keep_reserve(len(line))
-        rules = rules_after(self.rules, action)
-        fits = self.append_segment_size + len(line) <= self.segment_bytes
-        if self.needs_base or (not fits and self.segments_since_base >= self.max_segments):
-            # the new base holds the action: its deals, and its rules (a dealer correction)
-            self.write_base(self.game_number, self.highest_segment + 1, rules, deals, sequence, entry)
-            self._settle_quietly()
-        elif fits:
-            with open(self.prefix + segment_name(self.game_number, self.append_segment), "ab") as file:
-                file.write(line)
-            self.append_segment_size += len(line)
-            self.actions_since_base += 1
-        else:  # a new log segment, its header and this action its first
-            segment = self.highest_segment + 1
-            header = encode({"v": FORMAT_VERSION, "t": "log", "g": self.game_number, "s": segment,
-                             "p": self.actions_since_base})
-            name = segment_name(self.game_number, segment)
-            # listed before the write: an empty leftover is ours
-            self.segment_files.append((self.game_number, segment))
-            self.highest_segment = segment
-            self.append_segment_size = self._write_file(name, header + line)[1]
-            self.append_segment = segment
-            self.segments_since_base += 1
-            self.actions_since_base += 1
-        self.deal_bytes += len(line)
-        self.deals = deals
-        self.rules = rules
-        self.game_sequence = sequence
 
     def _record_new_game(self, action, sequence, game_number):
         """"new": the game with deals archived, then the new game's first base (the commit)."""
