@@ -1,13 +1,15 @@
 # Coinche scoreboard: everything goes through this file.
-#   make sim    the scoreboard in the terminal (real firmware on the MicroPython unix port)
-#   make test   the whole test suite (creates .venv on first use)
+#   make sim          the scoreboard in the terminal (real firmware on the MicroPython unix port)
+#   make test         the quick tier: every test that needs neither the emulated RP2040 nor a UF2
+#   make test-device  the device tier: the emulated Pico and the UF2s
+#   make test-all     both (what CI runs); creates .venv on first use
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 MICROPYTHON := $(VENV)/bin/micropython
 STAMP := $(VENV)/.installed-$(shell cksum < requirements-dev.txt | cut -d' ' -f1)
 
-.PHONY: venv test test-full sim
+.PHONY: venv test test-device test-all test-full sim
 
 venv: $(STAMP)
 
@@ -17,27 +19,38 @@ $(STAMP): requirements-dev.txt
 	rm -f $(VENV)/.installed-*
 	touch $@
 
+# Two tiers, chosen by the pytest marker `device` (tests/conftest.py applies it to the tests
+# that ask for a UF2; the files that boot the emulated RP2040 carry it): `make test` runs the
+# rest, `make test-device` the marked ones, `make test-all` both in one run.
 # On TEST_WORKERS processes (pytest-xdist), a test file's tests on one of them, so a file's
 # deploy or game is made once (builds shared across files take turns: host_tools/common/locks.py);
-# TEST_WORKERS=0 runs them all in this one. The files go out in the suite's own order, the
-# slowest first (tests/conftest.py), not xdist's (the files with the most tests first, which
-# left the few long emulated-Pico tests to the end, one worker idle beside the last).
-# The 15 slowest tests are listed at the end.
+# TEST_WORKERS=0 runs them all in this one. The files go out slowest first, by the last run's
+# durations (tests/durations.py), not xdist's order. The 15 slowest tests are listed at the end.
 # The exhaustive sweeps (every power cut, every write step, every corpus game, every
 # screen state) take a sample that moves from run to run; make test-full takes every
-# point (tests/sweep.py).
+# point of both tiers (tests/sweep.py).
 # The suite starts CPython hundreds of times (the calculator, the club's tools, the test
 # workers): each start reads the byte-code caches of the project's modules (__pycache__,
 # ignored by git) rather than compiling them again, even where the environment says not
 # to write them (PYTHONDONTWRITEBYTECODE).
+# The device tier first installs rp2040js (host_tools/rp2emu/install.py): on a developer's
+# machine a failed install lets its tests skip with the reason; under CI=true it stops make.
 TEST_WORKERS ?= 2
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15
+RP2EMU_INSTALL := $(PY) -m host_tools.rp2emu.install || [ "$$CI" != true ]
 test: $(STAMP)
-	-@$(PY) -m host_tools.rp2emu.install
+	$(PYTEST) -m "not device" tests
+
+test-device: $(STAMP)
+	@$(RP2EMU_INSTALL)
+	$(PYTEST) -m device tests
+
+test-all: $(STAMP)
+	@$(RP2EMU_INSTALL)
 	$(PYTEST) tests
 
 test-full: $(STAMP)
-	-@$(PY) -m host_tools.rp2emu.install
+	@$(RP2EMU_INSTALL)
 	SWEEP=full $(PYTEST) tests
 
 # --- the emulated Pico (host_tools/rp2emu, docs/rp2emu.md): rp2040js from npm, pinned
@@ -62,11 +75,11 @@ sim: $(STAMP)
 .PHONY: bench
 bench: $(STAMP)
 	$(PY) -m host_tools.bench --out docs/bench.md
-	$(PY) -m host_tools.bench_uf2 --deploy --out docs/bench_uf2.md   # the frozen image on the emulated Pico (skips without it)
+	$(PY) -m host_tools.bench.frozen --deploy --out docs/bench_uf2.md   # the frozen image on the emulated Pico (skips without it)
 	$(PY) -m host_tools.web.measure --out docs/bench_web.md --doc docs/web.md   # the web page in headless Chromium (skips without it or the UF2s); docs/web.md gets the same table
-	$(PY) -m host_tools.club.load --tables 200 --out docs/bench_club.md   # 200 tables through a real Mosquitto (skips without it)
-	$(PY) -m host_tools.club.link_heap --out docs/bench_link_heap.md   # the link's heap on the emulated Pico W (skips without its UF2)
-	$(PY) -m host_tools.club.link_time --out docs/bench_link_time.md   # the link in the device's time, the network a stand-in (skips without the Pico W UF2)
+	$(PY) -m host_tools.bench.club_load --tables 200 --out docs/bench_club.md   # 200 tables through a real Mosquitto (skips without it)
+	$(PY) -m host_tools.bench.link_heap --out docs/bench_link_heap.md   # the link's heap on the emulated Pico W (skips without its UF2)
+	$(PY) -m host_tools.bench.link_time --out docs/bench_link_time.md   # the link in the device's time, the network a stand-in (skips without the Pico W UF2)
 
 # --- real hardware (docs/hardware.md): make deploy BOARD=pico_oled [PORT=/dev/ttyACM0] [ARCH=armv7emsp]
 .PHONY: deploy deploy-plan repl mount lint typecheck
@@ -76,10 +89,10 @@ MPREMOTE := $(VENV)/bin/mpremote
 CONNECT := $(if $(PORT),connect $(PORT))
 
 deploy: $(STAMP)
-	$(PY) -m host_tools.deploy --board $(BOARD) --arch $(ARCH) $(if $(PORT),--port $(PORT))
+	$(PY) -m host_tools.device.deploy --board $(BOARD) --arch $(ARCH) $(if $(PORT),--port $(PORT))
 
 deploy-plan: $(STAMP)
-	$(PY) -m host_tools.deploy --board $(BOARD) --arch $(ARCH) $(if $(PORT),--port $(PORT)) --plan
+	$(PY) -m host_tools.device.deploy --board $(BOARD) --arch $(ARCH) $(if $(PORT),--port $(PORT)) --plan
 
 repl: $(STAMP)
 	$(MPREMOTE) $(CONNECT) repl
@@ -95,7 +108,7 @@ mount: $(STAMP)
 FLASH ?=
 OUT ?= export
 export: $(STAMP)
-	$(PY) -m host_tools.export $(if $(FLASH),--flash $(FLASH),--port $(or $(PORT),auto)) --out $(OUT)
+	$(PY) -m host_tools.device.export $(if $(FLASH),--flash $(FLASH),--port $(or $(PORT),auto)) --out $(OUT)
 
 # --- one-file install: MicroPython v1.28.0 with the scoreboard frozen in -> build/coinche-BOARD.uf2
 #   make uf2 BOARD=pico_oled MICROPYTHON_SRC=../shared/rp2/micropython-v1.28.0-rp2-src.tar.xz
@@ -110,11 +123,11 @@ MICROPYTHON_SRC ?=
 UF2_BOARDS := pico_oled pico_display_pack pico_w_oled
 
 uf2: $(STAMP)
-	$(PY) -m host_tools.uf2 --board $(BOARD) --source "$(MICROPYTHON_SRC)" $(if $(PORT_BOARD),--port-board $(PORT_BOARD))
+	$(PY) -m host_tools.device.uf2 --board $(BOARD) --source "$(MICROPYTHON_SRC)" $(if $(PORT_BOARD),--port-board $(PORT_BOARD))
 
 # the boards one after the other: a second board of one port board only re-freezes and re-links
 uf2-all: $(STAMP)
-	for board in $(UF2_BOARDS); do $(PY) -m host_tools.uf2 --board $$board --source "$(MICROPYTHON_SRC)" || exit 1; done
+	for board in $(UF2_BOARDS); do $(PY) -m host_tools.device.uf2 --board $$board --source "$(MICROPYTHON_SRC)" || exit 1; done
 
 # --- static checks (tests/test_static.py runs the same two)
 lint: $(STAMP)

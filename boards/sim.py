@@ -1,7 +1,7 @@
 """The simulator board: the Pico OLED board as the unix port can host it.
 
 Nothing here talks to hardware or to the host directly; the launcher
-(host_tools/mp/sim_main.py) binds its virtual clock and frame sink with
+(host_tools/sim/device_side/sim_main.py) binds its virtual clock and frame sink with
 bind(), and sets buttons with set_button(). Keeping the board this thin
 means the firmware under test sees exactly the board interface.
 """
@@ -22,7 +22,7 @@ class _Unbound:
     """Stands in for the clock until the launcher binds one: a clear error, not None."""
 
     def ticks_ms(self):
-        raise RuntimeError("boards/sim.py runs under host_tools/mp/sim_main.py")
+        raise RuntimeError("boards/sim.py runs under host_tools/sim/device_side/sim_main.py")
 
     def sleep_ms(self, ms):
         self.ticks_ms()

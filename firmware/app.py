@@ -9,21 +9,12 @@ journal, the settings) is the GameTable's (table/game_table.py); the screens
 import json
 
 import on_demand
-from coinche.compat import const
+from coinche.compat import const, ticks_add, ticks_diff
 from events.inputs import Inputs
 from events.timing import POLL_MS
 from render.text import forget_run_time_strings, prepare_table
 from screens.table_screens import Home
 from table.game_table import LONG_MESSAGES, MAX_DEALS
-
-try:
-    from time import ticks_add, ticks_diff
-except ImportError:  # CPython (unit tests)
-    def ticks_diff(later, earlier):
-        return later - earlier
-
-    def ticks_add(ticks, delta):
-        return ticks + delta
 
 TOAST_MS = const(1500)
 LONG_TOAST_MS = const(3000)
@@ -317,7 +308,17 @@ class App:
         if self.toast_msg is not None:
             self.toast_msg = None
             self.dirty = True
-        self.view.key(ev)
+        try:
+            self.view.key(ev)
+        except ImportError:
+            # on_demand.screen(): the screen's module could not be loaded (the heap too
+            # full for it, or its file missing): home, and the player told in words.
+            # Nothing is lost: every confirmed action is in the journal before its key returns.
+            try:
+                self.home()
+            except ImportError:  # a game's end screen, on demand too
+                self.go(Home(self))
+            self.tell("e_open", LONG_TOAST_MS)
         self.dirty = True
 
     def poll(self):

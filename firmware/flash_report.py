@@ -1,6 +1,6 @@
 """What the boot's mount found, for the app: filled from store/partitions.py
 (partitions.fill_report) by the UF2's boot (uf2/_boot.py) and by the
-simulator's launcher (host_tools/mp/flash_image.py), which then unload the
+simulator's launcher (host_tools/sim/device_side/flash_image.py), which then unload the
 mount code (it would otherwise stay on the heap for the whole game).
 `make deploy` does not send it: the stock firmware mounts by its own boot.
 

@@ -58,11 +58,19 @@ def load(name):
 
 def screen(class_name):
     """The screen class `class_name`, its module loaded (KeyError for a screen no
-    module of the table defines)."""
+    module of the table defines). When its module cannot be loaded (no heap left for
+    it: MemoryError; its file missing), what was loaded of it is released and
+    ImportError names the screen: the App tells the player and goes home. (No
+    exception class of its own: on the heap of `make deploy` every object counts.)"""
     for name in MODULES:
         screens = MODULES[name]
         if screens and class_name in screens:
-            return getattr(load(name), class_name)
+            try:
+                module = load(name)
+            except (MemoryError, ImportError):
+                release(name)
+                raise ImportError(class_name)
+            return getattr(module, class_name)
     raise KeyError(class_name)
 
 

@@ -4,7 +4,7 @@ read back while nothing it runs has changed.
 A long tour of the firmware (the text-fit tours: every screen state in four languages)
 gives the same lines for the same code and arguments, so a run of the suite after
 another with the same firmware reads them instead of touring again. The key is a hash
-of everything the program can read: firmware/, host_tools/mp/, tests/mp/ (the scripts),
+of everything the program can read: firmware/, the device-side scripts (host_tools/*/device_side/), tests/mp/ (the scripts),
 the MicroPython unix port's files, and the arguments; change any byte of them and the
 program runs again. COINCHE_TEST_CACHE=0 turns the cache off (every run tours).
 """
@@ -13,7 +13,7 @@ import hashlib
 import os
 import tempfile
 
-from conftest import FIRMWARE, HOST_MP, ROOT, micropython_path, run_mp
+from conftest import DEVICE_SIDE, FIRMWARE, ROOT, micropython_path, run_mp
 
 CACHE_DIR = os.path.join(ROOT, "build", "test_cache")
 SCRIPTS = os.path.join(ROOT, "tests", "mp")
@@ -50,7 +50,7 @@ def _interpreter_files():
 def code_digest():
     """The hash of everything a MicroPython test program reads (once per test process)."""
     digest = hashlib.sha256()
-    for folder in (FIRMWARE, HOST_MP, SCRIPTS):
+    for folder in (FIRMWARE, *DEVICE_SIDE, SCRIPTS):
         tree_digest(digest, folder)
     for path in _interpreter_files():
         with open(path, "rb") as handle:

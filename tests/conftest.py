@@ -8,7 +8,6 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 BOARDS = os.path.join(ROOT, "boards")
-HOST_MP = os.path.join(ROOT, "host_tools", "mp")
 
 if FIRMWARE not in sys.path:
     sys.path.insert(0, FIRMWARE)
@@ -18,6 +17,7 @@ if ROOT not in sys.path:
 
 from host_tools.sim import micropython_path  # noqa: E402  (the venv's unix port, else PATH)
 from host_tools.common.programs import find_tool  # noqa: E402
+from host_tools.common.paths import DEVICE_SIDE  # noqa: E402  (the MicroPython scripts' folders)
 
 
 def mpy_cross_path():
@@ -32,7 +32,7 @@ def run_mp(code=None, script=None, args=(), stdin=None, heapsize=None, cwd=ROOT,
     if heapsize:
         cmd += ["-X", "heapsize=%s" % heapsize]
     if code is not None:
-        prelude = "import sys\nsys.path.insert(0, %r)\nsys.path.insert(0, %r)\n" % (HOST_MP, FIRMWARE)
+        prelude = "import sys\nsys.path[:0] = %r\n" % ([FIRMWARE] + list(DEVICE_SIDE),)
         cmd += ["-c", prelude + code]
     else:
         cmd += [script]
@@ -87,42 +87,47 @@ def uf2_wifi_image():
     return path
 
 
+# The two tiers (Makefile): `make test` runs what is not marked `device`, `make test-device`
+# what is. A test is `device` when it needs the emulated RP2040 or a UF2 build: it asks
+# for a UF2 fixture (marked here, DEVICE_FIXTURES), or its file or its decorator says so
+# (`pytestmark = pytest.mark.device` in a file that boots the emulated Pico).
+DEVICE_FIXTURES = ("uf2_images", "uf2_wifi_image")
+MARKERS = {
+    "device": "needs the emulated RP2040 or a UF2 build: `make test-device` runs it, `make test` leaves it out",
+    "slow": "takes minutes (the 40-deal game on the emulated Pico)",
+}
+
+
 def pytest_configure(config):
     import sweep
 
     sweep.choose_offset()  # before the workers start: they inherit it
-    config.addinivalue_line("markers", "slow: takes minutes (the 40-deal game on the emulated Pico); "
-                                       "`make test` runs it, `pytest -m 'not slow'` leaves it out")
+    for name, text in MARKERS.items():
+        config.addinivalue_line("markers", "%s: %s" % (name, text))
 
 
-# The files that take longest (minutes, measured with `--durations`), first: under
-# `--dist loadfile --no-loadscope-reorder` (the Makefile's) a free worker takes the next
-# file in the order collected, so one of these collected last would run alone at the end
-# while the other worker waits. Their own tests keep their order (the sort is stable).
-SLOWEST_FILES_FIRST = (
-    "test_budgets.py",
-    "test_rp2emu_presses.py",
-    "test_rp2emu.py",
-    "test_uf2_emulated.py",
-    "test_concours_emulated.py",
-    "test_export_emulated.py",
-    "test_picow_emulated.py",
-    "test_web.py",
-    "test_journal_power.py",
-    "test_text_fit_240x135.py",
-    "test_link_device.py",
-    "test_power_e2e.py",
-    "test_ui_games.py",
-    "test_text_fit_128x64.py",
-    "test_calculator_hostile.py",
-    "test_storage_layout.py",
-    "test_journal_faults.py",
-)
-
-
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by the marks
 def pytest_collection_modifyitems(session, config, items):
-    rank = {name: index for index, name in enumerate(SLOWEST_FILES_FIRST)}
-    items.sort(key=lambda item: rank.get(os.path.basename(str(item.fspath)), len(SLOWEST_FILES_FIRST)))
+    """Mark the tests that need a UF2, then order the files slowest first (durations.py)."""
+    import durations
+
+    for item in items:
+        if any(name in item.fixturenames for name in DEVICE_FIXTURES):
+            item.add_marker("device")
+    durations.order_slowest_first(items)
+
+
+def pytest_runtest_logreport(report):
+    import durations
+
+    durations.RUN.add(report)
+
+
+def pytest_sessionfinish(session):
+    import durations
+
+    if not hasattr(session.config, "workerinput"):  # the controller (or a run without workers) keeps them
+        durations.RUN.save()
 
 
 def pytest_report_header(config):

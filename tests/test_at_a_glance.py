@@ -16,7 +16,7 @@ from render import languages
 
 CODE = r"""
 import json, sys
-sys.path.insert(0, "host_tools/mp")
+sys.path[:0] = ["host_tools/sim/device_side", "host_tools/rigs/device_side"]
 from blockdev import RAMBlockDev, mount
 from fakeboard import Board, ColourBoard
 from app import App
@@ -66,7 +66,7 @@ def test_the_failure_cross_is_beside_the_takers_score(layout, taker):
 
 SCREEN = r"""
 import json, sys
-sys.path.insert(0, "host_tools/mp")
+sys.path[:0] = ["host_tools/sim/device_side", "host_tools/rigs/device_side"]
 from blockdev import RAMBlockDev, mount
 from fakeboard import Board
 from app import App

@@ -20,7 +20,7 @@ def _refused(tool, *args):
     assert p.returncode == 2, (tool, args, p.stdout, p.stderr)
     assert "Traceback" not in p.stderr and p.stdout == ""
     lines = p.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith(tool + ": --board: "), p.stderr
+    assert len(lines) == 1 and lines[0].startswith(tool.split(".")[-1] + ": --board: "), p.stderr
     return lines[0]
 
 
@@ -66,9 +66,9 @@ def test_the_emulator_refuses_the_simulators_board():
 
 
 def test_deploy_refuses_an_unknown_board():
-    message = _refused("deploy", "--board", "pico_oledd", "--plan")
+    message = _refused("device.deploy", "--board", "pico_oledd", "--plan")
     assert "unknown board 'pico_oledd' - did you mean 'pico_oled'?" in message
 
 
 def test_uf2_build_refuses_an_unknown_board():
-    assert "did you mean 'pico_oled'?" in _refused("uf2", "--board", "pico_oledd", "--check")
+    assert "did you mean 'pico_oled'?" in _refused("device.uf2", "--board", "pico_oledd", "--check")

@@ -163,12 +163,9 @@ def _emulated_pico_missing():
 def test_frozen_image_live_heap_peak_of_a_40_deal_game(uf2_images, preset):
     """build/coinche-pico_oled.uf2 on the emulated RP2040: the live heap
     (gc.mem_alloc() after gc.collect(), after every press, measuring script
-    included) of a 40-deal game stays within 48 KB (host_tools/bench/frozen.py).
-    Measured 1 Dec with the firmware laid out along the data path: 39,120 B after boot,
-    a 46,672 B peak (37,184 and 45,008 B with fewer, larger modules, each module's
-    globals being in RAM; 39,616 and 47,904 B before the code a game does not use was
-    loaded on demand; 42,160 and 51,024 B before the language tables became constant
-    tuples in flash and the check step stopped keeping both teams' picker texts)."""
+    included) of a 40-deal game stays within 48 KB (host_tools/bench/frozen.py). The
+    figures of the last `make bench` are in docs/bench_uf2.md; where the heap goes, in
+    docs/heap.md."""
     reason = _emulated_pico_missing()
     if reason:
         pytest.skip("frozen image heap: " + reason)
@@ -180,6 +177,7 @@ def test_frozen_image_live_heap_peak_of_a_40_deal_game(uf2_images, preset):
         % (figures["peak"], budgets.GAME_DEALS, preset, frozen.HEAP_BUDGET, figures))
 
 
+@pytest.mark.device  # make deploy into the emulated RP2040
 def test_deployed_mpy_live_heap_peak_of_a_40_deal_game(tmp_path):
     """`make deploy`'s .mpy files on the stock rp2 UF2 (the emulated RP2040): the live heap
     (gc.mem_alloc() after gc.collect(), after every press, measuring script included) of a
@@ -188,22 +186,8 @@ def test_deployed_mpy_live_heap_peak_of_a_40_deal_game(tmp_path):
     polled buttons, where make bench's figure 9 types them at 30/30 ms on the GPIO pins). The stock firmware has no ROMFS: the imported
     modules' bytecode is on the heap, so the code a game does not use (the start, the
     journal's recovery, the screens off deal entry) is loaded on demand and released
-    (on_demand.py). Measured 1 Dec with the firmware laid out along the data path:
-    113,344 B after boot, a 120,896 B peak (109,536 and 117,088 B before, with fewer and
-    larger modules; 125,536 and 134,144 B before the code was loaded on demand); with the
-    concours round and the Pico W boards, 117,520 B after boot and a 125,072 B peak (over);
-    2 Dec, with the menu, game over and the layouts' off-path drawings on demand, accent
-    marks as bytes, the plain texts in a set and the language table's strings interned:
-    109,568 B after boot, a 117,232 B peak (5.7 KB under); without the interning (it broke
-    the loading of later modules, above) and with the deal details, the guards, the letter
-    picker and the club link: 118,912 B after boot, a 126,496 B peak (over); then with the
-    language table's keys in one string (render/language_table.py), no set of its plain
-    strings, the bytecode CRC, the name picker's drawing and the deals lists' base class
-    off the deal-entry path: 115,232 B after boot, a 122,432 B peak (512 B under); with
-    the games' own team names, home's keys in words, the options' help lines and the
-    melds' sum merged (the help lines read by their screen only): 116,640 B after boot, a
-    123,856 B peak (912 B over); then with the options' names and values read by the
-    settings screens too: 114,512 B after boot, a 121,744 B peak (1,200 B under)."""
+    (on_demand.py). The figures of the last `make bench` are in docs/bench_uf2.md; where
+    the heap goes, and what moved it, in docs/heap.md."""
     reason = _emulated_pico_missing()
     if reason:
         pytest.skip(".mpy heap: " + reason)

@@ -18,7 +18,8 @@ import ui_corpus
 from coinche import stats as ST
 from coinche.game import Game
 from coinche.rules import Rules
-from conftest import HOST_MP, ROOT, run_mp
+from conftest import ROOT, run_mp
+from host_tools.common.paths import BENCH_DEVICE
 from host_tools.calculator import keys as planner
 from host_tools.sim import Sim
 from screens.menu import Menu
@@ -195,8 +196,8 @@ def test_every_string_fits_in_every_language(inproc):
 
 
 def test_budgets_harness_reaches_both_screens():
-    """make bench measures allocation per press on both screens (host_tools/mp/bench_ui.py ROUTES)."""
-    with open(os.path.join(HOST_MP, "bench_ui.py")) as f:
+    """make bench measures allocation per press on both screens (host_tools/bench/device_side/bench_ui.py ROUTES)."""
+    with open(os.path.join(BENCH_DEVICE, "bench_ui.py")) as f:
         src = f.read()
     assert '("chart",' in src and '("stats",' in src
 

@@ -28,7 +28,7 @@ from test_concours_calculator import calculator_totals
 from vectors import gen_valid
 
 REASON = rp2emu.missing()
-pytestmark = pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)
+pytestmark = [pytest.mark.device, pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)]  # boots the emulated RP2040 (the device tier)
 
 PRESET = "federation"
 DEALS = 4

@@ -13,7 +13,7 @@ from render import languages
 
 CODE = r"""
 import json, sys
-sys.path.insert(0, "host_tools/mp")
+sys.path[:0] = ["host_tools/sim/device_side", "host_tools/rigs/device_side"]
 from blockdev import RAMBlockDev, mount
 from fakeboard import Board
 from app import App

@@ -13,7 +13,8 @@ import sys
 
 import pytest
 
-from conftest import FIRMWARE, HOST_MP, ROOT
+from conftest import FIRMWARE, ROOT
+from host_tools.common.paths import SIM_DEVICE
 from host_tools.device import deploy
 
 BOARDS = {"pico_oled": ("ssd1306", "st7789"), "pico_display_pack": ("st7789", "ssd1306")}
@@ -81,7 +82,7 @@ def test_make_deploy_plan_with_port_and_arch():
 
 
 def test_sim_board_is_refused():
-    proc = subprocess.run([sys.executable, "-m", "host_tools.deploy", "--board", "sim", "--plan"],
+    proc = subprocess.run([sys.executable, "-m", "host_tools.device.deploy", "--board", "sim", "--plan"],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 2
     assert "DRIVERS" in proc.stderr
@@ -202,7 +203,7 @@ def test_deployed_tree_boots(mp, board, tmp_path):
     deploy.compile_all(compile_cmds)
     layout = "render/layout_%s.py" % ("128x64" if board == "pico_oled" else "240x135")
     run_main = os.path.exists(os.path.join(FIRMWARE, layout))
-    code = DEVICE % {"argv": json.dumps(argv), "root": ROOT, "board": board, "host_mp": HOST_MP,
+    code = DEVICE % {"argv": json.dumps(argv), "root": ROOT, "board": board, "host_mp": SIM_DEVICE,
                      "run_main": run_main}
     res = json.loads(mp(code=code, heapsize="8M").stdout.strip().splitlines()[-1])
     assert res["done"][0] == "exec" and res["done"][-1] == "reset"
@@ -216,3 +217,12 @@ def test_deployed_tree_boots(mp, board, tmp_path):
         pytest.skip("%s is not written yet: the app cannot start on %s" % (layout, board))
     polls, drew = res["ran"]
     assert polls > 30 and drew
+
+
+def test_a_pico_w_board_goes_with_the_pico_board_it_builds_on():
+    """A Pico W board is its Pico board plus what differs: deploy sends both, the W board as
+    /board.py and the Pico's under its own name, which the W board imports."""
+    _compile_cmds, argv, on_device = deploy.plan("pico_w_oled")
+    assert "/board.py" in on_device and "/pico_oled.py" in on_device
+    steps = " ".join(argv)
+    assert "boards/pico_w_oled.py :/board.py" in steps and "boards/pico_oled.py" in steps

@@ -75,18 +75,13 @@ print(json.dumps(out))
 
 
 def _board_pins(name):
-    """Every GPIO number the board file's constants name."""
-    import ast
+    """Every GPIO number the board's constants name (a Pico W board's own over its Pico board's)."""
+    from host_tools.common.boards import board_constants
 
-    with open(os.path.join(BOARDS, name + ".py")) as f:
-        tree = ast.parse(f.read())
     pins = set()
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
-            key = node.targets[0].id
-            if key in ("SDA", "SCL", "BUZZER", "SCK", "MOSI", "CS", "DC", "BACKLIGHT", "BUTTON_PINS", "LED_PINS"):
-                value = ast.literal_eval(node.value)
-                pins |= set(value) if isinstance(value, tuple) else ({value} if value is not None else set())
+    for key, value in board_constants(name, BOARDS).items():
+        if key in ("SDA", "SCL", "BUZZER", "SCK", "MOSI", "CS", "DC", "BACKLIGHT", "BUTTON_PINS", "LED_PINS"):
+            pins |= set(value) if isinstance(value, tuple) else ({value} if value is not None else set())
     return pins
 
 
@@ -226,3 +221,26 @@ except OSError as e:
     print(json.dumps([e.args[0], i2c.scan()]))
 """)
     assert res == [5, []]
+
+
+@pytest.mark.parametrize("name, base", [("pico_w_oled", "pico_oled"), ("pico_w_display_pack", "pico_display_pack")])
+def test_a_pico_w_board_is_its_pico_board_plus_what_differs(name, base):
+    """The W board file builds on the Pico's (`from pico_oled import *`): the same pins,
+    display and buttons, its own port board, name and WiFi; nothing else of its own."""
+    from host_tools.common.boards import board_bases, board_constants
+
+    assert board_bases(name, BOARDS) == [base]
+    own, pico = board_constants(name, BOARDS), board_constants(base, BOARDS)
+    assert {key for key in own if own[key] != pico.get(key)} == {"PORT_BOARD", "NAME", "WIFI"}
+    assert own["NAME"] == name and own["WIFI"] is True
+
+
+def test_a_pico_w_board_loads_after_its_pico_board_with_its_own_display(mp):
+    """In one process (the simulator's, a test's), the W board loaded after its Pico board
+    gets a Pico board of its own, on the fake hardware of its own load."""
+    res = run(mp, """
+a = hwsim.load("pico_oled", Clock())
+b = hwsim.load("pico_w_oled", Clock())
+print(json.dumps({"a": a.NAME, "b": b.NAME, "same_display": a.display is b.display, "wifi": b.WIFI}))
+""")
+    assert res == {"a": "pico_oled", "b": "pico_w_oled", "same_display": False, "wifi": True}

@@ -1,7 +1,7 @@
 """SSD1306 / SH1106 drivers, checked at the glass through a controller model.
 
 The driver runs on the MicroPython unix port and talks to the fake I2C bus
-of host_tools/mp/fake_machine.py; the model behind the bus decodes the bytes
+of host_tools/sim/device_side/fake_machine.py; the model behind the bus decodes the bytes
 like the chip does.  What the tests compare is what the panel would show.
 """
 import json

@@ -150,7 +150,7 @@ def exported(evening, tmp_path_factory):
     out = str(tmp_path_factory.mktemp("out"))
     before = _digest(img)
     env = dict(os.environ, SOURCE_DATE_EPOCH="1796068800")  # the date shown in docs/'s picture
-    proc = subprocess.run([sys.executable, "-m", "host_tools.export", "--flash", img, "--out", out],
+    proc = subprocess.run([sys.executable, "-m", "host_tools.device.export", "--flash", img, "--out", out],
                           capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
     assert proc.returncode == 0, proc.stderr
     assert _digest(img) == before  # the image is only read
@@ -305,7 +305,7 @@ def test_damaged_archive_is_reported_and_skipped(evening, tmp_path):
         f.write(data)
     before = _digest(bad)
     out = str(tmp_path / "out")
-    proc = subprocess.run([sys.executable, "-m", "host_tools.export", "--flash", bad, "--out", out],
+    proc = subprocess.run([sys.executable, "-m", "host_tools.device.export", "--flash", bad, "--out", out],
                           capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert _digest(bad) == before
@@ -327,7 +327,7 @@ def _refused(tmp_path, flash):
     """Export --flash flash as a user runs it: refused with status 2, one message naming the file,
     nothing written to --out. Returns the message."""
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, "-m", "host_tools.export", "--flash", str(flash), "--out", str(out)],
+    proc = subprocess.run([sys.executable, "-m", "host_tools.device.export", "--flash", str(flash), "--out", str(out)],
                           capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert proc.stdout == ""

@@ -1,7 +1,7 @@
 """Export through mpremote from the emulated Pico (the stock rp2 UF2).
 
 A short game is typed on the GPIO buttons (the key planner's script), then
-`python -m host_tools.export --port socket://...` copies the journal off with
+`python -m host_tools.device.export --port socket://...` copies the journal off with
 mpremote and restarts the device: games.json's totals are the host calculator's,
 and after the restart the device shows the same game.  Skipped, with the reason,
 where the UF2, the boot ROM, node or rp2040js is missing.
@@ -22,7 +22,7 @@ from host_tools.common.script import parse_script
 import deployed_images
 
 REASON = rp2emu.missing()
-pytestmark = pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)
+pytestmark = [pytest.mark.device, pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)]  # boots the emulated RP2040 (the device tier)
 
 
 def test_export_through_mpremote_from_the_emulated_pico(tmp_path):
@@ -38,7 +38,7 @@ def test_export_through_mpremote_from_the_emulated_pico(tmp_path):
         pico.wait_for_frame()
         pico.play(parse_script(lines), press_ms=30, gap_ms=30)
         before = pico.state()
-        proc = subprocess.run([os.path.join(ROOT, ".venv", "bin", "python"), "-m", "host_tools.export",
+        proc = subprocess.run([os.path.join(ROOT, ".venv", "bin", "python"), "-m", "host_tools.device.export",
                                "--port", pico.url, "--out", out],
                               cwd=ROOT, capture_output=True, text=True, timeout=600)
         assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -18,7 +18,7 @@ PASS_DEAL = {"bid": "pass"}
 
 
 def _item(lang, deals, kept_lang=None):
-    """One game as the device's journal dump gives it (host_tools/mp/export_dump.py)."""
+    """One game as the device's journal dump gives it (host_tools/sim/device_side/export_dump.py)."""
     rules = {"preset": "federation", "dealer": "N", "names": NAMES}
     if kept_lang:
         rules["lang"] = kept_lang

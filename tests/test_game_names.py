@@ -83,7 +83,7 @@ def test_the_export_names_each_game_as_it_was_played(tmp_path):
     image = str(tmp_path / "flash.img")
     run_mp(script=SCRIPT, args=("128x64", "renamed_at_the_end", image))
     out = str(tmp_path / "out")
-    proc = subprocess.run([sys.executable, "-m", "host_tools.export", "--flash", image, "--out", out],
+    proc = subprocess.run([sys.executable, "-m", "host_tools.device.export", "--flash", image, "--out", out],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr
     with open(os.path.join(out, "games.json"), encoding="utf-8") as f:

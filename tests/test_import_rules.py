@@ -1,6 +1,7 @@
 """Imports go one way: along the data path in firmware/, and without cycles or
 borrowed private names anywhere (firmware/, host_tools/, the simulator's
-MicroPython runtime in host_tools/mp/)."""
+MicroPython scripts in host_tools/*/device_side/)."""
+import ast
 import os
 import shutil
 
@@ -8,32 +9,49 @@ import pytest
 
 import import_rules as rules
 from conftest import FIRMWARE, ROOT
+from host_tools.common.paths import DEVICE_SIDE
 
 HOST_TOOLS = os.path.join(ROOT, "host_tools")
-HOST_MP = os.path.join(HOST_TOOLS, "mp")
+
+
+def device_side_tree():
+    """The MicroPython scripts of host_tools/{sim,bench,rigs}/device_side/, one tree: they
+    import one another by bare name (the three folders share one sys.path)."""
+    modules = {}
+    for folder in DEVICE_SIDE:
+        modules.update(rules.read_tree(folder))
+    return modules
+
 
 # The firmware's layers along the data path, and what each may import (docs/architecture.md,
 # "Layers"). `app` is the application loop: only main.py (no layer) starts it; nothing
 # imports it. `on_demand` is the table of the modules loaded on demand, and their loader;
-# `flash_report` what the UF2's boot mount found. events and render take only
-# `coinche.compat.const` from the scoring core.
+# `flash_report` what the UF2's boot mount found. `compat` (coinche/compat.py: `const` and
+# the `time.ticks_*` fallbacks for CPython) is a layer of its own that every layer may take.
 FIRMWARE_LAYERS = {
+    "compat": set(),
     "coinche": set(),
     "drivers": set(),
     "on_demand": set(),
     "flash_report": set(),
     "link": {"store", "on_demand"},
-    "events": {"coinche"},
+    "events": set(),
     "store": {"on_demand"},
-    "render": {"coinche"},
+    "render": set(),
     "table": {"coinche", "store", "flash_report"},
     "screens": {"table", "render", "events", "coinche", "on_demand"},
     "app": {"screens", "table", "render", "events", "store", "coinche", "drivers", "on_demand", "link"},
 }
+for _allowed in FIRMWARE_LAYERS.values():
+    _allowed.add("compat")
+COMPAT = "coinche.compat"
 
 
 def firmware_layer(module):
-    """A firmware module's layer: its top-level package (or module), None for main.py."""
+    """A firmware module's layer: its top-level package (or module), None for main.py;
+    coinche.compat is the layer `compat`."""
+    if module == COMPAT:
+        return "compat"
     top = module.split(".")[0]
     if top == "main":
         return None
@@ -43,7 +61,7 @@ def firmware_layer(module):
 TREES = {
     "firmware": lambda: rules.read_tree(FIRMWARE),
     "host_tools": lambda: rules.read_tree(HOST_TOOLS, "host_tools"),
-    "host_tools/mp": lambda: rules.read_tree(HOST_MP),
+    "host_tools/*/device_side": device_side_tree,
 }
 
 
@@ -55,6 +73,21 @@ def test_no_import_cycle_anywhere(tree):
 @pytest.mark.parametrize("tree", sorted(TREES))
 def test_no_private_name_used_across_modules(tree):
     assert rules.private_uses(TREES[tree]()) == []
+
+
+def test_const_and_the_ticks_fallbacks_come_from_one_module():
+    """No firmware module but coinche/compat.py imports `const` from micropython or the
+    `ticks_*` from time with a fallback of its own (screens/ and render/ excepted while
+    their layouts are reworked: render/layout_240x135.py still takes const from micropython)."""
+    allowed = {"render.layout_240x135"}
+    found = []
+    for name, (_path, tree) in sorted(rules.read_tree(FIRMWARE).items()):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module in ("micropython", "time") and name != COMPAT:
+                taken = {alias.name for alias in node.names}
+                if taken & {"const", "ticks_diff", "ticks_add"} and name not in allowed:
+                    found.append("%s: from %s import %s" % (name, node.module, ", ".join(sorted(taken))))
+    assert found == []
 
 
 def test_every_firmware_module_is_in_a_layer():

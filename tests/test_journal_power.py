@@ -71,7 +71,7 @@ def test_full_filesystem_loses_nothing(blocks, step):
 
 
 def test_flash_wear_per_deal_is_small_and_beats_the_simple_layouts():
-    proc = run_mp(script=os.path.join(ROOT, "host_tools", "mp", "flash_stats.py"), args=["40"], heapsize="16M")
+    proc = run_mp(script=os.path.join(ROOT, "host_tools", "bench", "device_side", "flash_stats.py"), args=["40"], heapsize="16M")
     r = json.loads(proc.stdout.strip().splitlines()[-1])
     assert r["deals"] == 40 and r["notice"] is None
     assert r["load_writes"] == 0

@@ -15,7 +15,7 @@ from host_tools.sim import Sim
 from events.timing import POLL_MS, repeat_at
 
 
-def cli(*args, stdin=None, module="host_tools.keys"):
+def cli(*args, stdin=None, module="host_tools.calculator.keys"):
     return subprocess.run([sys.executable, "-m", module] + list(args), input=stdin, capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
 

@@ -13,7 +13,7 @@ import urllib.request
 import paho.mqtt.client as mqtt
 import pytest
 
-from host_tools.club import link_run
+from host_tools.rigs import link_run
 from host_tools.club.link_broker import link_folder
 from host_tools.club.service import Club
 from link import protocol

@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from conftest import ROOT, run_mp
-from host_tools.club import link_run
+from host_tools.rigs import link_run
 
 needs_mosquitto = pytest.mark.skipif(link_run.mosquitto_program() is None,
                                      reason="mosquitto is not installed (Debian: apt-get install mosquitto)")

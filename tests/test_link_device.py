@@ -22,7 +22,7 @@ import pytest
 from coinche.game import RunningScore
 from coinche.rules import Rules
 from host_tools.calculator.keys import plan
-from host_tools.club import link_run
+from host_tools.rigs import link_run
 from host_tools.club.service import Club
 from host_tools.common.script import GAP_MS, PRESS_MS, parse_script
 from host_tools.sim import Sim

@@ -1,4 +1,4 @@
-"""A concours played by light tables (host_tools/club/light_table.py, the device's
+"""A concours played by light tables (host_tools/rigs/light_table.py, the device's
 protocol) through a real Mosquitto on 127.0.0.1 and the organiser's service, while
 faults are injected: the broker killed with SIGKILL and started again mid-round, the
 connection cut and stalled (a proxy), the same messages delivered twice and out of
@@ -15,8 +15,8 @@ import pytest
 
 from coinche.game import RunningScore
 from coinche.rules import Rules
-from host_tools.club import link_run
-from host_tools.club.light_table import LightTable, simple_deal
+from host_tools.rigs import link_run
+from host_tools.rigs.light_table import LightTable, simple_deal
 from host_tools.club.service import Club
 from link import protocol
 from link_proxy import Proxy

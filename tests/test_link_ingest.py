@@ -13,10 +13,10 @@ import pytest
 from coinche.game import RunningScore
 from coinche.rules import Rules
 from host_tools.club.cli import main
-from host_tools.club.light_table import simple_deal
+from host_tools.rigs.light_table import simple_deal
 from host_tools.club.link_broker import acl_text, link_folder, mosquitto_hash
 from host_tools.club.link_ingest import Ingest
-from host_tools.club.link_run import ADMIN_PASSWORD, club, make_event, provision_tables
+from host_tools.rigs.link_run import ADMIN_PASSWORD, club, make_event, provision_tables
 from host_tools.club.service import Club
 from link import protocol
 

@@ -12,7 +12,7 @@ import time
 import paho.mqtt.client as mqtt
 import pytest
 
-from host_tools.club import link_run
+from host_tools.rigs import link_run
 from host_tools.club.link_broker import write_league_broker
 from host_tools.club.service import Club
 from link import protocol

@@ -2,8 +2,8 @@
 action sent is stored once, and the figures are there."""
 import pytest
 
-from host_tools.club import link_run
-from host_tools.club.load import main, run
+from host_tools.rigs import link_run
+from host_tools.bench.club_load import main, run
 
 
 @pytest.mark.skipif(link_run.mosquitto_program() is None,

@@ -7,7 +7,7 @@ from conftest import run_mp
 CODE = """
 import sys, json, micropython
 sys.path.insert(0, "firmware")
-sys.path.insert(0, "host_tools/mp")
+sys.path[:0] = ["host_tools/sim/device_side", "host_tools/rigs/device_side"]
 from blockdev import RAMBlockDev, mount
 from fakeboard import Board, ColourBoard
 from app import App

@@ -1,11 +1,12 @@
 """The stand-in for the network that the link's device-time bench uses on the emulated
-RP2040 (host_tools/mp/broker_standin.py), checked on the unix port: through it the
+RP2040 (host_tools/rigs/device_side/broker_standin.py), checked on the unix port: through it the
 real link connects, publishes, is cut and reconnects, times out while it is silent,
 and every action ends acknowledged by the (stood-in) organiser's signed acks."""
 import json
 
 import pytest
-from conftest import HOST_MP, run_mp
+from conftest import run_mp
+from host_tools.common.paths import RIGS_DEVICE
 
 TABLE = """
 import json, sys
@@ -48,7 +49,7 @@ print(json.dumps({"counts": broker_standin.counts, "states": states, "pending": 
 def through_standin():
     """One run of 45 s of the board's time through every phase of the stand-in (a run is
     half a minute of the unix port: the situations below read the same run)."""
-    return json.loads(run_mp(TABLE % HOST_MP).stdout.strip().splitlines()[-1])
+    return json.loads(run_mp(TABLE % RIGS_DEVICE).stdout.strip().splitlines()[-1])
 
 
 def test_through_the_standin_the_link_connects_and_goes_online(through_standin):
@@ -104,6 +105,6 @@ def test_a_saved_deal_is_drawn_before_the_link_signs_and_writes_it():
     """The poll that handled the saving press draws first, then gives the link its slice
     (signing the action, writing it to the outbox file): the press's pixels never wait
     for the link."""
-    out = json.loads(run_mp(ORDER % HOST_MP).stdout.strip().splitlines()[-1])
+    out = json.loads(run_mp(ORDER % RIGS_DEVICE).stdout.strip().splitlines()[-1])
     assert out["state"] == 2  # online through the stand-in
     assert out["order"] == ["render", "link"]

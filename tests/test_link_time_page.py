@@ -1,7 +1,7 @@
-"""The page of the link's device-time bench (host_tools/club/link_time.py): what a run's
+"""The page of the link's device-time bench (host_tools/bench/link_time.py): what a run's
 figures become in docs/bench_link_time.md, on CPython (the run itself needs the
 emulated Pico W and minutes; its figures here are a run's shape, not its values)."""
-from host_tools.club import link_time
+from host_tools.bench import link_time
 
 
 def run_figures(**changes):

@@ -91,7 +91,7 @@ def test_every_tool_refuses_the_same_target_text(text):
     reason = "must be %s, got %r" % ("a whole number written in the digits 0-9 (no sign, no spaces, no leading zero)",
                                      text)
     for cmd in (["host_tools.score", "--rules", "classic2000", "--target", text],
-                ["host_tools.keys", "--rules", "classic2000", "--target", text],
+                ["host_tools.calculator.keys", "--rules", "classic2000", "--target", text],
                 ["host_tools.sim", "--target", text],
                 ["host_tools.rp2emu", "--target", text]):
         assert reason in _message(cmd), cmd

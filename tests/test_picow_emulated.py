@@ -34,7 +34,7 @@ def _emulator_missing():
 
 
 REASON = _emulator_missing()
-pytestmark = pytest.mark.skipif(REASON is not None, reason="Pico W UF2 on the emulated Pico: %s" % REASON)
+pytestmark = [pytest.mark.device, pytest.mark.skipif(REASON is not None, reason="Pico W UF2 on the emulated Pico: %s" % REASON)]  # boots the emulated RP2040 (the device tier)
 
 BOARD = "pico_w_oled"
 PICO_W_STORAGE_BLOCKS = 212  # RPI_PICO_W keeps 848 KB of its 2 MB flash for the filesystem

@@ -2,7 +2,7 @@
 
 A whole game is pressed on the real App through its button path (key planner
 scripts, the real debouncer) on the MicroPython unix port, on a littlefs that
-records every program and erase (host_tools/mp/cutdev.py). Then, in the same
+records every program and erase (host_tools/rigs/device_side/cutdev.py). Then, in the same
 micropython process, for every operation k of that log, stopped and torn, the
 medium a power cut at k leaves is mounted and a new App boots on it (every k
 with `make test-full`, every STRIDE-th with `make test`: tests/sweep.py)

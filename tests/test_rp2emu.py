@@ -28,7 +28,7 @@ from host_tools.common.script import parse_script
 from host_tools.sim import Sim
 
 REASON = rp2emu.missing()
-pytestmark = pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)
+pytestmark = [pytest.mark.device, pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)]  # boots the emulated RP2040 (the device tier)
 
 TIMINGS = {}  # test -> seconds of real time, printed at the end (pytest -s)
 

@@ -12,7 +12,7 @@ from host_tools import rp2emu
 from host_tools.bench import emulated
 
 REASON = rp2emu.missing()
-pytestmark = pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)
+pytestmark = [pytest.mark.device, pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)]  # boots the emulated RP2040 (the device tier)
 
 
 @pytest.fixture(scope="module")

@@ -183,7 +183,7 @@ def test_calculator_on_micropython_gives_the_same_bytes():
 
 
 def test_key_planner_accepts_round_options_and_stops_at_the_end():
-    args = [sys.executable, "-m", "host_tools.keys", "--rules", "classic2000", "--set", "deals=1"]
+    args = [sys.executable, "-m", "host_tools.calculator.keys", "--rules", "classic2000", "--set", "deals=1"]
     ok = subprocess.run(args, input=json.dumps(NS_100) + "\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert ok.returncode == 0 and "# deal 1:" in ok.stdout
     two = "".join(json.dumps(NS_100) + "\n" for _ in range(2))

@@ -4,7 +4,7 @@ import signal
 
 from conftest import ROOT, run_mp
 
-MP_DIR = os.path.join(ROOT, "host_tools", "mp")
+MP_DIR = os.path.join(ROOT, "host_tools", "sim", "device_side")
 
 
 # ---------------------------------------------------------------- block devices
@@ -132,7 +132,8 @@ def test_board_and_launcher_compile_for_armv6m(tmp_path):
 
     from conftest import mpy_cross_path
 
-    for rel in ("boards/sim.py", "host_tools/mp/sim_main.py", "host_tools/mp/blockdev.py", "host_tools/mp/flash_image.py"):
+    for rel in ("boards/sim.py", "host_tools/sim/device_side/sim_main.py", "host_tools/sim/device_side/blockdev.py",
+                "host_tools/sim/device_side/flash_image.py"):
         out = tmp_path / (os.path.basename(rel) + ".mpy")
         subprocess.run([mpy_cross_path(), "-march=armv6m", "-o", str(out), os.path.join(ROOT, rel)],
                        check=True, capture_output=True)
@@ -570,7 +571,7 @@ def test_render_frame_rgb565_small_terminal_keeps_thin_lines():
                                               ("pico_display_pack", "rgb565", (240, 135))])
 def test_real_driver_boards_through_hwsim(board, fmt, size):
     """The launcher's hwsim path: real board file and driver, controller model frames."""
-    for need in ("host_tools/mp/hwsim.py", "boards/%s.py" % board):
+    for need in ("host_tools/sim/device_side/hwsim.py", "boards/%s.py" % board):
         if not os.path.exists(os.path.join(ROOT, need)):
             pytest.skip("%s not there yet" % need)
     with Sim(app=DEMO, board=board) as s:

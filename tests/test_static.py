@@ -28,7 +28,7 @@ def _python_files(top):
 
 
 def _group(rel):
-    """firmware/screens/x.py -> firmware/screens; host_tools/mp/x.py -> host_tools/mp; boards/x.py -> boards;
+    """firmware/screens/x.py -> firmware/screens; host_tools/sim/x.py -> host_tools/sim; boards/x.py -> boards;
     tests/test_x.py -> itself (the tests folder is everyone's)."""
     parts = rel.split(os.sep)
     if parts[0] in ("firmware", "host_tools") and len(parts) > 2:

@@ -185,10 +185,10 @@ def test_simulator_never_formats_a_damaged_image(tmp_path):
 
 
 def test_damage_suite_every_single_block_keeps_every_deal():
-    """The saved game of host_tools/mp/damage.py in the device layout: every used block flipped
+    """The saved game of host_tools/rigs/device_side/damage.py in the device layout: every used block flipped
     (one bit per programmed page), zeroed and erased in turn; every boot keeps every confirmed
     deal, the right game, and records the next deal (checked after one more boot)."""
-    proc = run_mp(script=os.path.join(ROOT, "host_tools", "mp", "damage.py"), args=["device"], heapsize="64M")
+    proc = run_mp(script=os.path.join(ROOT, "host_tools", "rigs", "device_side", "damage.py"), args=["device"], heapsize="64M")
     r = json.loads(proc.stdout.strip().splitlines()[-1])
     assert r["used_blocks"] >= 12
     for kind in ("flipped", "zeroed", "erased"):

@@ -66,7 +66,7 @@ def test_missing_source_is_one_message_saying_what_to_give(tmp_path):
     assert "MICROPYTHON_SRC is not set" in uf2.problem("")
     assert "does not exist" in uf2.problem(str(tmp_path / "nothing.tar.xz"))
     assert "holds no micropython/ports/rp2" in uf2.problem(str(tmp_path))
-    proc = subprocess.run([sys.executable, "-m", "host_tools.uf2", "--board", "pico_oled", "--source", ""],
+    proc = subprocess.run([sys.executable, "-m", "host_tools.device.uf2", "--board", "pico_oled", "--source", ""],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("uf2: MICROPYTHON_SRC is not set")
@@ -83,7 +83,7 @@ def test_missing_toolchain_names_the_debian_packages(monkeypatch, tmp_path):
 
 
 def test_real_board_is_required():
-    proc = subprocess.run([sys.executable, "-m", "host_tools.uf2", "--board", "sim", "--check"],
+    proc = subprocess.run([sys.executable, "-m", "host_tools.device.uf2", "--board", "sim", "--check"],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 2 and "not a board for real hardware" in proc.stderr
 
@@ -137,7 +137,7 @@ def test_port_board_comes_from_the_board_file():
 def test_wifi_board_without_the_wireless_libraries_is_one_message(tmp_path):
     source = tmp_path / "micropython-v1.28.0-rp2-src.tar.xz"
     source.write_bytes(b"")
-    proc = subprocess.run([sys.executable, "-m", "host_tools.uf2", "--board", "pico_w_oled", "--source", str(source),
+    proc = subprocess.run([sys.executable, "-m", "host_tools.device.uf2", "--board", "pico_w_oled", "--source", str(source),
                            "--check"], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 2
     assert "wireless libraries" in proc.stderr and uf2.WIRELESS_NAME in proc.stderr
@@ -184,3 +184,13 @@ print(json.dumps(out))
     proc = run_mp(code)
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out == {code: [True, 0, None] for code in languages.LANGS}, out
+
+
+def test_a_pico_w_boards_manifest_freezes_the_pico_board_it_builds_on(tmp_path):
+    manifest = open(uf2.stage("pico_w_display_pack", str(tmp_path))).read()
+    modules = re.findall(r"module\('([^']+)'", manifest)
+    assert "board.py" in modules and "pico_display_pack.py" in modules
+    with open(tmp_path / "stage" / "pico_w_display_pack" / "pico_display_pack.py") as f, \
+            open(os.path.join(ROOT, "boards", "pico_display_pack.py")) as g:
+        assert f.read() == g.read()
+    assert uf2.port_board("pico_w_display_pack") == "RPI_PICO_W" and uf2.port_board("pico_display_pack") == "RPI_PICO"

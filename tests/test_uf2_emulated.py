@@ -44,7 +44,7 @@ def _emulator_missing():
 
 
 REASON = _emulator_missing()
-pytestmark = pytest.mark.skipif(REASON is not None, reason="UF2 on the emulated Pico: %s" % REASON)
+pytestmark = [pytest.mark.device, pytest.mark.skipif(REASON is not None, reason="UF2 on the emulated Pico: %s" % REASON)]  # boots the emulated RP2040 (the device tier)
 
 PRESS_MS = 100  # presses as a player makes them (the stock inputs are polled)
 GAP_MS = 150

@@ -6,7 +6,7 @@ frame at 4x, black and white, so a person can look at it). After a deliberate
 change of the layout or of a string, regenerate and LOOK at the pictures:
 
     UPDATE_GOLDEN=1 .venv/bin/python -m pytest -q tests/test_ui_screens.py
-    # or: .venv/bin/python -m host_tools.screens_gallery --update   (also docs/screenshots/)
+    # or: .venv/bin/python -m host_tools.sim.gallery --update   (also docs/screenshots/)
 
 A failing comparison leaves golden | now | difference pictures in the pytest
 tmp directory (path in the message).
@@ -115,7 +115,7 @@ def test_readme_screenshots_exist_and_come_from_the_simulator(shots):
 
 def test_display_pack_screenshots_come_from_the_simulator():
     """The docs' Display Pack pictures are the colour firmware's frames, pixel for pixel
-    (regenerate with `python -m host_tools.screens_gallery --update` and look at them)."""
+    (regenerate with `python -m host_tools.sim.gallery --update` and look at them)."""
     from PIL import Image, ImageChops
 
     from host_tools.common.frames import frame_image

@@ -32,7 +32,7 @@ def _missing():
 
 
 REASON = _missing()
-pytestmark = pytest.mark.skipif(REASON is not None, reason="web page: %s" % REASON)
+pytestmark = [pytest.mark.device, pytest.mark.skipif(REASON is not None, reason="web page: %s" % REASON)]  # boots the emulated RP2040 (the device tier)
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """The page's display controllers (host_tools/rp2emu/ssd1306.js, st7789.js) against the
-simulator's (host_tools/mp/models/): the same bus bytes give the same glass, byte for
+simulator's (host_tools/sim/device_side/models/): the same bus bytes give the same glass, byte for
 byte, in the settings the home screens do not use (inverse, other addressing modes,
 the SH1106's columns, other MADCTL orientations, a dimmed backlight).  Run in node."""
 import json
@@ -42,7 +42,7 @@ def _js_frame(kind, writes):
 
 
 def _oled_frame(kind, writes):
-    from host_tools.mp.models.ssd1306 import SH1106Model, SSD1306Model
+    from host_tools.sim.device_side.models.ssd1306 import SH1106Model, SSD1306Model
 
     model = SH1106Model() if kind == "sh1106" else SSD1306Model()
     for _level, _duty, data in writes:
@@ -60,7 +60,7 @@ def _st7789_frame(writes):
     saved = sys.modules.get("fake_machine")
     sys.modules["fake_machine"] = fake  # what the model imports (a MicroPython-only module)
     try:
-        from host_tools.mp.models import st7789
+        from host_tools.sim.device_side.models import st7789
     finally:
         if saved is not None:
             sys.modules["fake_machine"] = saved

@@ -143,7 +143,9 @@ def _check_pass(rec):
 def validate(rules, rec):
     """Check `rec` (a dict decoded from JSON) and return its canonical form.
 
-    Raises RecordError naming the field."""
+    Raises RecordError naming the field. The fields are checked in the order a player
+    states them (the keys and the bid, the contract and the card points, then tricks,
+    belote and melds), so the first error named is the first thing to fix."""
     if not isinstance(rec, dict):
         raise RecordError("record", "must be a JSON object")
     k = _first([k for k in rec if k not in KEYS])
@@ -156,7 +158,7 @@ def validate(rules, rec):
     bid = rec["bid"]
     if bid == "pass":
         _check_pass(rec)
-        return {"bid": "pass"}  # all four passed: nothing else is read
+        return {"bid": rec["bid"]}  # "pass": all four passed, nothing else is read
     ladder = rules.bids()
     if _is_int(bid):
         if bid not in ladder:
@@ -166,7 +168,6 @@ def validate(rules, rec):
             raise RecordError("bid", "this rule set (%s) has no generale" % rules.preset)
         raise RecordError("bid", "must be 80..160 in steps of 10, %s or \"pass\", got %r" % (
             ", ".join('"%s"' % b for b in ladder if not _is_int(b)), bid))
-
     for k in ("taker", "trump", "points"):
         if k not in rec:
             raise RecordError(k, "missing")
@@ -188,10 +189,19 @@ def validate(rules, rec):
     points = rec["points"]
     if not _is_int(points) or not 0 <= points <= 162:
         raise RecordError("points", "the takers' card points must be a whole number 0..162, got %r" % (points,))
+    out = {"taker": rec["taker"], "bid": bid, "trump": rec["trump"], "coinche": rec.get("coinche", 0),
+           "points": rec["points"]}
+    _add_tricks(rules, rec, out)
+    _add_belote(rules, rec, out)
+    _add_melds(rules, rec, out)
+    return out
 
-    out = {"taker": taker, "bid": bid, "trump": trump, "coinche": coinche, "points": points}
 
+def _add_tricks(rules, rec, out):
+    """The takers' tricks, when given (0..8, agreeing with the card points), and solo: the
+    bidder alone won all eight (a generale), where the rule set has one."""
     tricks = rec.get("tricks")
+    points = out["points"]
     if tricks is not None:
         if not _is_int(tricks) or not 0 <= tricks <= 8:
             raise RecordError("tricks", "must be 0..8, got %r" % (tricks,))
@@ -200,7 +210,6 @@ def validate(rules, rec):
         if tricks == 0 and points != 0:
             raise RecordError("tricks", "0 tricks means no card points, but points is %d" % points)
         out["tricks"] = tricks
-
     solo = rec.get("solo")
     if solo is None:  # null = omitted, as for the other optional keys
         solo = False
@@ -216,25 +225,35 @@ def validate(rules, rec):
         out["tricks"] = 8
         out["solo"] = True
 
-    if rec.get("belote") is not None:
-        bel = _team_counts(rec, "belote")
-        n = bel["NS"] + bel["EW"]
-        if n:
-            most = rules.max_belote(trump)
-            if trump == "NT":
-                raise RecordError("belote", "there is no belote at NT")
-            if most == 0:
-                raise RecordError("belote", "there is no belote at %s in %s" % (trump, rules.preset))
-            if n > most:
-                if most == 1:
-                    raise RecordError("belote", "only one belote per deal at a trump suit (got %d)" % n)
-                raise RecordError("belote", "at most %d belotes at %s (got %d)" % (most, trump, n))
-            if rules["belote"] == "taker" and bel[other(taker)]:
-                raise RecordError("belote", "only the taking team scores a belote in %s" % rules.preset)
-            out["belote"] = bel
 
-    # An empty melds object (or melds_to null) says "no melds" and is accepted
-    # everywhere; a meld or a melds_to team in a preset without melds is not.
+def _add_belote(rules, rec, out):
+    """The belotes per team: at a trump suit, as many as the rule set allows there."""
+    if rec.get("belote") is None:
+        return
+    bel = _team_counts(rec, "belote")
+    n = bel["NS"] + bel["EW"]
+    if not n:
+        return
+    trump = out["trump"]
+    most = rules.max_belote(trump)
+    if trump == "NT":
+        raise RecordError("belote", "there is no belote at NT")
+    if most == 0:
+        raise RecordError("belote", "there is no belote at %s in %s" % (trump, rules.preset))
+    if n > most:
+        if most == 1:
+            raise RecordError("belote", "only one belote per deal at a trump suit (got %d)" % n)
+        raise RecordError("belote", "at most %d belotes at %s (got %d)" % (most, trump, n))
+    if rules["belote"] == "taker" and bel[other(out["taker"])]:
+        raise RecordError("belote", "only the taking team scores a belote in %s" % rules.preset)
+    out["belote"] = bel
+
+
+def _add_melds(rules, rec, out):
+    """The melds per team and the team they went to, where the rule set has melds.
+
+    An empty melds object (or melds_to null) says "no melds" and is accepted
+    everywhere; a meld or a melds_to team in a preset without melds is not."""
     if rec.get("melds") is not None:
         m = _melds(rec)
         if m["NS"] or m["EW"]:
@@ -249,4 +268,3 @@ def validate(rules, rec):
             raise RecordError("melds_to", "this rule set (%s) has no melds" % rules.preset)
         if rules.has_melds():
             out["melds_to"] = mt
-    return out

@@ -95,97 +95,93 @@ def failure(rules, rec, mt=0, md=0):
 
 
 def score(rules, rec):
-    """Score a canonical record (record.validate) under `rules`."""
+    """Score a canonical record (record.validate) under `rules`: who made it, each side's
+    deal score and the part of it that melds and belote gave (DealResult)."""
     if rec["bid"] == "pass":
         return DealResult(None, {"NS": 0, "EW": 0}, None, NO_BONUS)
-    taker = rec["taker"]
-    defence = other(taker)
-    bid = rec["bid"]
-    m = (1, 2, 4)[rec.get("coinche", 0)]
-    p = rec["points"]
-    tricks = rec.get("tricks")
-    solo = rec.get("solo", False)
-    all_t = tricks == 8
-    all_d = tricks == 0
-
-    bel = rec.get("belote")
-    b_t = 20 * bel[taker] if bel else 0
-    b_d = 20 * bel[defence] if bel else 0
-
-    mteam, mpts = _melds.credited(rules, rec)
-    m_t = mpts if mteam == taker else 0
-    m_d = mpts if mteam == defence else 0
-
-    numeric = not isinstance(bid, str)
-    if bid == "capot":
-        e = CAPOT
-    elif bid == "generale":
-        e = GENERALE
+    takers = rec["taker"]
+    defence = other(takers)
+    multiplier = (1, 2, 4)[rec.get("coinche", 0)]
+    meld_team, meld_points = _melds.credited(rules, rec)
+    takers_melds = meld_points if meld_team == takers else 0
+    defence_melds = meld_points if meld_team == defence else 0
+    why = failure(rules, rec, takers_melds, defence_melds)
+    if why is None:
+        takers_score, defence_score, takers_bonus, defence_bonus = _made_scores(
+            rules, rec, multiplier, takers_melds, defence_melds, meld_points)
+        winner = takers
     else:
-        e = bid
+        # F + E and every credited meld to the defence; the coinche multiplies E alone
+        # where its scope is the bid, all three elsewhere
+        takers_score = takers_bonus = 0
+        bid = rec["bid"]
+        engaged = CAPOT if bid == "capot" else GENERALE if bid == "generale" else bid  # E
+        if rules["coinche"] == "bid":
+            defence_score = failure_base(rules, rec) + engaged * multiplier + meld_points
+            defence_bonus = meld_points
+        else:
+            defence_score = (failure_base(rules, rec) + engaged + meld_points) * multiplier
+            defence_bonus = meld_points * multiplier
+        winner = defence
+    # Belote goes to the side that held it, whoever won, never multiplied.
+    belote = rec.get("belote")
+    takers_belote = 20 * belote[takers] if belote else 0
+    defence_belote = 20 * belote[defence] if belote else 0
+    scores = {takers: takers_score + takers_belote, defence: defence_score + defence_belote}
+    bonus = {takers: takers_bonus + takers_belote, defence: defence_bonus + defence_belote}
+    return DealResult(why is None, scores, winner, bonus, why)
 
-    why = failure(rules, rec, m_t, m_d)
-    made = why is None
-    rnd = round10 if rules["rounding"] else _same
 
-    # Card counts; a side that won all eight tricks counts the capot forfait.
-    c_t = p
-    c_d = 162 - p
-    if all_t:
-        c_t = GENERALE if (bid == "generale" and solo) else CAPOT
-    if all_d and rules["fail_capot"]:
+def failure_base(rules, rec):
+    """F, the failure base (also the card base of a coinched deal with coinche = winner):
+    `fail_base`, or 250 after a capot against the takers (`fail_capot`) or on a capot bid
+    (`capot_bid_base`)."""
+    if (rec.get("tricks") == 0 and rules["fail_capot"]) or (rec["bid"] == "capot" and rules["capot_bid_base"]):
+        return CAPOT
+    return rules["fail_base"]
+
+
+def _made_scores(rules, rec, multiplier, takers_melds, defence_melds, meld_points):
+    """(takers' score, defence's score, takers' bonus, defence's bonus) of a made contract,
+    belote left out: each rule set's `coinche` scope decides what the coinche multiplies."""
+    bid = rec["bid"]
+    numeric_bid = not isinstance(bid, str)
+    tricks = rec.get("tricks")
+    engaged = CAPOT if bid == "capot" else GENERALE if bid == "generale" else bid  # E
+    # C: the card points; a side that won all eight tricks counts the capot forfait
+    # (500 for a generale the bidder won alone)
+    takers_cards = rec["points"]
+    defence_cards = 162 - takers_cards
+    if tricks == 8:
+        takers_cards = GENERALE if (bid == "generale" and rec.get("solo", False)) else CAPOT
+    if tricks == 0 and rules["fail_capot"]:
         # Only reachable when melds count toward the contract; coinche1001
         # ("defence D + M_D + b_D") has no defence capot forfait.
-        c_d = CAPOT
-    # The takers' card count + engagement when the contract is made. An
-    # unannounced generale with solo = "500" is 500 flat, bid included.
-    flat = made and all_t and solo and numeric and rules["solo"] == "500"
-    e_made = 0 if flat else e
-    c_made = GENERALE if flat else c_t
-
-    # Failure base F (also the card base of a coinched deal with coinche = winner).
-    f = rules["fail_base"]
-    if (all_d and rules["fail_capot"]) or (bid == "capot" and rules["capot_bid_base"]):
-        f = CAPOT
-
-    scope = rules["coinche"]
-    if made:
-        if scope == "winner" and m > 1:
-            # (F + E + M)*m to the winner. F after the takers' capot on a numeric
-            # bid: 250 only where fail_capot says a capot of either side moves F
-            # (coinche1000); coinche1001 keeps 162 ("tutti i punti delle prese").
-            # A made capot/generale bid keeps its forfait (250/500): resolution,
-            # so a coinche always multiplies what the deal was worth.
-            if not numeric:
-                base = c_t
-            elif all_t and rules["fail_capot"]:
-                base = CAPOT
-            else:
-                base = f
-            st = (base + e + mpts) * m + b_t
-            sd = b_d
-            bonus_t, bonus_d = mpts * m + b_t, b_d
-        elif scope == "all":
-            st = (e_made + rnd(c_made) + m_t) * m + b_t
-            sd = (rnd(c_d) + m_d) * m + b_d
-            bonus_t, bonus_d = m_t * m + b_t, m_d * m + b_d
-        else:  # "bid", and "winner" without coinche
-            st = rnd(c_made) + e_made * m + m_t + b_t
-            sd = rnd(c_d) + m_d + b_d
-            bonus_t, bonus_d = m_t + b_t, m_d + b_d
-        winner = taker
-    else:
-        st = b_t
-        if scope == "bid":
-            sd = f + e * m + mpts + b_d
-            bonus_d = mpts + b_d
+        defence_cards = CAPOT
+    if rules["coinche"] == "winner" and multiplier > 1:
+        # (F + E + M)*m to the winner. F after the takers' capot on a numeric
+        # bid: 250 only where fail_capot says a capot of either side moves F
+        # (coinche1000); coinche1001 keeps 162 ("tutti i punti delle prese").
+        # A made capot/generale bid keeps its forfait (250/500): resolution,
+        # so a coinche always multiplies what the deal was worth.
+        if not numeric_bid:
+            base = takers_cards
+        elif tricks == 8 and rules["fail_capot"]:
+            base = CAPOT
         else:
-            sd = (f + e + mpts) * m + b_d
-            bonus_d = mpts * m + b_d
-        bonus_t = b_t
-        winner = defence
-    sc = {taker: st, defence: sd}
-    return DealResult(made, sc, winner, {taker: bonus_t, defence: bonus_d}, why)
+            base = failure_base(rules, rec)
+        return (base + engaged + meld_points) * multiplier, 0, meld_points * multiplier, 0
+    # An unannounced generale with solo = "500" is 500 flat, bid included.
+    if tricks == 8 and rec.get("solo", False) and numeric_bid and rules["solo"] == "500":
+        engaged, takers_cards = 0, GENERALE
+    rounded = round10 if rules["rounding"] else _same
+    if rules["coinche"] == "all":
+        return ((engaged + rounded(takers_cards) + takers_melds) * multiplier,
+                (rounded(defence_cards) + defence_melds) * multiplier,
+                takers_melds * multiplier, defence_melds * multiplier)
+    # "bid", and "winner" without coinche: the coinche multiplies the bid alone
+    return (rounded(takers_cards) + engaged * multiplier + takers_melds, rounded(defence_cards) + defence_melds,
+            takers_melds, defence_melds)
 
 
 def _same(x):

@@ -6,7 +6,7 @@ panel holds, allocated once, and compare it here.  Viper keeps the compare at
 native speed and allocation-free on every show().
 """
 import micropython
-from micropython import const
+from coinche.compat import const
 
 # sync_span() answers first << SPAN_SHIFT | last in one small int: a tuple of
 # two would be allocated on every page of every show().  The drivers that read

@@ -15,7 +15,7 @@ Written for this project in the style of micropython-lib's ssd1306.py
 (FrameBuffer subclass, bus passed in, buffers allocated once).
 """
 import framebuf
-from micropython import const
+from coinche.compat import const
 
 from drivers.dirty import SPAN_LAST, SPAN_SHIFT, sync_span
 

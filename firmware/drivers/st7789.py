@@ -19,7 +19,7 @@ import time
 
 import framebuf
 import micropython
-from micropython import const
+from coinche.compat import const
 
 from drivers.dirty import sync_rows
 

@@ -39,17 +39,8 @@ Events are small ints (kind << 2 | button): no allocation per event.
 """
 from array import array
 
-from coinche.compat import const
+from coinche.compat import const, ticks_add, ticks_diff
 from events.timing import DEBOUNCE_MS, LONG_MS, REPEAT_FIRST, repeat_gap
-
-try:
-    from time import ticks_add, ticks_diff
-except ImportError:  # CPython (tests, planner)
-    def ticks_diff(later, earlier):
-        return later - earlier
-
-    def ticks_add(ticks, delta):
-        return ticks + delta
 
 UP = const(0)
 DOWN = const(1)

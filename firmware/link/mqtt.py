@@ -15,13 +15,7 @@ again after a reconnect. A packet too large for the input buffer is skipped.
 import select
 import socket
 
-from micropython import const
-
-try:
-    from time import ticks_diff
-except ImportError:  # CPython (the static checks)
-    def ticks_diff(later, earlier):
-        return later - earlier
+from coinche.compat import const, ticks_diff
 
 # states of the connection
 DOWN = const(0)  # no socket: waiting out the backoff

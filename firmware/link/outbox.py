@@ -19,7 +19,7 @@ was never sent, and the journal still holds its action.
 import json
 import os
 
-from micropython import const
+from coinche.compat import const
 
 _ENOENT = const(2)
 _EEXIST = const(17)

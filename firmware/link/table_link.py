@@ -20,13 +20,7 @@ import on_demand
 from link import protocol, state
 from link.mqtt import Mqtt, numeric_ipv4
 from link.outbox import Outbox
-from micropython import const
-
-try:
-    from time import ticks_diff
-except ImportError:  # CPython (the static checks)
-    def ticks_diff(later, earlier):
-        return later - earlier
+from coinche.compat import const, ticks_diff
 
 RESEND_MS = const(5000)  # no acknowledgement for this long with messages out: send them again
 WIFI_CHECK_MS = const(500)

@@ -3,7 +3,7 @@ version every header carries, and the game actions with what each changes in a
 deal list. Shared by the writing side (store/journal.py) and the recovery
 (store/recovery.py), which import it and not each other.
 """
-from micropython import const
+from coinche.compat import const
 
 FORMAT_VERSION = const(1)
 LEGACY_SETTINGS_FILE = "settings.log"  # format 1 before numbered settings files

@@ -20,7 +20,7 @@ the repairs are store/recovery.py's, loaded only for it.
 """
 import os
 
-from micropython import const
+from coinche.compat import const
 
 import on_demand
 from store.format import (FORMAT_VERSION, GAME_ACTIONS, Unreadable, apply_action, archive_name, check_version,
@@ -458,7 +458,7 @@ class JournalCopy:
         if not self.check(action):
             return  # nothing changes: no write
         op = action["op"]
-        if op in GAME_ACTIONS:
+        if op in GAME_ACTIONS:  # a deal, an edit, an undo, a correction: a line of the game's log
             deals = list(self.deals)
             apply_action(deals, action)
             entry = {"op": op}
@@ -480,7 +480,7 @@ class JournalCopy:
                     file.write(line)
                 self.append_segment_size += len(line)
                 self.actions_since_base += 1
-            else:
+            else:  # a new log segment, its header and this action its first
                 segment = self.highest_segment + 1
                 header = encode({"v": FORMAT_VERSION, "t": "log", "g": self.game_number, "s": segment,
                                  "p": self.actions_since_base})
@@ -501,26 +501,30 @@ class JournalCopy:
             settings[action["k"]] = action.get("v")
             self.write_settings(settings, sequence)
         else:  # "new"
-            rules = action["rules"]
-            self.make_root()
-            old = self.game_number
-            archived = self.deals  # a game with deals
-            if archived:
-                self.write_archive(old, self.rules, archived, action.get("result"))
-            elif old and old in self.archive_files:
-                # a stale copy from an interrupted "new": this game ends empty
-                if not self.move_away(archive_name(old), False):
-                    raise OSError(_EIO)
-                self.archive_files.remove(old)
-            game = max(game_number, self.highest_game_number + 1)
-            self.highest_game_number = game
-            self.write_base(game, 0, rules, [], sequence)  # a game's first base: its "new"
-            # committed: the new base exists
-            if archived:
-                self.archive_kept.append(old)
-                while len(self.archive_kept) > self.keep:
-                    self.archive_kept.pop(0)
-            self._settle_quietly()
+            self._record_new_game(action, sequence, game_number)
+
+    def _record_new_game(self, action, sequence, game_number):
+        """"new": the game with deals archived, then the new game's first base (the commit)."""
+        rules = action["rules"]
+        self.make_root()
+        old = self.game_number
+        archived = self.deals  # a game with deals
+        if archived:
+            self.write_archive(old, self.rules, archived, action.get("result"))
+        elif old and old in self.archive_files:
+            # a stale copy from an interrupted "new": this game ends empty
+            if not self.move_away(archive_name(old), False):
+                raise OSError(_EIO)
+            self.archive_files.remove(old)
+        game = max(game_number, self.highest_game_number + 1)
+        self.highest_game_number = game
+        self.write_base(game, 0, rules, [], sequence)  # a game's first base: its "new"
+        # committed: the new base exists
+        if archived:
+            self.archive_kept.append(old)
+            while len(self.archive_kept) > self.keep:
+                self.archive_kept.pop(0)
+        self._settle_quietly()
 
     def _keep_reserve(self, line_bytes):
         """Before an action that grows the game: make sure it leaves the reserve free.

@@ -9,7 +9,7 @@ that line and what depends on it, never the lines before it.
 """
 import json
 
-from micropython import const
+from coinche.compat import const
 
 from store.crc import crc32
 

@@ -52,7 +52,7 @@ Every case but "mounted" and "blank" adds a notice (short English text); the
 app shows that something was recovered ("Not saved!" when no copy of the
 journal is on flash: see fill_report()).
 """
-from micropython import const
+from coinche.compat import const
 
 BLOCK_SIZE = const(4096)
 STORAGE_BLOCKS = const(352)
@@ -302,65 +302,80 @@ def mount_storage(make_block_device, vfs_module, user_mount=None, data_mounts=No
     notices = []
     formatted[:] = []
     user_partition, data_partitions = layout(total_blocks)
-    user_name, user_first, user_count, user_default = user_partition
-    user_mount = user_mount or user_default
-    user_device = make_block_device(user_first, user_count)
-    user_on_flash = _try_mount(vfs_module, user_device, user_mount)
-    if not user_on_flash:
-        whole = _mount_whole_region(make_block_device, vfs_module, user_mount, total_blocks)
-        if whole == "whole":
-            roots = user_filesystem_roots(user_mount)
-            _found = ("whole", roots, notices, False)
-            return roots, notices
-        if whole == "empty" or _is_blank(user_device, user_count):
-            user_on_flash = _format_and_mount(vfs_module, user_device, user_mount)
-            formatted.append(user_name)
-        else:
-            count = superblock_count(user_device)
-            if count is not None and count > user_count:
-                # A damaged filesystem over the whole region: pieces of it may be
-                # anywhere, so no partition is touched; this session runs in RAM.
-                notices.append("flash filesystem damaged: left untouched, not saved")
-                roots = mount_ram(vfs_module, user_mount) or [None, None]
-                _found = ("ram", roots, notices, True)
-                return roots, notices
-            notices.append("user filesystem damaged: left untouched")
+    user_mount = user_mount or user_partition[3]
+    ended, user_on_flash = _mount_user_filesystem(make_block_device, vfs_module, user_partition, user_mount,
+                                                  total_blocks, notices)
+    if ended is not None:
+        how, roots, nothing_saved = ended
+        _found = (how, roots, notices, nothing_saved)
+        return roots, notices
     user_present = user_on_flash or _ram_filesystem(vfs_module, user_mount)
     roots = []
     on_flash = 0
-    for index, (name, first, count, default_mount) in enumerate(data_partitions):
-        mount_point = data_mounts[index] if data_mounts else default_mount
-        device = make_block_device(first, count)
-        fallback = _join(user_mount, name) if user_present else None
-        if _try_mount(vfs_module, device, mount_point):
-            roots.append(mount_point)
-            on_flash += 1
-            continue
-        if _is_blank(device, count):
-            if _format_and_mount(vfs_module, device, mount_point):
-                roots.append(mount_point)
-                on_flash += 1
-            else:
-                roots.append(fallback)
-            formatted.append(name)
-            continue
-        path = copy_aside(device, count, user_mount, name) if user_on_flash else None
-        if path is not None and _format_and_mount(vfs_module, device, mount_point):
-            notices.append("%s damaged: kept in %s" % (name, path))
-            roots.append(mount_point)
-            on_flash += 1
-            continue
-        if path is None:
-            notices.append("%s damaged: left untouched" % name)
-        else:
-            notices.append("%s damaged: kept in %s, not usable" % (name, path))
-        roots.append(fallback)  # this copy of the journal on the user filesystem (RAM if it is in RAM)
-        if fallback is not None:
-            _makedirs(fallback)
-            if user_on_flash:
-                on_flash += 1
+    for index, partition in enumerate(data_partitions):
+        mount_point = data_mounts[index] if data_mounts else partition[3]
+        root, flash = _mount_data_partition(make_block_device, vfs_module, partition, mount_point, user_mount,
+                                            user_on_flash, user_present, notices)
+        roots.append(root)
+        on_flash += flash
     _found = ("partitions", roots, notices, not on_flash)
     return roots, notices
+
+
+def _mount_user_filesystem(make_block_device, vfs_module, user_partition, user_mount, total_blocks, notices):
+    """(ended, user_on_flash) of the user filesystem's partition: ended is (how, roots,
+    nothing saved) when it decides the whole mount (one filesystem over the whole region,
+    or a damaged one over it: the session runs in RAM), else None and the data
+    partitions are mounted next; user_on_flash, whether it is mounted on flash."""
+    user_name, user_first, user_count, _default_mount = user_partition
+    user_device = make_block_device(user_first, user_count)
+    user_on_flash = _try_mount(vfs_module, user_device, user_mount)
+    if user_on_flash:
+        return None, user_on_flash
+    whole = _mount_whole_region(make_block_device, vfs_module, user_mount, total_blocks)
+    if whole == "whole":
+        return ("whole", user_filesystem_roots(user_mount), False), user_on_flash
+    if whole == "empty" or _is_blank(user_device, user_count):
+        user_on_flash = _format_and_mount(vfs_module, user_device, user_mount)
+        formatted.append(user_name)
+        return None, user_on_flash
+    count = superblock_count(user_device)
+    if count is not None and count > user_count:
+        # A damaged filesystem over the whole region: pieces of it may be
+        # anywhere, so no partition is touched; this session runs in RAM.
+        notices.append("flash filesystem damaged: left untouched, not saved")
+        return ("ram", mount_ram(vfs_module, user_mount) or [None, None], True), user_on_flash
+    notices.append("user filesystem damaged: left untouched")
+    return None, user_on_flash
+
+
+def _mount_data_partition(make_block_device, vfs_module, partition, mount_point, user_mount, user_on_flash,
+                          user_present, notices):
+    """(this journal copy's directory, 1 if it is on flash else 0) for one data partition:
+    mounted; formatted when blank; when damaged, copied aside (onto the user filesystem
+    on flash) and formatted, else left untouched with the copy on the user filesystem."""
+    name, first, count, _default_mount = partition
+    device = make_block_device(first, count)
+    fallback = _join(user_mount, name) if user_present else None
+    if _try_mount(vfs_module, device, mount_point):
+        return mount_point, 1
+    if _is_blank(device, count):
+        mounted = _format_and_mount(vfs_module, device, mount_point)
+        formatted.append(name)
+        return (mount_point, 1) if mounted else (fallback, 0)
+    path = copy_aside(device, count, user_mount, name) if user_on_flash else None
+    if path is not None and _format_and_mount(vfs_module, device, mount_point):
+        notices.append("%s damaged: kept in %s" % (name, path))
+        return mount_point, 1
+    if path is None:
+        notices.append("%s damaged: left untouched" % name)
+    else:
+        notices.append("%s damaged: kept in %s, not usable" % (name, path))
+    # this copy of the journal on the user filesystem (RAM if it is in RAM)
+    if fallback is None:
+        return None, 0
+    _makedirs(fallback)
+    return fallback, 1 if user_on_flash else 0
 
 
 def fill_report(report):

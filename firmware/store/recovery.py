@@ -23,7 +23,7 @@ format (store/format.py), not the journal.
 """
 import os
 
-from micropython import const
+from coinche.compat import const
 
 from store.format import (FORMAT_VERSION, LEGACY_SETTINGS_FILE, Unreadable, apply_action, archive_name,
                           check_version, ignore_line, rules_after, settings_file)
@@ -401,17 +401,7 @@ def load_copies(journal, legacy=None):
     long as neither copy holds an action of its own. Returns (state, notes, newer,
     the copies that could not be repaired, the finished games' numbers)."""
     copies = journal.copies
-    states = [load_copy(copies[0], False)]
-    for copy in copies[1:]:
-        states.append(load_copy(copy, False, False))  # deals counted, not kept: one game in RAM
-    sources = copies
-    if legacy is not None and not max(copy.sequence() for copy in copies):
-        # no action of this journal yet: a journal of the single-copy firmware is a source
-        legacy_state = load_copy(legacy, False, False)
-        if legacy.rules is not None or legacy.archive_kept or legacy.settings:
-            sources = copies + [legacy]
-            states.append(legacy_state)
-    journal.use_sources(sources)
+    states, sources = _load_sources(journal, legacy)
     newer = False
     for copy in sources:
         newer = newer or copy.newer
@@ -425,16 +415,49 @@ def load_copies(journal, legacy=None):
         states[0]["game"] = None
         states[game_from] = load_copy(source, False)
     game_number = source.game_number
-    # finished games: any copy's, below the current game, the newest `keep`
+    numbers = _kept_archive_numbers(journal, sources, game_number)
+    notes = _lost_for_good(copies, source)
+    behind = _bring_copies_up_to_date(journal, sources, source, states[settings_from]["settings"],
+                                      sources[settings_from].settings_sequence, numbers, notes)
+    found = None
+    if source.rules is not None:
+        found = {"rules": source.rules, "deals": list(source.deals)}
+    return {"settings": dict(states[settings_from]["settings"]), "game": found}, notes, newer, behind, numbers
+
+
+def _load_sources(journal, legacy):
+    """(each source's loaded state, the sources): the journal's copies, the first with
+    its deals, the others counted only (one game in RAM), and the single-copy
+    firmware's journal while neither copy holds an action of its own."""
+    copies = journal.copies
+    states = [load_copy(copies[0], False)]
+    for copy in copies[1:]:
+        states.append(load_copy(copy, False, False))  # deals counted, not kept: one game in RAM
+    sources = copies
+    if legacy is not None and not max(copy.sequence() for copy in copies):
+        # no action of this journal yet: a journal of the single-copy firmware is a source
+        legacy_state = load_copy(legacy, False, False)
+        if legacy.rules is not None or legacy.archive_kept or legacy.settings:
+            sources = copies + [legacy]
+            states.append(legacy_state)
+    journal.use_sources(sources)
+    return states, sources
+
+
+def _kept_archive_numbers(journal, sources, game_number):
+    """The finished games kept: any copy's, below the current game, the newest `keep`."""
     numbers = []
     for copy in sources:
         for number in copy.archive_kept:
             if number not in numbers and (not game_number or number < game_number):
                 numbers.append(number)
     numbers.sort()
-    numbers = numbers[-journal.keep:] if journal.keep else []
-    # what is lost for good: damage that every copy has (a part one copy lost,
-    # the other gives back), and the game as the copy it comes from kept it
+    return numbers[-journal.keep:] if journal.keep else []
+
+
+def _lost_for_good(copies, source):
+    """The notes of what is lost for good: damage that every copy has (a part one copy
+    lost, the other gives back), and the game as the copy it comes from kept it."""
     notes = []
     for note in copies[0].notes:
         if note != "damaged data kept aside" and all(note in copy.notes for copy in copies[1:]):
@@ -442,6 +465,14 @@ def load_copies(journal, legacy=None):
     for note in source.notes:
         if note.startswith("game kept") and note not in notes:
             notes.append(note)
+    return notes
+
+
+def _bring_copies_up_to_date(journal, sources, source, settings, settings_sequence, numbers, notes):
+    """Bring every copy to the merged settings, game and archive (a note for each copy
+    repaired, or not repairable); returns the copies left behind."""
+    copies = journal.copies
+    game_number = source.game_number
 
     def read_archive(number):
         header, deals, problem = journal.read_archive(number)
@@ -457,9 +488,8 @@ def load_copies(journal, legacy=None):
         damaged = bool(copy.to_set_aside or copy.damaged_archives or copy.needs_base)
         missed = newest - copy.sequence()
         try:
-            bring_up_to_date(copy, states[settings_from]["settings"], sources[settings_from].settings_sequence,
-                             game_number, source.rules, source.deals or [], source.game_sequence, numbers,
-                             read_archive, highest_game_number)
+            bring_up_to_date(copy, settings, settings_sequence, game_number, source.rules, source.deals or [],
+                             source.game_sequence, numbers, read_archive, highest_game_number)
         except (OSError, ValueError, MemoryError):
             notes.append("copy %d not repaired" % (index + 1))
             behind.append(copy)
@@ -468,7 +498,4 @@ def load_copies(journal, legacy=None):
             notes.append("copy %d repaired" % (index + 1))
         if copy is not source and source.rules is not None:
             copy.deals = source.deals  # the same records (never changed in place): one game in RAM
-    found = None
-    if source.rules is not None:
-        found = {"rules": source.rules, "deals": list(source.deals)}
-    return {"settings": dict(states[settings_from]["settings"]), "game": found}, notes, newer, behind, numbers
+    return behind

@@ -9,7 +9,7 @@ from host_tools.bench.budgets import DEALS_PER_NIGHT, ERASE_CYCLES, FLASH_BLOCKS
 from host_tools.bench.games import run_game
 from host_tools.bench.programs import run_micropython
 from host_tools.bench.tree import compile_module, py_files
-from host_tools.common.paths import BOARDS, FIRMWARE
+from host_tools.common.paths import BOARDS, DEVICE_SIDE, FIRMWARE, ROOT
 from host_tools.device import deploy
 
 
@@ -79,9 +79,10 @@ def deploy_copies_data():
 
 
 def flash_figures(tree, deals=GAME_DEALS):
-    code = ("import sys, json\nsys.path.insert(0, %r)\nsys.path.insert(0, %r)\n"
+    folders = [os.path.join(tree, "firmware")] + [os.path.join(tree, os.path.relpath(folder, ROOT)) for folder in DEVICE_SIDE]
+    code = ("import sys, json\nsys.path[:0] = %r\n"
             "import flash_stats\nprint(json.dumps(flash_stats.game_stats(%d, %d, True)))\n"
-            % (os.path.join(tree, "host_tools", "mp"), os.path.join(tree, "firmware"), deals, FLASH_BLOCKS))
+            % (folders, deals, FLASH_BLOCKS))
     return json.loads(run_micropython(["-c", code]).strip().splitlines()[-1])
 
 

@@ -1,14 +1,14 @@
 """The frozen image's heap on the real port: build/coinche-<board>.uf2 on the
 emulated Pico (host_tools/rp2emu), for `make bench`.
 
-    python -m host_tools.bench_uf2 [--board pico_oled] [--presets classic2000,federation] [--deploy] [--out FILE]
+    python -m host_tools.bench.frozen [--board pico_oled] [--presets classic2000,federation] [--deploy] [--out FILE]
 
 For each preset, on a fresh flash: the UF2 boots (our boot mounts the three
 partitions, main.py starts the app); the app is stopped from the REPL, the
 game it started is removed (a fresh device, so the preset and a target that
 40 deals do not reach apply) and a new App is built on the same board, whose buttons and clock are driven from a
 small script on the device (a 40-deal game of the key planner, 40 ms presses
-and 60 ms gaps in virtual time, as host_tools/mp/bench_ui.py does on the unix
+and 60 ms gaps in virtual time, as host_tools/bench/device_side/bench_ui.py does on the unix
 port), so the game runs at the emulated CPU's speed with the real display bus
 and the real flash.  Figures, all `gc.mem_alloc()` after `gc.collect()` on the
 RP2040 (absolute: the runtime, the REPL and the frozen modules' globals
@@ -185,7 +185,7 @@ def report(results, board, uf2):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python3 -m host_tools.bench_uf2", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python3 -m host_tools.bench.frozen", description=__doc__.split("\n\n")[0])
     p.add_argument("--board", default="pico_oled")
     p.add_argument("--uf2", default=None, help="default build/coinche-BOARD.uf2")
     p.add_argument("--presets", default=",".join(PRESETS))

@@ -12,7 +12,7 @@ from host_tools.bench.budgets import CORPUS_DEALS, CORPUS_SEED, GAME_DEALS, GAME
 from host_tools.bench.programs import traceback_tail
 from host_tools.bench.tree import environment, launcher
 from host_tools.calculator import keys
-from host_tools.common.paths import ROOT, TESTS
+from host_tools.common.paths import BENCH_DEVICE, ROOT, TESTS
 from host_tools.sim.client import Sim, SimError
 
 
@@ -63,7 +63,7 @@ def bench_game(preset, deals=GAME_DEALS):
 
 def run_game(lines, preset, heapsize=None, board="sim", tree=None, bench_app=False, env=None):
     """Play a script in the simulator. Returns (state or None, error text, [bench reports])."""
-    app = os.path.join(tree or ROOT, "host_tools", "mp", "bench_app.py") if bench_app else None
+    app = os.path.join(tree or ROOT, os.path.relpath(BENCH_DEVICE, ROOT), "bench_app.py") if bench_app else None
     reports = []
     try:
         with environment(env):

@@ -8,7 +8,7 @@ import subprocess
 
 from host_tools.bench.budgets import SH1106_BOARD
 from host_tools.bench.programs import BenchError, mpy_cross
-from host_tools.common.paths import BOARDS, BUILD, FIRMWARE, HOST_MP
+from host_tools.common.paths import BENCH_DEVICE, BOARDS, BUILD, FIRMWARE, RIGS_DEVICE, ROOT, SIM_DEVICE
 from host_tools.device.deploy import module_imports
 from host_tools.sim.client import SIM_MAIN
 
@@ -32,18 +32,21 @@ def compile_module(src_top, rel, out, arch):
 
 
 def build_tree(dest=None, arch="x64"):
-    """firmware/ and host_tools/mp/ compiled to .mpy for the unix port, under dest.
+    """firmware/ and the device-side scripts compiled to .mpy for the unix port, under dest.
 
     dest/firmware: every module as .mpy, main.py and data files (render/lang) as they are;
     dest/boards: the board files as source, plus SH1106_BOARD;
-    dest/host_tools/mp: the launcher and bench scripts as .mpy, and two
-    source mains, boot.py and bench_main.py, that only import sim_main and
-    bench_ui (the unix port cannot run a .mpy as its main script, and a main
-    script's own bytecode would stay on the heap)."""
+    dest/host_tools/{sim,bench,rigs}/device_side: the launcher, the bench scripts and
+    the rigs as .mpy, at their paths in the repository, and two source mains, boot.py
+    (beside sim_main) and bench_main.py (beside bench_ui), that only import them (the
+    unix port cannot run a .mpy as its main script, and a main script's own bytecode
+    would stay on the heap)."""
     dest = dest or os.path.join(BUILD, "bench")
     if os.path.isdir(dest):
         shutil.rmtree(dest)
-    for src, sub, keep_source in ((FIRMWARE, "firmware", {"main.py"}), (HOST_MP, "host_tools/mp", set())):
+    sources = [(FIRMWARE, "firmware", {"main.py"})]
+    sources += [(folder, os.path.relpath(folder, ROOT), set()) for folder in (SIM_DEVICE, BENCH_DEVICE, RIGS_DEVICE)]
+    for src, sub, keep_source in sources:
         for rel in py_files(src):
             out = os.path.join(dest, sub, rel)
             if rel.endswith(".py") and rel not in keep_source:
@@ -58,21 +61,21 @@ def build_tree(dest=None, arch="x64"):
     if n == 1:
         with open(os.path.join(dest, "boards", SH1106_BOARD + ".py"), "w") as f:
             f.write(variant)
-    for name, module in (("boot.py", "sim_main"), ("bench_main.py", "bench_ui")):
-        with open(os.path.join(dest, "host_tools", "mp", name), "w") as f:
+    for folder, name, module in ((SIM_DEVICE, "boot.py", "sim_main"), (BENCH_DEVICE, "bench_main.py", "bench_ui")):
+        with open(os.path.join(dest, os.path.relpath(folder, ROOT), name), "w") as f:
             f.write('"""make bench: run the compiled %s with this argv."""\nimport %s  # noqa: F401\n' % (module, module))
     return dest
 
 
 def ui_script(tree):
-    """The main script that runs host_tools/mp/bench_ui.py (compiled) in tree."""
-    return os.path.join(tree, "host_tools", "mp", "bench_main.py")
+    """The main script that runs host_tools/bench/device_side/bench_ui.py (compiled) in tree."""
+    return os.path.join(tree, os.path.relpath(BENCH_DEVICE, ROOT), "bench_main.py")
 
 
 def launcher(tree):
     """The simulator's device-side main script: tree's compiled one, or
-    host_tools/mp/sim_main.py as source for tree None."""
-    return SIM_MAIN if tree is None else os.path.join(tree, "host_tools", "mp", "boot.py")
+    host_tools/sim/device_side/sim_main.py as source for tree None."""
+    return SIM_MAIN if tree is None else os.path.join(tree, os.path.relpath(SIM_DEVICE, ROOT), "boot.py")
 
 
 @contextlib.contextmanager

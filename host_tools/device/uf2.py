@@ -1,8 +1,8 @@
 """Build the one-file install: MicroPython v1.28.0 for the Pico with the
 scoreboard frozen in, as build/coinche-<board>.uf2.
 
-    python -m host_tools.uf2 --board pico_oled --source MICROPYTHON_SRC
-    python -m host_tools.uf2 --board pico_oled --check   # only say what is missing
+    python -m host_tools.device.uf2 --board pico_oled --source MICROPYTHON_SRC
+    python -m host_tools.device.uf2 --board pico_oled --check   # only say what is missing
 
 The board file's PORT_BOARD names MicroPython's port board (RPI_PICO by
 default; RPI_PICO_W, RPI_PICO2, RPI_PICO2_W).  A port board with WiFi needs the
@@ -43,8 +43,9 @@ import subprocess
 import sys
 import time
 
-from host_tools.common.boards import board_names, board_problem
+from host_tools.common.boards import board_bases, board_constants, board_names, board_problem
 from host_tools.common.locks import folder_lock
+from host_tools.common.paths import BOARDS as BOARD_FILES
 from host_tools.device.deploy import (FIRMWARE, ROOT, UF2_BOOT_FIRMWARE, UF2_LANGUAGE_FIRMWARE, DeployError, board_settings,
                                       firmware_files)
 
@@ -84,19 +85,11 @@ class BuildError(Exception):
 def port_board(board):
     """MicroPython's port board for `board`: its board file's PORT_BOARD (read
     from the syntax tree, as deploy reads DRIVERS), RPI_PICO when it names none."""
-    import ast
-
-    path = board_settings(board)[3]
-    with open(path, encoding="utf-8") as f:
-        tree = ast.parse(f.read(), path)
-    for node in tree.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                and node.targets[0].id == "PORT_BOARD"):
-            name = ast.literal_eval(node.value)
-            if name not in PORT_BOARDS:
-                raise BuildError("%s: PORT_BOARD %r is not one of %s" % (board, name, ", ".join(PORT_BOARDS)))
-            return name
-    return PORT_BOARD
+    board_settings(board)  # a board file for real hardware
+    name = board_constants(board).get("PORT_BOARD", PORT_BOARD)
+    if name not in PORT_BOARDS:
+        raise BuildError("%s: PORT_BOARD %r is not one of %s" % (board, name, ", ".join(PORT_BOARDS)))
+    return name
 
 
 def wireless_source(source, given=""):
@@ -338,6 +331,10 @@ def stage(board, build, label="", manifest_name="manifest.py"):
     staged = os.path.join(build, "stage", board)
     with open(board_path, encoding="utf-8") as f:
         _write_if_changed(os.path.join(staged, "board.py"), f.read())
+    bases = board_bases(board)  # the board it builds on, frozen under its own name
+    for base in bases:
+        with open(os.path.join(BOARD_FILES, base + ".py"), encoding="utf-8") as f:
+            _write_if_changed(os.path.join(staged, base + ".py"), f.read())
     _write_if_changed(os.path.join(staged, "render", "language_tables.py"), language_tables_source())
     _write_if_changed(os.path.join(staged, "firmware_build.py"), firmware_build_source(board, label))
     lines = [
@@ -354,6 +351,9 @@ def stage(board, build, label="", manifest_name="manifest.py"):
     lines += ["module(%r, base_path=%r)" % (name, BOOT_DIR) for name in BOOT_FILES]
     lines += [
         "module(%r, base_path=%r)" % ("board.py", staged),
+    ]
+    lines += ["module(%r, base_path=%r)" % (base + ".py", staged) for base in bases]
+    lines += [
         "module(%r, base_path=%r)" % ("render/language_tables.py", staged),
         "module(%r, base_path=%r)" % ("firmware_build.py", staged),
     ]
@@ -468,7 +468,9 @@ def firmware_digest(board):
     """A digest of everything frozen for `board` (to tell whether a UF2 is current)."""
     h = hashlib.sha256()
     drivers, layout, _storage, board_path = board_settings(board)
-    paths = [os.path.join(BOOT_DIR, name) for name in BOOT_FILES] + [board_path] + [os.path.join(FIRMWARE, rel) for rel in uf2_firmware_files(drivers, layout)]
+    paths = [os.path.join(BOOT_DIR, name) for name in BOOT_FILES] + [board_path]
+    paths += [os.path.join(BOARD_FILES, base + ".py") for base in board_bases(board)]
+    paths += [os.path.join(FIRMWARE, rel) for rel in uf2_firmware_files(drivers, layout)]
     lang = os.path.join(FIRMWARE, "render", "lang")
     paths += [os.path.join(lang, n) for n in sorted(os.listdir(lang))]
     for p in paths:

@@ -11,7 +11,7 @@
 The chip runs in node (host_tools/rp2emu/emulator.js, rp2040js from npm); this
 module starts it, reads what it reports (display bus traffic, marks, reboots,
 power cuts) and decodes the displays through the same controller models the
-simulator uses (host_tools/mp/models/): the SSD1306/SH1106 on I2C at the board's
+simulator uses (host_tools/sim/device_side/models/): the SSD1306/SH1106 on I2C at the board's
 address, the ST7789 on SPI with the D/C level each byte was sent with.
 
 The UF2 and the boot ROM come from MICROPYTHON_UF2 and RP2040_BOOTROM (or the
@@ -30,6 +30,7 @@ import threading
 import time
 import types
 
+from host_tools.common.boards import board_constants
 from host_tools.common.frames import Frame, frame_image
 from host_tools.common.paths import BOARDS, ROOT, SHARED_RP2
 from host_tools.common.script import BUTTONS
@@ -108,15 +109,7 @@ def board_wiring(board, boards=BOARDS):
     path = os.path.join(boards, board + ".py")
     if not os.path.exists(path):
         raise EmulatorError("no board file %s" % path)
-    with open(path) as f:
-        tree = ast.parse(f.read(), path)
-    found = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            try:
-                found[node.targets[0].id] = ast.literal_eval(node.value)
-            except ValueError:
-                pass
+    found = board_constants(board, boards)  # a Pico W board's, over its Pico board's
     if "BUTTON_PINS" not in found:
         raise EmulatorError("%s has no BUTTON_PINS: not a board for real hardware" % board)
     return found
@@ -125,7 +118,7 @@ def board_wiring(board, boards=BOARDS):
 # ------------------------------------------------------------------ display models
 
 class _PinLevels(types.ModuleType):
-    """What host_tools/mp/models/st7789.py asks `fake_machine` (a MicroPython-only
+    """What host_tools/sim/device_side/models/st7789.py asks `fake_machine` (a MicroPython-only
     module) about pins, answered from the levels the emulator reported: the model
     itself is plain Python and runs here unchanged."""
 
@@ -148,7 +141,7 @@ def _st7789_model_class():
     saved = sys.modules.get("fake_machine")
     sys.modules["fake_machine"] = _pins
     try:
-        from host_tools.mp.models import st7789
+        from host_tools.sim.device_side.models import st7789
     finally:
         if saved is not None:
             sys.modules["fake_machine"] = saved
@@ -173,7 +166,7 @@ class Display:
         self.bytes = 0
         self.last_us = 0
         if "OLED_ADDR" in wiring:
-            from host_tools.mp.models.ssd1306 import SH1106Model, SSD1306Model
+            from host_tools.sim.device_side.models.ssd1306 import SH1106Model, SSD1306Model
 
             self.kind = "oled"
             self.model = SH1106Model() if wiring.get("CONTROLLER") == "sh1106" else SSD1306Model()

@@ -1,6 +1,6 @@
 // The SSD1306 and SH1106 OLED controllers as the page decodes them: I2C write transfers
 // in, the glass out.  The same decoding as the simulator's controller models
-// (host_tools/mp/models/ssd1306.py, read from the datasheets: control bytes, commands
+// (host_tools/sim/device_side/models/ssd1306.py, read from the datasheets: control bytes, commands
 // and their arguments, the RAM pointer and its addressing modes, then RAM mapped to a
 // common 128x64 module's glass), so both show the same picture of the same bytes.
 'use strict';

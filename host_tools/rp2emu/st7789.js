@@ -1,6 +1,6 @@
 // The ST7789 with the Pimoroni Pico Display Pack's glass, as the page decodes it: SPI
 // bytes with the D/C level they were sent at in, the glass out.  The same decoding as
-// the simulator's controller model (host_tools/mp/models/st7789.py, from the
+// the simulator's controller model (host_tools/sim/device_side/models/st7789.py, from the
 // datasheet): commands while D/C is low, parameters and pixel data while it is high;
 // RAMWR data walks the CASET/RASET window, mapped to RAM by MADCTL; the glass is
 // 135x240 on RAM columns 52..186, rows 40..279, "upright landscape" being Pimoroni's

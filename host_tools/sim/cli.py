@@ -3,7 +3,7 @@
     python3 -m host_tools.sim                       interactive, in the terminal
     python3 -m host_tools.sim --script FILE [...]   headless, scripted
 
-The device side (host_tools/mp/sim_main.py) runs in its own micropython
+The device side (host_tools/sim/device_side/sim_main.py) runs in its own micropython
 process; the client (host_tools/sim/client.py) drives it over the line protocol
 described in docs/architecture.md. Virtual time only moves when we grant it, so a
 script gives the same frames every run.

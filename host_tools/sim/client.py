@@ -14,11 +14,11 @@ import threading
 import time
 
 from host_tools.common.frames import SHOT_SCALE, Frame, frame_image
-from host_tools.common.paths import HOST_MP
+from host_tools.common.paths import SIM_DEVICE
 from host_tools.common.programs import quick_micropython, required_tool
 from host_tools.common.script import GAP_MS, PRESS_MS, button_name, is_steps, parse_script
 
-SIM_MAIN = os.path.join(HOST_MP, "sim_main.py")  # the device side: board, flash, the app
+SIM_MAIN = os.path.join(SIM_DEVICE, "sim_main.py")  # the device side: board, flash, the app
 
 
 class SimError(RuntimeError):

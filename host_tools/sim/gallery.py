@@ -1,9 +1,9 @@
 """Every screen of the 128x64 firmware, driven on the simulator: goldens and README pictures.
 
-    python3 -m host_tools.screens_gallery --update      rewrite tests/golden/*.png and docs/screenshots/
-    python3 -m host_tools.screens_gallery --out DIR     write this run's screens to DIR (nothing else)
-    python3 -m host_tools.screens_gallery --check       compare with tests/golden/ (exit status 1 on a change)
-    python3 -m host_tools.screens_gallery --guards DIR  the guards and hints on both boards, fr and de
+    python3 -m host_tools.sim.gallery --update      rewrite tests/golden/*.png and docs/screenshots/
+    python3 -m host_tools.sim.gallery --out DIR     write this run's screens to DIR (nothing else)
+    python3 -m host_tools.sim.gallery --check       compare with tests/golden/ (exit status 1 on a change)
+    python3 -m host_tools.sim.gallery --guards DIR  the guards and hints on both boards, fr and de
 
 Each scene is a fresh simulated device (rules preset, virtual clock) and a
 key script; `shot NAME` takes a picture of the current frame. A golden is a
@@ -389,7 +389,7 @@ def write(shots, golden_dir=GOLDEN_DIR, docs_dir=DOCS_DIR, pack=None):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python3 -m host_tools.screens_gallery", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python3 -m host_tools.sim.gallery", description=__doc__.split("\n")[0])
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--update", action="store_true", help="rewrite tests/golden/ and docs/screenshots/")
     g.add_argument("--check", action="store_true", help="compare with tests/golden/")

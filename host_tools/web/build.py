@@ -1,7 +1,7 @@
 """Build build/web/: the page, its Worker bundle, the UF2 of each board, the boot ROM.
 
 Everything the page loads is in the folder, so it runs offline once loaded, from any
-static server.  A board's UF2 is rebuilt (host_tools/uf2.py) only when it is missing
+static server.  A board's UF2 is rebuilt (host_tools/device/uf2.py) only when it is missing
 or was frozen from other firmware sources than the tree's; the boot ROM comes from
 RP2040_BOOTROM (default ../shared/rp2/).  Nothing is downloaded but the pinned npm
 packages (npm ci, once per lock file).

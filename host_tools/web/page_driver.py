@@ -1,5 +1,5 @@
 """The page driven as a player drives it, through Selenium: on-screen buttons clicked or
-held, keys pressed or held, key-planner scripts (host_tools/keys.py) typed; and what
+held, keys pressed or held, key-planner scripts (host_tools/calculator/keys.py) typed; and what
 window.scoreboard says (state, frame, figures).
 
     page = Page(browser, server.url)

@@ -6,7 +6,7 @@
 TREE: the firmware compiled to .mpy (host_tools/bench/tree.py: build_tree), as on the
 device: bytecode the heap must hold, but no compiler run.
 
-build: a flash image (the device layout, host_tools/mp/flash_image.py) holding
+build: a flash image (the device layout, host_tools/sim/device_side/flash_image.py) holding
 20 finished 40-deal games and a current game of DEALS - 1 deals: 10 full
 records (with belote) and then all-passed deals, the only
 way a game gets that long (classic2000 to 3000 points).
@@ -23,9 +23,11 @@ import sys
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 _TREE = sys.argv[4] if sys.argv[1] == "build" and len(sys.argv) > 4 else (
     sys.argv[3] if sys.argv[1] == "run" and len(sys.argv) > 3 else None)
-sys.path[:0] = [_HERE + "/../../firmware", _HERE + "/../../host_tools/mp"]
+sys.path[:0] = [_HERE + "/../../firmware", _HERE + "/../../host_tools/sim/device_side", _HERE + "/../../host_tools/bench/device_side",
+                 _HERE + "/../../host_tools/rigs/device_side"]
 if _TREE:
-    sys.path[:0] = [_TREE + "/firmware", _TREE + "/host_tools/mp"]
+    sys.path[:0] = [_TREE + "/firmware", _TREE + "/host_tools/sim/device_side", _TREE + "/host_tools/bench/device_side",
+                     _TREE + "/host_tools/rigs/device_side"]
 
 import flash_image  # noqa: E402
 

@@ -5,7 +5,7 @@
 # afterwards.
 import sys
 
-sys.path.insert(0, "host_tools/mp")
+sys.path[:0] = ["host_tools/sim/device_side", "host_tools/bench/device_side", "host_tools/rigs/device_side"]
 sys.path.insert(0, "uf2")
 sys.path.insert(0, "firmware")
 

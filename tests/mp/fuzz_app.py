@@ -11,7 +11,7 @@ import random
 
 _ROOT = sys.path[0] + "/../.."  # the unix port puts the script's folder first
 sys.path.insert(0, _ROOT + "/firmware")
-sys.path.insert(0, _ROOT + "/host_tools/mp")
+sys.path[:0] = [_ROOT + "/host_tools/sim/device_side", _ROOT + "/host_tools/bench/device_side", _ROOT + "/host_tools/rigs/device_side"]
 
 from blockdev import RAMBlockDev, mount  # noqa: E402
 from coinche.game import Game  # noqa: E402

@@ -6,7 +6,7 @@ CONFIG (written by tests/test_power_e2e.py):
   {"defaults": {"rules": P}, "script": [simulator script lines],
    "probe": [script lines], "probe_every": N, "blocks": 352, "stride": S, "start": F}
 
-1. Record: a fresh littlefs on a recording power-cut device (host_tools/mp/cutdev.py),
+1. Record: a fresh littlefs on a recording power-cut device (host_tools/rigs/device_side/cutdev.py),
    the real App on a fake board whose buttons the script presses through the
    real debouncer (`up` = down 40 ms, up 60 ms; `hold ok 700`; `wait 500`, as
    in the simulator), the clock advancing 10 ms per poll. After every script
@@ -46,7 +46,7 @@ import sys
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 _ROOT = _HERE + "/../.."
-for _p in (_ROOT + "/host_tools/mp", _ROOT + "/firmware"):
+for _p in (_ROOT + "/host_tools/sim/device_side", _ROOT + "/host_tools/rigs/device_side", _ROOT + "/firmware"):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 

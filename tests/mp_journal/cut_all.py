@@ -19,7 +19,8 @@ import json
 import sys
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-sys.path[:0] = [_HERE, _HERE + "/../../firmware", _HERE + "/../../host_tools/mp"]
+sys.path[:0] = [_HERE, _HERE + "/../../firmware", _HERE + "/../../host_tools/sim/device_side", _HERE + "/../../host_tools/bench/device_side",
+                 _HERE + "/../../host_tools/rigs/device_side"]
 
 import cutdev  # noqa: E402
 import layouts  # noqa: E402

@@ -34,7 +34,8 @@ import json
 import sys
 
 _HERE = sys.path[0]
-_ROOT = _HERE[: -len("/host_tools/mp")] if _HERE.endswith("/host_tools/mp") else _HERE + "/../.."
+_ROOT = _HERE[: -len("/host_tools/rigs/device_side")] if _HERE.endswith("/host_tools/rigs/device_side") else _HERE + "/../../.."
+sys.path.append(_ROOT + "/host_tools/sim/device_side")  # blockdev
 
 BLOCK_SIZE = 4096
 BLOCK_COUNT = 352

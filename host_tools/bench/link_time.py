@@ -28,14 +28,14 @@ import sys
 import tempfile
 
 from host_tools.bench import emulated
-from host_tools.club import link_run
+from host_tools.rigs import link_run
 from host_tools.common.paths import BUILD, SHARED_RP2
 
 BOARD = "pico_w_oled"
 DEFAULT_UF2 = os.path.join(BUILD, "coinche-%s.uf2" % BOARD)  # the real install: the scoreboard frozen in
 STOCK_UF2 = os.path.join(SHARED_RP2, "micropython-v1.28.0-RPI_PICO_W.uf2")  # for --deploy
 PRESET = "federation"
-STANDIN = os.path.join(os.path.dirname(__file__), "..", "mp", "broker_standin.py")
+STANDIN = os.path.join(os.path.dirname(__file__), "..", "rigs", "device_side", "broker_standin.py")
 
 # before main.py starts again: the stand-in is the socket module, the link's modules
 # are imported anew with it, and the board's network counts as joined

@@ -15,7 +15,7 @@ import os
 import sys
 import tempfile
 
-from host_tools.club import link_run
+from host_tools.rigs import link_run
 from host_tools.common.paths import SHARED_RP2
 
 DEFAULT_UF2 = os.path.join(SHARED_RP2, "micropython-v1.28.0-RPI_PICO_W.uf2")

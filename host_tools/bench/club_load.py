@@ -26,8 +26,8 @@ import threading
 import time
 import urllib.request
 
-from host_tools.club import link_run
-from host_tools.club.light_table import LightTable, simple_deal
+from host_tools.rigs import link_run
+from host_tools.rigs.light_table import LightTable, simple_deal
 from host_tools.club.link_broker import mosquitto_hash
 from host_tools.club.service import Club, now
 

@@ -33,7 +33,7 @@ def _dirname(path):
 
 
 _HERE = _dirname(__file__)
-ROOT = _HERE + "/../.."
+ROOT = _HERE + "/../../.."
 BOARDS = ROOT + "/boards"
 FIRMWARE = ROOT + "/firmware"
 
@@ -98,7 +98,8 @@ def load(name, clock=None, boards=None):
                 u = _Unresolved()
                 fake_machine.attach_i2c(bus, addr, u)
                 pending.append((bus, addr, u))
-    sys.modules.pop(name, None)
+    for module in [m for m in sys.modules if m == name or m.startswith("pico_")]:
+        sys.modules.pop(module)  # the board afresh, and the Pico board a Pico W board builds on
     sys.path.insert(0, boards)
     try:
         __import__(name)

@@ -20,7 +20,7 @@ import json
 import sys
 
 _HERE = sys.path[0]
-_ROOT = _HERE[: -len("/host_tools/mp")] if _HERE.endswith("/host_tools/mp") else _HERE + "/../.."
+_ROOT = _HERE[: -len("/host_tools/sim/device_side")] if _HERE.endswith("/host_tools/sim/device_side") else _HERE + "/../../.."
 sys.path.insert(0, _ROOT + "/firmware")
 
 

@@ -19,7 +19,7 @@ from flash_image import FLASH_MOUNT, NOTICES, ROOTS, mount_flash
 from micropython import const
 
 _HERE = sys.path[0]  # the unix port puts the script's directory first
-_ROOT = _HERE[: -len("/host_tools/mp")] if _HERE.endswith("/host_tools/mp") else _HERE + "/../.."
+_ROOT = _HERE[: -len("/host_tools/sim/device_side")] if _HERE.endswith("/host_tools/sim/device_side") else _HERE + "/../../.."
 _WRAP_IN = const(5000)  # ms of virtual time until ticks_ms() wraps
 _BUTTONS = {"UP": 0, "DOWN": 1, "OK": 2, "BACK": 3}
 

@@ -10,13 +10,15 @@ The journal runs unchanged on littlefs mounted like the Pico's
 """
 import sys
 
-import cutdev
+sys.path.append((__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/../../rigs/device_side")  # cutdev
+sys.path.append((__file__.rsplit("/", 1)[0] if "/" in __file__ else ".") + "/../../sim/device_side")  # blockdev
+import cutdev  # noqa: E402
 
 try:
     from store.journal import Journal
 except ImportError:  # run as a script: the firmware is two folders up
     _here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-    sys.path.append(_here + "/../../firmware")
+    sys.path.append(_here + "/../../../firmware")
     from store.journal import Journal
 
 RULES = {"preset": "classic2000", "options": {}}

@@ -31,9 +31,9 @@ import os
 import sys
 
 
-_ROOT = sys.path[0] + "/../.."  # the unix port puts the script's folder first
+_ROOT = sys.path[0] + "/../../.."  # the unix port puts the script's folder first
 sys.path.insert(0, _ROOT + "/firmware")
-sys.path.insert(0, _ROOT + "/host_tools/mp")
+sys.path.insert(0, _ROOT + "/host_tools/sim/device_side")
 
 BUTTONS = ("up", "down", "ok", "back")
 PRESS_MS = 40
