@@ -13,8 +13,8 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from coinche.rules import Rules
-from host_tools.club import link_run
-from host_tools.club.light_table import LightTable
+from host_tools.rigs import link_run
+from host_tools.rigs.light_table import LightTable
 from host_tools.club.link_broker import service_password
 from host_tools.club.service import Club
 from host_tools.club.words import Words

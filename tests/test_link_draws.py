@@ -17,8 +17,8 @@ import pytest
 from conftest import run_mp
 from coinche.game import RunningScore
 from coinche.rules import Rules
-from host_tools.club import link_run
-from host_tools.club.light_table import simple_deal
+from host_tools.rigs import link_run
+from host_tools.rigs.light_table import simple_deal
 from host_tools.club.link_service import draw_bodies, fitted
 from host_tools.club.service import Club
 from link import protocol

@@ -1,7 +1,7 @@
 """The link under load: N light tables (the device's protocol, light_table.py) through a
 real Mosquitto on loopback to the organiser's service, in processes of their own.
 
-    python -m host_tools.club.load [--tables 200] [--deals 12] [--timeout 180] [--json] [--out FILE]
+    python -m host_tools.bench.club_load [--tables 200] [--deals 12] [--timeout 180] [--json] [--out FILE]
 
 --out writes the figures as a page (make bench: docs/bench_club.md); without Mosquitto
 it says why and leaves the page as it was.
@@ -226,7 +226,7 @@ def page(figures, pace):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m host_tools.club.load", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m host_tools.bench.club_load", description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--deals", type=int, default=12)
     parser.add_argument("--pace", type=float, default=1.0, help="seconds between a table's paced deals")

@@ -3,7 +3,7 @@ the scoreboard deployed as .mpy (as `make deploy`), the App started and polled w
 and then with a provisioned /club.json. The emulator has no WiFi chip, so the link
 stays offline; its modules, its buffers and its outbox are loaded all the same.
 
-    python -m host_tools.club.link_heap [--uf2 FILE] [--out FILE]
+    python -m host_tools.bench.link_heap [--uf2 FILE] [--out FILE]
 
 Prints one JSON line: the App's live heap and the free heap, without and with the link;
 --out also writes them as a page (make bench: docs/bench_link_heap.md), and without the
@@ -67,7 +67,7 @@ def run(uf2=DEFAULT_UF2):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m host_tools.club.link_heap", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m host_tools.bench.link_heap", description=__doc__.split("\n")[0])
     parser.add_argument("--uf2", default=DEFAULT_UF2, help="the Pico W UF2 to boot (default: the stock one)")
     parser.add_argument("--out", help="write the figures as a markdown page (make bench: docs/bench_link_heap.md)")
     args = parser.parse_args(argv)

@@ -6,7 +6,7 @@ BOARD=pico_w_oled`; or, with --deploy, a UF2 without it and the scoreboard deplo
 apart for press-to-pixels: once with the link offline (no WiFi chip: the emulator's
 own case), once with the link running through a STAND-IN for the network.
 
-The emulator has no WiFi chip, so the stand-in (host_tools/mp/broker_standin.py,
+The emulator has no WiFi chip, so the stand-in (host_tools/rigs/device_side/broker_standin.py,
 installed as the `socket` module on the device) answers at the socket's interface
 as a broker and the organiser would, from the device's memory, in a cycle over the
 device's clock: answering (connect, publish, PUBACK and the organiser's signed
@@ -15,7 +15,7 @@ keepalive time out). What it leaves out: the WiFi driver's and lwIP's own work.
 What it adds: its own parsing and signing, inside the table's poll. Measured, never
 asserted as timings.
 
-    python -m host_tools.club.link_time [--uf2 FILE [--deploy]] [--out FILE]
+    python -m host_tools.bench.link_time [--uf2 FILE [--deploy]] [--out FILE]
 
 Prints one JSON line; --out also writes the page (make bench: docs/bench_link_time.md),
 and without the UF2 says why and leaves the page as it was. Several minutes.
@@ -136,7 +136,7 @@ def run(uf2=DEFAULT_UF2, log=print, games=True, deploy=False):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m host_tools.club.link_time", description=(__doc__ or "").split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m host_tools.bench.link_time", description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--uf2", default=None,
                         help="the Pico W UF2 to boot (default: build/coinche-pico_w_oled.uf2; with --deploy, the stock one)")
     parser.add_argument("--deploy", action="store_true",
@@ -219,7 +219,7 @@ def page(figures):
         "press-to-pixels (from the edge that acts to the end of the display transfer of the picture it caused)." % (
             INSTALLS[figures["install"]], figures["board"], figures["preset"]),
         "",
-        "**The network is a stand-in.** The emulator has no WiFi chip, so `host_tools/mp/broker_standin.py`, "
+        "**The network is a stand-in.** The emulator has no WiFi chip, so `host_tools/rigs/device_side/broker_standin.py`, "
         "installed as the `socket` module on the device, answers at the socket's interface as Mosquitto and the "
         "organiser would (CONNACK, SUBACK, PINGRESP, a PUBACK and the organiser's signed acknowledgement for each "
         "action), in a cycle over the device's clock: 6 s answering, the connection closed once (a reconnect), "

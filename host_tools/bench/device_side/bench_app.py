@@ -1,6 +1,6 @@
 """The real App with a measurement report, for `make bench` (simulator --app).
 
-    python3 -m host_tools.sim --app host_tools/mp/bench_app.py --script game.keys ...
+    python3 -m host_tools.sim --app host_tools/bench/device_side/bench_app.py --script game.keys ...
 
 app.App runs unchanged; BenchApp only counts. When the host asks for
 `state`, it first prints one log line on the protocol (the host keeps it in

@@ -1,6 +1,6 @@
 """The real App driven through its buttons on the unix port, for `make bench`.
 
-    micropython host_tools/mp/bench_ui.py MODE PRESET TARGET SCRIPT [ARG]
+    micropython host_tools/bench/device_side/bench_ui.py MODE PRESET TARGET SCRIPT [ARG]
 
 SCRIPT is a key script as host_tools/calculator/keys.py writes it (up, down, ok, back,
 hold BUTTON MS, wait MS; `#` comments). Every event goes through the whole

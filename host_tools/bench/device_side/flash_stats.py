@@ -2,7 +2,7 @@
 
 For the bench and docs/storage.md. Run on the MicroPython unix port:
 
-    micropython host_tools/mp/flash_stats.py [DEALS] [BLOCKS]
+    micropython host_tools/bench/device_side/flash_stats.py [DEALS] [BLOCKS]
 
 prints one JSON object. From code: measure(sample_game(40)).
 The journal runs unchanged on littlefs mounted like the Pico's

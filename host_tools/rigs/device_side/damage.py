@@ -1,6 +1,6 @@
 """The damage suite: a saved game, then every single damaged flash block, booted again.
 
-    micropython -X heapsize=8M host_tools/mp/damage.py [LAYOUT] [--pairs] [--firmware DIR]
+    micropython -X heapsize=8M host_tools/rigs/device_side/damage.py [LAYOUT] [--pairs] [--firmware DIR]
 
 LAYOUT is "device" (decision D1: user filesystem + two data partitions, as
 store/partitions.py mounts them; the journal keeps two copies) or "single"

@@ -3,7 +3,7 @@
 The board files and drivers run unchanged on the MicroPython unix port with
 this module installed as `machine` (hwsim does that).  Pins have levels,
 pull-ups and an outside world that can drive them (a finger on a button);
-I2C and SPI carry bytes to attached device models (host_tools/mp/models/),
+I2C and SPI carry bytes to attached device models (host_tools/sim/device_side/models/),
 which decode them like the real controller would.  Nothing here records
 calls for a test to inspect: what a test sees is what a device would see.
 

@@ -1,7 +1,7 @@
 """Run a real board file, with its real drivers, on fake hardware.
 
 The simulator (sim_main.py) calls load() for every board except "sim": the
-board file imports host_tools/mp/fake_machine.py as `machine`, its display
+board file imports host_tools/sim/device_side/fake_machine.py as `machine`, its display
 driver talks to a controller model over a fake bus, and what the simulator
 shows is what that model says the glass shows.  So the simulator exercises
 the init sequence, the dirty-page logic and the pin map that go to the Pico.

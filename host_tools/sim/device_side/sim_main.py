@@ -1,6 +1,6 @@
 """Simulator launcher: the firmware on the unix port, driven over stdin/stdout.
 
-    micropython host_tools/mp/sim_main.py [--board NAME] [--app MODULE]
+    micropython host_tools/sim/device_side/sim_main.py [--board NAME] [--app MODULE]
         [--rules P] [--target N] [--options JSON] [--flash PATH] [--wrap-in MS]
         [--club FILE]
 
@@ -203,7 +203,7 @@ def _load_board(name, rt):
         board.bind(rt, rt.offer)
         rt.fmt, rt.w, rt.h = "mono", board.display.width, board.display.height
         return board
-    import hwsim  # host_tools/mp/hwsim.py: real drivers on fake buses
+    import hwsim  # host_tools/sim/device_side/hwsim.py: real drivers on fake buses
 
     board = hwsim.load(name, rt)
     rt.hw = hwsim
