@@ -10,7 +10,7 @@ from coinche.melds import credited, total
 from coinche.record import RecordError, validate
 from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP, is_key, up_down
 from render.text import first_that_fits
-from screens.base import Screen, contract_text
+from screens.base import Screen, contract_text, wrap_or_stop
 from table.draft import ALL, BEST, DEF_ALL, REMOVE_BELOTE, S_BID, S_CONFIRM, S_MELDS_TO, S_TAKER, S_TENS, SOLO
 
 _COINCHE = ("", "x2", "x4")  # the coinche levels as every screen writes them
@@ -52,7 +52,7 @@ class Entry(Screen):
     tierce, held OK quarte, OK the others: quinte, carres, whose melds are best,
     removals; with a belote the only possible announce, the hold toggles it)."""
 
-    turns = True  # each step's keys in words, one hint after the other
+    # every key's action in words, all at once: no hint line turns on these steps
 
     def __init__(self, app, draft, index=None, back_to=None):
         Screen.__init__(self, app, back_to)
@@ -66,18 +66,19 @@ class Entry(Screen):
         self._result = None
         self._ctx = None  # texts derived from the draft, rebuilt only after a key changes it
         self._stepno_s = None
-        self._confirm = None
+        self._confirm = None  # the confirm step's texts (ConfirmTexts)
         self._title = None  # the confirm step's title (the units do not change it)
-        # the confirm step's units value shown before and its error, result and texts, swapped
-        # in place (units None: nothing kept), so UP/DOWN back and forth allocates nothing
-        self._units_kept = [None, None, None, None]
+        self._rows = None  # the contract's or card points' keys in words (_key_rows)
+        # the confirm step's units value shown before, its error, result and texts: swapped
+        # with the current ones, so UP/DOWN back and forth allocates nothing
+        self._kept = KeptUnits()
         self._checked = None  # the record last scored there, as validate() returned it
         self._holds = None  # the confirm step's (NS, EW): does the team's hold key open its announces?
         self._sum = None  # the melds' sum, 'Ann.EO 150+NS 50', shown in turn with the detail line
         self._picker_texts = None  # (team, (choices, rows, title, hold)) of the open picker
         # the card points say every trick went one way (162 or 0) but no capot was
         # entered: asked once on saving ("Capot?": OK a capot, BACK the points kept)
-        self.capot_question = None  # (ALL or DEF_ALL, question, detail, hint) while asked
+        self.capot_question = None  # a CapotQuestion while asked
         self.capot_asked = False
 
     @property
@@ -91,10 +92,9 @@ class Entry(Screen):
     # -- navigation
     def _touch(self):
         """Forget the texts derived from the draft (they are rebuilt at the next draw)."""
-        self._ctx = self._stepno_s = self._confirm = self._title = self._checked = self._holds = None
+        self._ctx = self._stepno_s = self._confirm = self._title = self._checked = self._holds = self._rows = None
         self._picker_texts = None
-        kept = self._units_kept
-        kept[0] = kept[1] = kept[2] = kept[3] = None
+        self._kept.forget()
 
     def goto(self, step):
         self._touch()
@@ -139,12 +139,8 @@ class Entry(Screen):
         except (RecordError, GameError) as e:
             self.error = e
 
-    # -- keys
+    # -- keys: one method per step
     def key(self, ev):
-        draft = self.draft
-        app = self.app
-        texts = app.texts
-        st = self.step
         if self.capot_question is not None:
             return self._capot_key(ev)
         if self.meld_team is not None:
@@ -152,99 +148,117 @@ class Entry(Screen):
         if is_key(ev, BACK):
             self.retreat()
             return
-        s = up_down(ev)
-        if st == S_TAKER:
-            self._ctx = None
-            if is_key(ev, UP):
-                draft.taker = "NS"
-                self.advance()
-            elif is_key(ev, DOWN):
-                draft.taker = "EW"
-                self.advance()
-            elif is_key(ev, OK):
-                self.advance()
-        elif st == S_BID:
-            if s:
-                items = draft.bid_items()
-                i = items.index(draft.bid) if draft.bid in items else 1
-                was = draft.bid
-                draft.bid = items[(i + s) % len(items)]
-                if (was == "pass") != (draft.bid == "pass"):
-                    self._stepno_s = self._ctx = None
-                # points follow the bid until the player sets them; a capot or
-                # generale bid (or leaving one) brings its own default
-                if not draft.touched or not isinstance(was, int) or not isinstance(draft.bid, int):
-                    draft.tens = draft.default_tens()
-                    draft.units = 0
-                    draft.touched = False  # a default again: it follows the bid
-            elif is_key(ev, OK):
-                self.advance()
-            elif is_key(ev, OK, LONG):
-                kinds = draft.kinds()
-                if len(kinds) > 1:  # the contract type is part of the contract: 100, 100 NT, 100 AT
-                    draft.kind = kinds[(kinds.index(draft.kind) + 1) % len(kinds)]
-                    self._ctx = None
-            elif is_key(ev, BACK, LONG):  # the coinche, as the table says it during the bidding
-                if draft.bid == "pass":
-                    return
-                if len(draft.coinche_items()) == 1:
-                    draft.coinche = 0  # a capot bid where the preset forbids its coinche
-                    app.flash(texts["e_capot_coinche"])
-                else:
-                    draft.coinche = (draft.coinche + 1) % 3
-        elif st == S_TENS and is_key(ev, OK, LONG):
+        step = self.step
+        if step == S_TAKER:
+            self._key_taker(ev)
+        elif step == S_BID:
+            self._key_bid(ev)
+        elif step == S_TENS:
+            self._key_tens(ev)
+        elif step == S_MELDS_TO:
+            self._key_melds_to(ev)
+        elif step == S_CONFIRM:
+            self._key_confirm(ev)
+
+    def _key_taker(self, ev):
+        """UP NS took, DOWN EW took, OK the taker kept."""
+        self._ctx = None
+        if is_key(ev, UP):
+            self.draft.taker = "NS"
+        elif is_key(ev, DOWN):
+            self.draft.taker = "EW"
+        elif not is_key(ev, OK):
+            return
+        self.advance()
+
+    def _key_bid(self, ev):
+        """UP/DOWN the contract, OK next, held OK its type (NT, AT), held BACK the coinche."""
+        draft = self.draft
+        step = up_down(ev)
+        if step:
+            items = draft.bid_items()
+            was = draft.bid
+            draft.bid = items[wrap_or_stop(items.index(was) if was in items else 1, step, len(items), True)]
+            if (was == "pass") != (draft.bid == "pass"):
+                self._stepno_s = self._ctx = self._rows = None
+            # points follow the bid until the player sets them; a capot or
+            # generale bid (or leaving one) brings its own default
+            if not draft.touched or not isinstance(was, int) or not isinstance(draft.bid, int):
+                draft.tens = draft.default_tens()
+                draft.units = 0
+                draft.touched = False  # a default again: it follows the bid
+        elif is_key(ev, OK):
+            self.advance()
+        elif is_key(ev, OK, LONG):
+            kinds = draft.kinds()
+            if len(kinds) > 1:  # the contract type is part of the contract: 100, 100 NT, 100 AT
+                draft.kind = kinds[(kinds.index(draft.kind) + 1) % len(kinds)]
+                self._ctx = None
+        elif is_key(ev, BACK, LONG) and draft.bid != "pass":  # the coinche, as the table says it
+            if len(draft.coinche_items()) == 1:
+                draft.coinche = 0  # a capot bid where the preset forbids its coinche
+                self.app.show_message(self.app.texts["e_capot_coinche"])
+            else:
+                draft.coinche = (draft.coinche + 1) % 3
+
+    def _key_tens(self, ev):
+        """UP/DOWN the card points' tens (held: stop at the ends), OK next, held OK the other pile."""
+        draft = self.draft
+        if is_key(ev, OK, LONG):
             draft.touched = True
             draft.set_pile("D" if draft.pile == "T" else "T")  # count the other pile, same total
-            app.flash(texts["defence"] if draft.pile == "D" else texts["takers"])
-        elif st == S_TENS:
-            if s:
-                draft.touched = True
-                items = draft.tens_items()
-                i = items.index(draft.tens) if draft.tens in items else 0
-                if ev >> 2 == PRESS:
-                    i = (i + s) % len(items)
-                else:  # held: stop at the ends instead of spinning round
-                    i = min(len(items) - 1, max(0, i + s))
-                was_num = isinstance(draft.tens, int)
-                draft.tens = items[i]
-                if was_num != isinstance(draft.tens, int):
-                    self._stepno_s = None
-                if draft.tens == 16 and draft.units > 2:
-                    draft.units = 2
-            elif is_key(ev, OK):
-                self.advance()
-        elif st == S_MELDS_TO:
-            if is_key(ev, UP):
-                draft.melds_to = "NS"
-                self.goto(S_CONFIRM)
-            elif is_key(ev, DOWN):
-                draft.melds_to = "EW"
-                self.goto(S_CONFIRM)
-            elif is_key(ev, OK):
-                if draft.melds_to == "auto":  # nothing chosen yet: OK means nobody
-                    draft.melds_to = None
-                self.goto(S_CONFIRM)  # else OK keeps the team already chosen
-            elif is_key(ev, OK, LONG):
-                draft.melds_to = None  # nobody, even after a team was chosen
-                self.goto(S_CONFIRM)
-        elif st == S_CONFIRM:
-            if s:
-                if draft.has_units():  # the card points' units, wrapping both ways; scored live
-                    self._show_units(s)
-                elif draft.bid != "pass":
-                    app.flash(texts["e_no_units"])  # capot, defence capot, generale: no card points to set
-            elif is_key(ev, OK, LONG) or is_key(ev, BACK, LONG):
-                if draft.bid != "pass":  # held OK: NS announce, held BACK: EW (their keys on home)
-                    self._open_picker("NS" if is_key(ev, OK, LONG) else "EW")
-            elif is_key(ev, OK):
-                if draft.melds_unsettled():
-                    self.goto(S_MELDS_TO)  # equal best melds: the table says whose count
-                    return
-                if self.error is not None:
-                    app.flash(texts["e_field"])
-                    return
-                if self._ask_capot():
-                    return
+            self._rows = None
+            self.app.show_message(self.app.texts["defence"] if draft.pile == "D" else self.app.texts["takers"])
+            return
+        step = up_down(ev)
+        if step:
+            draft.touched = True
+            items = draft.tens_items()
+            i = wrap_or_stop(items.index(draft.tens) if draft.tens in items else 0, step, len(items), ev >> 2 == PRESS)
+            was_num = isinstance(draft.tens, int)
+            draft.tens = items[i]
+            if was_num != isinstance(draft.tens, int):
+                self._stepno_s = None
+            if draft.tens == 16 and draft.units > 2:
+                draft.units = 2
+        elif is_key(ev, OK):
+            self.advance()
+
+    def _key_melds_to(self, ev):
+        """Whose melds are best: UP NS, DOWN EW, OK nobody (or the team chosen), held OK nobody."""
+        draft = self.draft
+        if is_key(ev, UP):
+            draft.melds_to = "NS"
+        elif is_key(ev, DOWN):
+            draft.melds_to = "EW"
+        elif is_key(ev, OK):
+            if draft.melds_to == "auto":  # nothing chosen yet: OK means nobody
+                draft.melds_to = None
+        elif is_key(ev, OK, LONG):
+            draft.melds_to = None  # nobody, even after a team was chosen
+        else:
+            return
+        self.goto(S_CONFIRM)
+
+    def _key_confirm(self, ev):
+        """UP/DOWN the units, OK save, held OK / held BACK the NS / EW announces."""
+        draft = self.draft
+        app = self.app
+        step = up_down(ev)
+        if step:
+            if draft.has_units():  # the card points' units, wrapping both ways; scored live
+                self._show_units(step)
+            elif draft.bid != "pass":
+                app.show_message(app.texts["e_no_units"])  # capot, defence capot, generale: no card points
+        elif is_key(ev, OK, LONG) or is_key(ev, BACK, LONG):
+            if draft.bid != "pass":  # held OK: NS announce, held BACK: EW (their keys on home)
+                self._open_picker("NS" if is_key(ev, OK, LONG) else "EW")
+        elif is_key(ev, OK):
+            if draft.melds_unsettled():
+                self.goto(S_MELDS_TO)  # equal best melds: the table says whose count
+            elif self.error is not None:
+                app.show_message(app.texts["e_field"])
+            elif not self._ask_capot():
                 self._save()
 
     def _save(self):
@@ -261,18 +275,14 @@ class Entry(Screen):
         if points != 162 and points != 0:
             return False
         self.capot_asked = True
-        texts = self.app.texts
-        special = ALL if points == 162 else DEF_ALL
-        name = texts["all_tricks"] if special == ALL else texts["def_all"]
-        self.capot_question = (special, texts["q_capot"] if special == ALL else texts["q_def_capot"],
-                               "OK: " + name, "< " + texts["keep_points"] + " " + str(draft.points_entered()))
+        self.capot_question = CapotQuestion(self.app.texts, points, draft.points_entered())
         return True
 
     def _capot_key(self, ev):
         """The capot question: OK saves a capot (or the defence's), BACK the points as entered."""
         if is_key(ev, OK):
             draft = self.draft
-            draft.tens = self.capot_question[0]
+            draft.tens = self.capot_question.special
             draft.units = 0
             self.capot_question = None
             self._touch()
@@ -285,7 +295,7 @@ class Entry(Screen):
         draft = self.draft
         items = draft.announce_items(team)
         if not items:  # nothing this team can announce in this contract
-            self.app.flash(self.app.texts["e_no_belote_nt"] if draft.kind == "NT" else self.app.texts["e_no_belote"])
+            self.app.show_message(self.app.texts["e_no_belote_nt"] if draft.kind == "NT" else self.app.texts["e_no_belote"])
             return
         if not draft.rules.has_melds() and len(items) == 1:
             draft.announce(team, items[0])  # the belote is all there is: the hold toggles it
@@ -307,11 +317,8 @@ class Entry(Screen):
         choices = self._picker(self.meld_team)[0]
         if self.more:  # the list of the other announces
             others = choices[3]
-            if s:
-                if (ev >> 2) == PRESS:
-                    self.pick = (self.pick - s) % len(others)  # list order: UP goes up the list
-                else:
-                    self.pick = min(len(others) - 1, max(0, self.pick - s))
+            if s:  # list order: UP goes up the list
+                self.pick = wrap_or_stop(self.pick, -s, len(others), ev >> 2 == PRESS)
             elif is_key(ev, OK):
                 self._take(others[self.pick])
             elif is_key(ev, BACK):
@@ -388,77 +395,104 @@ class Entry(Screen):
         self._picker_texts = (team, p)
         return p
 
+    # -- drawing: one method per step; every key's action in words, all at once
     def draw(self, layout):
+        if self.capot_question is not None:
+            question = self.capot_question  # OK's answer on the detail line, BACK's on the keys' line
+            layout.ask(question.question, question.answer_ok, question.answer_back)
+        elif self.meld_team is not None:
+            self._draw_announces(layout)
+        elif self.step == S_TAKER:
+            self._draw_taker(layout)
+        elif self.step == S_BID:
+            self._draw_bid(layout)
+        elif self.step == S_TENS:
+            self._draw_tens(layout)
+        elif self.step == S_MELDS_TO:
+            self._draw_melds_to(layout)
+        elif self.step == S_CONFIRM:
+            self._draw_confirm(layout)
+
+    def _draw_announces(self, layout):
+        texts = self.app.texts
+        choices, rows, title, hold = self._picker(self.meld_team)
+        if self.more:
+            layout.listing(title, rows, self.pick, max(0, min(self.pick - 2, len(rows) - layout.ROWS)))
+            return
+        up, down = choices[0], choices[1]  # values 1, 2, 3: none of them is highlighted (0)
+        layout.choice3(title, None, (texts[up] if up else "-", 1), (texts["others"] if rows else "-", 2),
+                       (texts[down] if down else "-", 3), 0, hold)
+
+    def _draw_taker(self, layout):
+        app = self.app
+        texts = app.texts
+        layout.choice3(texts["t_taker"], self._stepno(), (app.team_name("NS"), "NS"), (texts["keep"], "keep"),
+                       (app.team_name("EW"), "EW"), self.draft.taker, self.context())
+
+    def _key_rows(self):
+        """The keys of the contract and card-points steps in words, all shown at once: the
+        arrows, OK and BACK first, then each hold the step has (built once per change)."""
+        if self._rows is None:
+            texts = self.app.texts
+            draft = self.draft
+            keys = texts["h_step_keys"]
+            if self.step == S_BID:
+                kind = texts["h_hold_kind"] if len(draft.kinds()) > 1 else None
+                coinche = texts["h_hold_coinche"] if draft.bid != "pass" else None
+                self._rows = (keys, kind, coinche) if kind and coinche else (keys, kind or coinche) if kind or coinche else keys
+            else:
+                self._rows = (keys, texts["h_pile_def"] if draft.pile == "T" else texts["h_pile_takers"])
+        return self._rows
+
+    def _draw_bid(self, layout):
         draft = self.draft
         texts = self.app.texts
-        st = self.step
-        if self.capot_question is not None:
-            question = self.capot_question  # the hint line turns between its two answers
-            layout.ask(question[1], None, self._turn(question[2], question[3]))
-            return
-        if self.meld_team is not None:
-            choices, rows, title, hold = self._picker(self.meld_team)
-            if self.more:
-                layout.listing(title, rows, self.pick, max(0, min(self.pick - 2, len(rows) - layout.ROWS)))
-                return
-            up, down = choices[0], choices[1]  # values 1, 2, 3: none of them is highlighted (0)
-            layout.choice3(title, None, (texts[up] if up else "-", 1), (texts["others"] if rows else "-", 2),
-                      (texts[down] if down else "-", 3), 0, hold)
-            return
-        if st == S_TAKER:
-            app = self.app
-            layout.choice3(texts["t_taker"], self._stepno(), (app.team_name("NS"), "NS"), (texts["keep"], "keep"),
-                      (app.team_name("EW"), "EW"),
-                      draft.taker, self.context())
-        elif st == S_BID:
-            b = draft.bid
-            many = len(draft.kinds()) > 1
-            if b == "pass":  # nobody took: no taker's line under "All passed"
-                self._ctx = ""
-            if self._ctx is None:
-                name = self.app.team_name(draft.taker)
-                ctx = name + " " + texts["took"]
-                if many:
-                    kind = texts["k_" + draft.kind] if draft.kind != "suit" else texts["suit"]
-                    ctx += " " + kind
-                    if len(ctx) > 16:  # a long team name: the contract type matters more
-                        ctx = name + " " + kind
-                self._ctx = ctx
-            ctx = self._ctx
-            # the coinche first: it is said at the table and missed most when it hides behind the others
-            coinche_hint = texts["h_hold_coinche"] if b != "pass" and len(draft.coinche_items()) > 1 else None
-            hint = self._turn(coinche_hint or "^v  OK >", "^v  OK >" if coinche_hint else None,
-                              texts["h_hold_kind"] if many and b != "pass" else None)
-            coinche = draft.coinche_level()
-            if isinstance(b, int):
-                lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
-                if coinche:
-                    lab = (lab + " " if lab else "") + _COINCHE[coinche]
-                layout.picker(texts["t_bid"], self._stepno(), b, lab, ctx, hint)
-            else:
-                lab = texts[b]
-                if coinche:
-                    lab = lab + " " + _COINCHE[coinche]
-                layout.picker(texts["t_bid"], self._stepno(), None, lab, ctx, hint)
-        elif st == S_TENS:
-            title = texts["t_points"] if draft.pile == "T" else texts["t_pile_def"]
-            if isinstance(draft.tens, int):
-                v = draft.points_entered()
-                hint = self._turn("^v  OK >", texts["h_pile_def"] if draft.pile == "T" else texts["h_pile_takers"])
-                layout.picker(title, self._stepno(), v, None, self.context(), hint)
-                layout.mark_digits(v, False)
-            else:
-                lab = {ALL: texts["all_tricks"], DEF_ALL: texts["def_all"], SOLO: texts["solo"]}[draft.tens]
-                layout.picker(title, self._stepno(), None, lab, self.context(), "^v  OK >")
-        elif st == S_MELDS_TO:
-            cur = draft.melds_to if draft.melds_to != "auto" else None
-            ns, ew = (self.app.team_name("NS"), "NS"), (self.app.team_name("EW"), "EW")
-            if cur is None:
-                layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["nobody"], None), ew, cur, None)
-            else:  # OK keeps the team chosen; held OK: nobody
-                layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["keep"], None), ew, cur, texts["hold_ok_nobody"])
-        elif st == S_CONFIRM:
-            self._draw_confirm(layout)
+        b = draft.bid
+        if b == "pass":  # nobody took: no taker's line under "All passed"
+            self._ctx = ""
+        if self._ctx is None:
+            name = self.app.team_name(draft.taker)
+            ctx = name + " " + texts["took"]
+            if len(draft.kinds()) > 1:
+                kind = texts["k_" + draft.kind] if draft.kind != "suit" else texts["suit"]
+                ctx += " " + kind
+                if len(ctx) > 16:  # a long team name: the contract type matters more
+                    ctx = name + " " + kind
+            self._ctx = ctx
+        coinche = draft.coinche_level()
+        if isinstance(b, int):
+            lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
+            if coinche:
+                lab = (lab + " " if lab else "") + _COINCHE[coinche]
+            layout.picker(texts["t_bid"], self._stepno(), b, lab, self._ctx, self._key_rows())
+        else:
+            lab = texts[b]
+            if coinche:
+                lab = lab + " " + _COINCHE[coinche]
+            layout.picker(texts["t_bid"], self._stepno(), None, lab, self._ctx, self._key_rows())
+
+    def _draw_tens(self, layout):
+        draft = self.draft
+        texts = self.app.texts
+        title = texts["t_points"] if draft.pile == "T" else texts["t_pile_def"]
+        if isinstance(draft.tens, int):
+            v = draft.points_entered()
+            layout.picker(title, self._stepno(), v, None, self.context(), self._key_rows())
+            layout.mark_digits(v, False)
+        else:
+            lab = {ALL: texts["all_tricks"], DEF_ALL: texts["def_all"], SOLO: texts["solo"]}[draft.tens]
+            layout.picker(title, self._stepno(), None, lab, self.context(), self._key_rows())
+
+    def _draw_melds_to(self, layout):
+        draft = self.draft
+        texts = self.app.texts
+        cur = draft.melds_to if draft.melds_to != "auto" else None
+        ns, ew = (self.app.team_name("NS"), "NS"), (self.app.team_name("EW"), "EW")
+        if cur is None:
+            layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["nobody"], None), ew, cur, None)
+        else:  # OK keeps the team chosen; held OK: nobody
+            layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["keep"], None), ew, cur,
+                           texts["hold_ok_nobody"])
 
     def _verdict(self):
         """(verdict line, detail line) of the confirm step: made or failed with the card
@@ -575,68 +609,104 @@ class Entry(Screen):
 
     def _show_units(self, direction):
         """The confirm step's units one up or down (direction +1 or -1), scored at once. The value shown
-        before is kept (its score and texts, swapped in place in _units_kept), so going
+        before is kept (its score and texts, swapped with the current ones), so going
         back and forth between two values allocates nothing; any other change of the
         draft forgets it."""
         draft = self.draft
-        kept = self._units_kept
+        kept = self._kept
         shown = draft.units if self._confirm is not None else None  # None: its texts were never built
         draft.step_units(direction)
-        back = kept[0] is not None and kept[0] == draft.units
-        kept[0] = shown
-        kept[1], self.error = self.error, kept[1]
-        kept[2], self._result = self._result, kept[2]
-        kept[3], self._confirm = self._confirm, kept[3]
+        back = kept.units is not None and kept.units == draft.units
+        kept.units = shown
+        kept.error, self.error = self.error, kept.error
+        kept.result, self._result = self._result, kept.result
+        kept.confirm, self._confirm = self._confirm, kept.confirm
         if not back:  # a value not kept: scored now, its texts built at the next draw
             self._confirm = None
             self._evaluate(True)
         if shown is None:
-            kept[1] = kept[2] = kept[3] = None
+            kept.forget()
 
-    def _draw_confirm(self, layout):
+    def _confirm_texts(self):
+        """The confirm step's texts, built once per change of the draft (ConfirmTexts)."""
         texts = self.app.texts
         draft = self.draft
+        if self._title is None:
+            rec = draft.record()
+            title = contract_text(self.app, rec)
+            if self.index is not None:
+                title = str(self.index + 1) + ": " + title
+            self._title = _fit(title, contract_text(self.app, rec, compact=True), contract_text(self.app, rec, False))
+        shown = ConfirmTexts()
+        shown.title = self._title
+        units = draft.has_units()
+        save = texts["save_units"] if units else texts["save"]
+        if self.error is None:
+            shown.verdict, shown.detail = self._verdict()
+            if self._result[2]:
+                save = texts["save_end_units"] if units else texts["save_end"]  # this deal ends the game
+            shown.melds_sum = self._sum
+        # each team's hold key in words where the hold opens its announces (NS held OK, EW held BACK)
+        ns, ew = self._holds_open_announces()
+        holds = texts["h_hold_announce_both"] if ns and ew else texts["h_hold_announce"] if ns else \
+            texts["h_hold_announce_ew"] if ew else None
+        shown.rows = (save, holds) if holds else save
+        shown.mark = units and shown.verdict != "" and "0" <= shown.verdict[-1] <= "9"  # the units digit underlined
+        return shown
+
+    def _draw_confirm(self, layout):
         if self._confirm is None:
-            if self._title is None:
-                rec = draft.record()
-                title = contract_text(self.app, rec)
-                if self.index is not None:
-                    title = str(self.index + 1) + ": " + title
-                self._title = _fit(title, contract_text(self.app, rec, compact=True),
-                                   contract_text(self.app, rec, False))
-            title = self._title
-            verdict = detail = ""
-            self._sum = None
-            units = draft.has_units()
-            hint = texts["save_units"] if units else texts["save"]
-            if self.error is None:
-                verdict, detail = self._verdict()
-                if self._result[2]:
-                    hint = texts["save_end_units"] if units else texts["save_end"]  # this deal ends the game
-            # each team's hold key marked where the hold opens its announces
-            holds = self._holds_open_announces()
-            mark = units and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
-            self._confirm = (title, verdict, detail, hint, holds, mark, self._sum)
-        title, verdict, detail, hint, holds, mark, melds_sum = self._confirm
-        if melds_sum is not None and self.phase % 2:  # in turn with the detail it had no room in
-            detail = melds_sum
+            self._confirm = self._confirm_texts()
+        shown = self._confirm
+        texts = self.app.texts
         if self.error is not None:
             e = self.error
-            layout.confirm(title, verdict, "", "", 0, "", 0, 0, 0, "<",
-                      (texts["e_field"], texts.get("f_" + e.field, e.field)))
+            layout.confirm(title=shown.title, verdict=shown.verdict, detail="", ns_label="", ns_score=0, ew_label="",
+                           ew_score=0, ns_total=0, ew_total=0, hint=texts["h_step_keys"],
+                           error=(texts["e_field"], texts.get("f_" + e.field, e.field)))
             return
+        detail = shown.detail
+        if shown.melds_sum is not None:  # the melds' sum when the detail line has no room for both
+            detail = shown.melds_sum if not detail else detail
         r, tot, _ = self._result
         app = self.app
-        hint = self._turn(hint, texts["h_hold_announce"] if holds[0] else None,  # each team's hold in words
-                          texts["h_hold_announce_ew"] if holds[1] else None)
-        layout.confirm(title, verdict, detail, app.team_name("NS"), r.score["NS"], app.team_name("EW"), r.score["EW"],
-                  tot["NS"], tot["EW"], hint, None, r.made, holds, mark)
+        layout.confirm(title=shown.title, verdict=shown.verdict, detail=detail, ns_label=app.team_name("NS"),
+                       ns_score=r.score["NS"], ew_label=app.team_name("EW"), ew_score=r.score["EW"],
+                       ns_total=tot["NS"], ew_total=tot["EW"], hint=shown.rows, error=None, made=r.made,
+                       mark_units=shown.mark)
 
-    def _turn(self, first, second=None, third=None):
-        """The hint line's text now: the step's keys in words, one text after the other
-        (the App turns the phase every HINT_MS); None: a text this step does not have."""
-        k = self.phase % (1 + (second is not None) + (third is not None))
-        if k == 0:
-            return first
-        return second if k == 1 and second is not None else third
 
+class ConfirmTexts:
+    """What the confirm step draws, built once per change of the draft: the title (the
+    contract), the verdict and its detail line, the melds' sum (when the detail has no
+    room for it), the keys' rows and whether the verdict's units digit is underlined."""
+
+    title = ""
+    verdict = ""
+    detail = ""
+    melds_sum = None
+    rows = ""
+    mark = False
+
+
+class KeptUnits:
+    """The confirm step's units value shown before and its error, result and texts
+    (units None: nothing kept), swapped with the current ones on UP/DOWN."""
+
+    def __init__(self):
+        self.forget()
+
+    def forget(self):
+        self.units = self.error = self.result = self.confirm = None
+
+
+class CapotQuestion:
+    """Asked once on saving card points of 162 or 0: was it a capot (OK) or the points
+    as entered (BACK)? special: the capot asked for (ALL, DEF_ALL); each answer in words."""
+
+    def __init__(self, texts, points, entered):
+        self.special = ALL if points == 162 else DEF_ALL
+        name = texts["all_tricks"] if self.special == ALL else texts["def_all"]
+        self.question = texts["q_capot"] if self.special == ALL else texts["q_def_capot"]
+        self.answer_ok = "OK: " + name
+        self.answer_back = "< " + texts["keep_points"] + " " + str(entered)

@@ -13,7 +13,7 @@ the name (an empty name is NS/EW again). The hint line turns through them.
 import on_demand
 from coinche.compat import const
 from events.inputs import BACK, LONG, OK, PRESS, is_key, up_down
-from screens.base import Screen
+from screens.base import Screen, wrap_or_stop
 
 MAX_LETTERS = const(8)  # as table/game_table.py MAX_NAME: what a name may hold
 # the letters in the order UP walks them: what the font draws (render/text.py's accents)
@@ -46,12 +46,7 @@ class NamePicker(Screen):
     def key(self, ev):
         step = up_down(ev)
         if step:
-            i = self.letters[self.cursor] + step
-            if (ev >> 2) == PRESS:
-                i %= len(LETTERS)
-            else:  # held: stop at the ends
-                i = min(len(LETTERS) - 1, max(0, i))
-            self.letters[self.cursor] = i
+            self.letters[self.cursor] = wrap_or_stop(self.letters[self.cursor], step, len(LETTERS), (ev >> 2) == PRESS)
             self._text = None
         elif is_key(ev, OK, LONG):
             app = self.app
@@ -64,7 +59,7 @@ class NamePicker(Screen):
                     self.letters.append(self.letters[-1])
                     self._text = None
             else:
-                self.app.flash(self.app.texts["n_full"])
+                self.app.show_message(self.app.texts["n_full"])
         elif is_key(ev, BACK):
             if self.cursor == 0:
                 self.back()  # nothing saved
