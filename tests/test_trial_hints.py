@@ -172,3 +172,29 @@ def test_check_and_save_says_each_teams_hold_in_whole_words(lang):
                + 'out["hints"] = hints("confirm", "hint", 3)', lang)
     assert [ast.literal_eval(rows) for rows in out["hints"]] == [(texts["save_units"], texts["h_hold_announce_both"])] * 3
     assert not texts["h_hold_announce_both"].rstrip(".").endswith((" ann", ":ann"))
+
+
+OPTIONS_IN_A_ROUND = """
+import on_demand
+app.start_round({"round": 2, "table": 3, "teams": {"NS": 1, "EW": 2}})
+app.go(on_demand.screen("OptionsScreen")(app, None))
+app.render()
+out["rows"] = drawn["listing"][1]
+out["hint"] = drawn["listing"][5]
+out["deals"] = app.game.rules.round_deals
+key(OK)
+out["screen"] = app.screen
+out["toast"] = app.toast_msg
+out["rules"] = app.game.rules.spec()
+"""
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_the_options_of_a_round_show_its_deals_and_say_they_are_fixed(lang):
+    """A 12-deal round showed 'target' for its deals, and setting 12 said 'applied'."""
+    texts = languages.read_file(lang)
+    out = play(OPTIONS_IN_A_ROUND, lang)
+    assert out["deals"] > 0
+    assert "(%r, %r)" % (texts["o_deals"], str(out["deals"])) in out["rows"], out["rows"]
+    assert out["hint"] == texts["o_help_fixed"]
+    assert out["screen"] == "options" and out["toast"] == texts["o_help_fixed"]  # nothing opens, nothing changes

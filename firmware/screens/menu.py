@@ -12,6 +12,7 @@ from screens.table_screens import ask_undo, start_entry
 
 class Menu(ListScreen):
     name = "menu"
+    # the list wraps: the concours is two UP presses away (OK, UP, UP, OK from home)
     ITEMS = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_dealer", "m_new", "m_concours",
              "m_games")
 

@@ -290,13 +290,24 @@ class OptionsScreen(ListScreen):
         return self.app.texts["s_options"]
 
     def rows(self):
+        """The next game's options; during a concours round, the round's own (its deals
+        included): they are fixed until it ends."""
         texts = settings_texts(self.app)
+        if self.app.table.concours():
+            r = self.app.game.rules
+            return [(texts["o_" + k], option_label(texts, k, r.round_deals if k == "deals" else r[k]))
+                    for k in LISTED_OPTIONS]
         r = Rules.from_spec(self.app.table.next_rules())
         return [(texts["o_" + k], option_label(texts, k, r[k])) for k in LISTED_OPTIONS]
 
     def hint(self):
-        """The highlighted option in words: its label is cut to share a row with its value."""
-        return settings_texts(self.app)[OPTION_HELP[self.sel]]
+        """The highlighted option in words: its label is cut to share a row with its value;
+        during a concours round, that its rules are fixed."""
+        texts = settings_texts(self.app)
+        return texts["o_help_fixed"] if self.app.table.concours() else texts[OPTION_HELP[self.sel]]
 
     def pick(self, i):
+        if self.app.table.concours():  # a round's rules are the organiser's: nothing to change
+            self.app.show_message(settings_texts(self.app)["o_help_fixed"])
+            return
         self.app.go(ValuePicker(self.app, "s_option", self, LISTED_OPTIONS[i]))

@@ -36,29 +36,35 @@ class _Settings:
 def round_presses(screen, settings, wanted, state=None):
     """The buttons that start round `wanted` (round, table, ns, ew) from `screen` (home,
     game over or a round's end), the device's settings being `settings`; state: the
-    device's state, whose club link may hold the organiser's draw (offered first)."""
+    device's state, whose club link may hold the organiser's draw (offered first).
+    The Concours screen opens on its start row, the round it proposes (next_round)
+    filled in; a number that differs is changed on its row; the start asks once."""
     presses = []
     if screen == "gameover":
         presses.append("OK")  # a new game: home
         screen = "home"
     if screen == "home":
         presses.append("OK")
-        presses += ["DOWN"] * Menu.ITEMS.index("m_concours")
+        down = Menu.ITEMS.index("m_concours")
+        up = len(Menu.ITEMS) - down  # the menu wraps: up from its first row
+        presses += ["UP"] * up if up < down else ["DOWN"] * down
     elif screen != "roundover":
         raise ConcoursError("--concours: the device shows %r, not home or the end of a game" % screen)
-    presses.append("OK")  # the Concours screen, on its first row
+    presses.append("OK")  # the Concours screen, on its start row
     link = state.get("link") if state else None
     offered = next_round(_Settings(settings), link.get("draw") if link else None)
     first = (offered["round"], offered["table"], offered["teams"]["NS"], offered["teams"]["EW"])
+    row = len(FIELDS)  # the start's row
     for index in range(len(FIELDS)):
-        if index:
-            presses.append("DOWN")
         step = wanted[index] - first[index]
         if step:
+            presses += ["UP" if index < row else "DOWN"] * abs(row - index)
+            row = index
             presses.append("OK")
             presses += ["UP" if step > 0 else "DOWN"] * abs(step)
             presses.append("OK")
-    presses += ["DOWN", "OK"]  # start the round
+    presses += ["DOWN"] * (len(FIELDS) - row)
+    presses += ["OK", "OK"]  # the start, then its question: what it starts
     return presses
 
 
