@@ -142,6 +142,7 @@ def test_team_names_of_ones_own_letter_by_letter(layout):
     assert r["full"]  # a ninth letter is refused, and said
     assert r["after"] == "teams"
     assert r["names"] == {"NS": "Paul&Mie", "EW": "Team 12"} and r["shown"] == ["Paul&Mie", "Team 12"]
+    assert r["presses_paul"] <= 60 and r["presses_team"] <= 60, (r["presses_paul"], r["presses_team"])
     # BACK takes letters away, then leaves without saving: the name stays
     assert r["after_back"] == "teams" and r["names_after_back"] == r["names"]
 

@@ -198,3 +198,11 @@ def test_the_options_of_a_round_show_its_deals_and_say_they_are_fixed(lang):
     assert "(%r, %r)" % (texts["o_deals"], str(out["deals"])) in out["rows"], out["rows"]
     assert out["hint"] == texts["o_help_fixed"]
     assert out["screen"] == "options" and out["toast"] == texts["o_help_fixed"]  # nothing opens, nothing changes
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_the_card_points_subtitle_keeps_the_coinche(lang):
+    """'NS 100' under the card points of a coinched contract: now 'NS 100 x2'."""
+    out = play('from events.inputs import LONG\nkey(UP)\nkey(UP, LONG)\nkey(BACK, LONG)\nkey(OK)\n'
+               'out["screen"] = app.screen\nout["context"] = drawn["picker"][4]', lang)
+    assert out["screen"] == "entry-tens" and out["context"].endswith(" x2"), out

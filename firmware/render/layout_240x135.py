@@ -340,9 +340,10 @@ class Layout(Regions):
             self.fb.hline(x + size - 1 - a, y + i, 2 * a + 1, colour)
 
     def key(self, answer, x, y, colour=GREY):
-        """The key that gives an answer: 0 = UP (A), 1 = OK (X), 2 = DOWN (B); 24 px wide, 16 high."""
-        self.fill_rect(x, y, 20, 16, colour)
-        self.label(KEY_NAMES[(0, 2, 1)[answer]], x, y, 20, 16, 1, BACKGROUND)
+        """The key that gives an answer: 0 = UP (A), 1 = OK (X), 2 = DOWN (B): its letter as
+        printed on the pack, double size, white in a frame 22 px square around (x, y, 20, 16)."""
+        self.fb.rect(x - 1, y - 3, 22, 22, colour)
+        self.label(KEY_NAMES[(0, 2, 1)[answer]], x + 1, y - 2, 18, 20, 1, FOREGROUND)
 
     def home(self, app, last_line, keys=0):
         """app: the App (reads app.texts, app.game, app.team_name(), app.dealer_team()); last_line:

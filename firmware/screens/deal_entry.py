@@ -352,15 +352,9 @@ class Entry(Screen):
         return self._stepno_s
 
     def context(self):
-        """The contract so far, e.g. 'NS 100 SA'."""
+        """The contract so far with its coinche, e.g. 'NS 100 SA x2' (compact when long)."""
         if self._ctx is None:
-            draft = self.draft
-            texts = self.app.texts
-            b = draft.bid
-            s = self.app.team_name(draft.taker) + " " + (str(b) if isinstance(b, int) else texts[b])
-            if draft.kind != "suit":
-                s += " " + texts["k_" + draft.kind]
-            self._ctx = s
+            self._ctx = contract_text(self.app, self.draft.record())
         return self._ctx
 
     def _picker(self, team):

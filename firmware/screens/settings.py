@@ -240,17 +240,17 @@ class ValuePicker(Screen):
             layout.picker(title, None, None, self.label(), context, texts["value_keys"])
 
 
-# team names offered (the language in use first, then the others'): "us" and "them"
-NAME_PAIRS = {"fr": ("Nous", "Eux"), "en": ("Us", "Them"), "de": ("Wir", "Ihr"), "it": ("Noi", "Voi")}
+# team names offered in the language in use only: "us" and "them", and a few more a table uses
+NAME_CHOICES = {"fr": ("Nous", "Eux", "Bleus", "Rouges", "Anciens", "Jeunes"),
+                "en": ("Us", "Them", "Blues", "Reds", "Elders", "Young"),
+                "de": ("Wir", "Ihr", "Blau", "Rot", "Alte", "Junge"),
+                "it": ("Noi", "Voi", "Azzurri", "Rossi", "Vecchi", "Giovani")}
 
 
 def name_choices(lang, current):
-    """None (NS/EW), the language's pair, the other pairs; a name set before stays in the list."""
+    """None (NS/EW), the language's names; a name set before stays in the list."""
     out = [None]
-    for code in (lang,) + LANGS:
-        for name in NAME_PAIRS.get(code, ()):
-            if name not in out:
-                out.append(name)
+    out += NAME_CHOICES.get(lang, ())
     if current is not None and current not in out:
         out.append(current)
     return out

@@ -38,7 +38,7 @@ def ask_undo(app, back_to):
         app.tell("e_no_undo")
         return
     count = len(game.deals)
-    app.go(Ask(app, app.texts["undo_q"] + " " + str(count) + "?", contract_text(app, game.deals[-1]),
+    app.go(Ask(app, app.texts["undo_q"] % count, contract_text(app, game.deals[-1]),
                lambda: app.delete_deal(count - 1), back_to))
 
 

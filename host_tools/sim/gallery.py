@@ -52,17 +52,10 @@ def _lang(code):
 
 
 def _spell(word):
-    """The letter picker's keys that spell word (UP presses to each letter, OK between)."""
-    from screens.name_picker import LETTERS
+    """The letter picker's keys that spell word (screens/name_picker.py spell_keys)."""
+    from screens.name_picker import spell_keys
 
-    out, at = [], LETTERS.find("A")
-    for n, ch in enumerate(word):
-        if n:
-            out.append("ok")  # the next letter starts as the one before
-        to = LETTERS.find(ch)
-        out += ["up"] * ((to - at) % len(LETTERS))
-        at = to
-    return out
+    return spell_keys(word)
 
 
 def guard_words(suffix="", lang_words=()):

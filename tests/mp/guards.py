@@ -237,15 +237,14 @@ def case_in_sight(app, out):
 
 
 def spell(app, word):
-    """In the letter picker: each letter reached with UP presses (the list wraps), OK to the next."""
-    from screens.name_picker import LETTERS
-    for n, ch in enumerate(word):
-        if n:
-            key(app, OK)
-        view = app.view
-        steps = (LETTERS.find(ch) - view.letters[view.cursor]) % len(LETTERS)
-        for _ in range(steps):
-            key(app, UP)
+    """In the letter picker: each letter the shortest way round, OK to the next (a fresh name)."""
+    from screens.name_picker import spell_keys
+    count = 0
+    buttons = {"up": UP, "down": DOWN, "ok": OK}
+    for name in spell_keys(word):
+        key(app, buttons[name])
+        count += 1
+    return count
 
 
 def to_teams(app):
@@ -259,7 +258,7 @@ def case_name_picker(app, out):
     out["teams_texts"] = texts_of(app)
     key(app, OK, LONG)  # NS: letter by letter
     out["picker"] = app.view.name
-    spell(app, "Paul&Mie")
+    out["presses_paul"] = spell(app, "Paul&Mie") + 1  # and the hold that saves it
     out["picker_texts"] = texts_of(app)
     key(app, OK)  # a ninth letter: refused, said
     out["full"] = app.toast_msg
@@ -267,7 +266,7 @@ def case_name_picker(app, out):
     out["after"] = app.view.name
     keys(app, DOWN)
     key(app, OK, LONG)  # EW
-    spell(app, "Team 12")
+    out["presses_team"] = spell(app, "Team 12") + 1
     key(app, OK, LONG)
     out["names"] = app.settings.get("names")
     out["shown"] = [app.team_name("NS"), app.team_name("EW")]
