@@ -227,8 +227,9 @@ class Layout(Regions):
         self.label(texts["dealer_verb"], HALF + 20, 52, W - HALF - 20, 0, 0)
 
     # -- generic list (menus, settings) ---------------------------------------
-    def listing(self, title, rows, sel, top, right=None, hint=None):
-        """rows: strings (or (left, right) pairs); sel: selected index; top: first shown."""
+    def listing(self, title, rows, selected, top, right=None, hint=None):
+        """rows: strings (or (left, right) pairs); selected: its index; top: the first shown; right:
+        for the title bar (a count); hint: the keys in words under the rows (or None)."""
         fb = self.fb
         self.title(title, right)
         n = len(rows)
@@ -240,7 +241,7 @@ class Layout(Regions):
             y = LIST_TOP + 8 * i
             row = rows[k]
             c = 1
-            if k == sel:
+            if k == selected:
                 fb.fill_rect(0, y, W - 3, 8, 1)
                 c = 0
             if isinstance(row, tuple):  # label and value, a character apart (7 px when narrow)

@@ -355,7 +355,6 @@ class Layout(Regions):
         deals played of the round), the last deal's score (a tick or a cross beside the takers'); then the
         last contract, and a bar with the keys X and Y and the next dealer, big."""
         fill = self.fill_rect
-        texts = app.texts
         g = app.game
         target = g.rules["target"]
         # a round of a fixed number of deals (a concours): the bars show the deals played of
@@ -395,6 +394,13 @@ class Layout(Regions):
                         size -= 1
                     self.made_mark(result.made, max(x + 4, end - cells * _ADVANCE[size] - 20), 80)
         self.label(last_line, 0, 95, W, 18, 1, FOREGROUND)
+        self._home_bar(app, keys)
+
+    def _home_bar(self, app, keys):
+        """Home's bottom bar: the keys (keys as home()), then the next dealer, big, in his
+        team's colour. Allocates nothing."""
+        fill = self.fill_rect
+        texts = app.texts
         # the bar: OK (X) menu, BACK (Y) undo; the next dealer, big
         fill(0, 113, W, H - 113, BAR)
         if keys == 1:  # in words, the keys as printed on the pack: "A B une donne"
@@ -420,23 +426,23 @@ class Layout(Regions):
         self.label(texts["dealer_verb"], 164, 116, W - 166, 16, 0, NS_LIGHT + 3 * i)
 
     # -- generic list (menus, settings) ----------------------------------------
-    def listing(self, title, items, index, start, count=None, hint=None):
-        """items: the rows, strings (or (left, right) pairs); index: the selected one; start: the
-        first shown; count: for the title bar.
+    def listing(self, title, rows, selected, top, right=None, hint=None):
+        """rows: strings (or (left, right) pairs); selected: its index; top: the first shown;
+        right: for the title bar (a count); hint: the keys in words under the rows (or None).
 
         A right part made of two numbers ("80 484": NS then EW) is drawn in the team colours."""
         fill = self.fill_rect
-        self.title(title, None, count)
-        n = len(items)
+        self.title(title, None, right)
+        n = len(rows)
         shown = self.ROWS
         if hint:  # the hint bar takes the last rows: keep the selection above it
             shown = self.HINT_ROWS
-            if index >= start + shown:
-                start = index - shown + 1
-        rows = items[start:start + shown]
+            if selected >= top + shown:
+                top = selected - shown + 1
+        shown_rows = rows[top:top + shown]
         # one size for all the rows shown, the largest that fits the widest
         size = SIZE_DOUBLE
-        for s in rows:
+        for s in shown_rows:
             while size > SIZE_TALL:
                 if isinstance(s, tuple):
                     w = text_width(s[0], size) + 16 + text_width(s[1], size)
@@ -445,28 +451,28 @@ class Layout(Regions):
                 if w <= W - 14:
                     break
                 size -= 1
-        k = start
-        for s in rows:
-            y = LIST_TOP + 16 * (k - start)
+        k = top
+        for s in shown_rows:
+            y = LIST_TOP + 16 * (k - top)
             colour = FOREGROUND
-            if k == index:
+            if k == selected:
                 fill(0, y, W - 5, 16, SELECTION)
                 colour = BACKGROUND
             elif k & 1:
                 fill(0, y, W - 5, 16, BAR)
             if isinstance(s, tuple):
-                right = s[1]
-                right_width = text_width(right, size)
-                i = right.find(" ")
-                if i > 0 and right[:i].isdigit() and right[i + 1:].isdigit():
-                    x = self.label(right[:i], W - 8 - right_width, y, right_width, 16, 0,
-                                   NS_DARK + (k != index), size, size)
-                    self.label(right[i + 1:], x + _ADVANCE[size], y, W - 8 - x - _ADVANCE[size], 16, 0,
-                               EW_DARK + (k != index), size, size)
+                value = s[1]
+                value_width = text_width(value, size)
+                i = value.find(" ")
+                if i > 0 and value[:i].isdigit() and value[i + 1:].isdigit():
+                    x = self.label(value[:i], W - 8 - value_width, y, value_width, 16, 0,
+                                   NS_DARK + (k != selected), size, size)
+                    self.label(value[i + 1:], x + _ADVANCE[size], y, W - 8 - x - _ADVANCE[size], 16, 0,
+                               EW_DARK + (k != selected), size, size)
                 else:
-                    self.label(right, W - 8 - right_width, y, right_width, 16, 2,
-                               SELECTION if k != index else BACKGROUND, size, size)
-                self.label(s[0], 4, y, W - 24 - right_width, 16, 0, colour, size, size)
+                    self.label(value, W - 8 - value_width, y, value_width, 16, 2,
+                               SELECTION if k != selected else BACKGROUND, size, size)
+                self.label(s[0], 4, y, W - 24 - value_width, 16, 0, colour, size, size)
             else:
                 self.label(s, 4, y, W - 12, 16, 0, colour, size, size)
             k += 1
@@ -474,7 +480,7 @@ class Layout(Regions):
             k = 16 * shown
             fill(W - 3, 21, 3, k, FRAME)
             w = max(6, k * shown // n)
-            fill(W - 3, 21 + (k - w) * start // max(1, n - shown), 3, w, GREY)
+            fill(W - 3, 21 + (k - w) * top // max(1, n - shown), 3, w, GREY)
         if hint:
             self.hint(hint)
 

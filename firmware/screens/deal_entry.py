@@ -63,10 +63,10 @@ class Entry(Screen):
         self.more = False      # the picker's list of the other announces is open
         self.pick = 0          # that list's highlighted row
         self.error = None
-        self._result = None
+        self.scored = None
         self._ctx = None  # texts derived from the draft, rebuilt only after a key changes it
         self._stepno_s = None
-        self._confirm = None  # the confirm step's texts (ConfirmTexts)
+        self.confirm_texts = None  # the confirm step's texts (ConfirmTexts)
         self._title = None  # the confirm step's title (the units do not change it)
         self._rows = None  # the contract's or card points' keys in words (_key_rows)
         # the confirm step's units value shown before, its error, result and texts: swapped
@@ -92,7 +92,7 @@ class Entry(Screen):
     # -- navigation
     def _touch(self):
         """Forget the texts derived from the draft (they are rebuilt at the next draw)."""
-        self._ctx = self._stepno_s = self._confirm = self._title = self._checked = self._holds = self._rows = None
+        self._ctx = self._stepno_s = self.confirm_texts = self._title = self._checked = self._holds = self._rows = None
         self._picker_texts = None
         self._kept.forget()
 
@@ -128,14 +128,14 @@ class Entry(Screen):
         app = self.app
         draft = self.draft
         self.error = None
-        self._result = None
+        self.scored = None
         try:
             if units_only and self._checked is not None:
                 self._checked["points"] = draft.takers_points()
             else:
                 self._checked = None
                 self._checked = validate(draft.rules, draft.record())
-            self._result = app.table.trial(self._checked, self.index, True)
+            self.scored = app.table.trial(self._checked, self.index, True)
         except (RecordError, GameError) as e:
             self.error = e
 
@@ -498,7 +498,7 @@ class Entry(Screen):
         the place of a belote or a meld."""
         texts = self.app.texts
         draft = self.draft
-        r = self._result[0]
+        r = self.scored[0]
         self._sum = None  # the melds' sum when the detail line has no room for it (_announces_part)
         if r.made is None:
             return texts["passed"], ""
@@ -608,15 +608,12 @@ class Entry(Screen):
         draft forgets it."""
         draft = self.draft
         kept = self._kept
-        shown = draft.units if self._confirm is not None else None  # None: its texts were never built
+        shown = draft.units if self.confirm_texts is not None else None  # None: its texts were never built
         draft.step_units(direction)
         back = kept.units is not None and kept.units == draft.units
-        kept.units = shown
-        kept.error, self.error = self.error, kept.error
-        kept.result, self._result = self._result, kept.result
-        kept.confirm, self._confirm = self._confirm, kept.confirm
+        kept.swap(self, shown)
         if not back:  # a value not kept: scored now, its texts built at the next draw
-            self._confirm = None
+            self.confirm_texts = None
             self._evaluate(True)
         if shown is None:
             kept.forget()
@@ -631,27 +628,26 @@ class Entry(Screen):
             if self.index is not None:
                 title = str(self.index + 1) + ": " + title
             self._title = _fit(title, contract_text(self.app, rec, compact=True), contract_text(self.app, rec, False))
-        shown = ConfirmTexts()
-        shown.title = self._title
         units = draft.has_units()
         save = texts["save_units"] if units else texts["save"]
+        verdict = detail = ""
+        melds_sum = None
         if self.error is None:
-            shown.verdict, shown.detail = self._verdict()
-            if self._result[2]:
+            verdict, detail = self._verdict()
+            if self.scored[2]:
                 save = texts["save_end_units"] if units else texts["save_end"]  # this deal ends the game
-            shown.melds_sum = self._sum
+            melds_sum = self._sum
         # each team's hold key in words where the hold opens its announces (NS held OK, EW held BACK)
         ns, ew = self._holds_open_announces()
         holds = texts["h_hold_announce_both"] if ns and ew else texts["h_hold_announce"] if ns else \
             texts["h_hold_announce_ew"] if ew else None
-        shown.rows = (save, holds) if holds else save
-        shown.mark = units and shown.verdict != "" and "0" <= shown.verdict[-1] <= "9"  # the units digit underlined
-        return shown
+        mark = units and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
+        return ConfirmTexts(self._title, verdict, detail, melds_sum, (save, holds) if holds else save, mark)
 
     def _draw_confirm(self, layout):
-        if self._confirm is None:
-            self._confirm = self._confirm_texts()
-        shown = self._confirm
+        if self.confirm_texts is None:
+            self.confirm_texts = self._confirm_texts()
+        shown = self.confirm_texts
         texts = self.app.texts
         if self.error is not None:
             e = self.error
@@ -662,7 +658,7 @@ class Entry(Screen):
         detail = shown.detail
         if shown.melds_sum is not None:  # the melds' sum when the detail line has no room for both
             detail = shown.melds_sum if not detail else detail
-        r, tot, _ = self._result
+        r, tot, _ = self.scored
         app = self.app
         layout.confirm(title=shown.title, verdict=shown.verdict, detail=detail, ns_label=app.team_name("NS"),
                        ns_score=r.score["NS"], ew_label=app.team_name("EW"), ew_score=r.score["EW"],
@@ -675,23 +671,32 @@ class ConfirmTexts:
     contract), the verdict and its detail line, the melds' sum (when the detail has no
     room for it), the keys' rows and whether the verdict's units digit is underlined."""
 
-    title = ""
-    verdict = ""
-    detail = ""
-    melds_sum = None
-    rows = ""
-    mark = False
+    def __init__(self, title, verdict, detail, melds_sum, rows, mark):
+        self.title = title
+        self.verdict = verdict
+        self.detail = detail
+        self.melds_sum = melds_sum
+        self.rows = rows
+        self.mark = mark
 
 
 class KeptUnits:
     """The confirm step's units value shown before and its error, result and texts
-    (units None: nothing kept), swapped with the current ones on UP/DOWN."""
+    (units None: nothing kept), swapped with the entry's current ones on UP/DOWN."""
 
     def __init__(self):
-        self.forget()
+        self.units = self.error = self.result = self.confirm = None
 
     def forget(self):
         self.units = self.error = self.result = self.confirm = None
+
+    def swap(self, entry, units):
+        """Keep the entry's error, result and texts (of the value `units`) and give it the
+        ones kept before."""
+        self.units = units
+        self.error, entry.error = entry.error, self.error
+        self.result, entry.scored = entry.scored, self.result
+        self.confirm, entry.confirm_texts = entry.confirm_texts, self.confirm
 
 
 class CapotQuestion:
