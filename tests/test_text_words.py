@@ -141,13 +141,13 @@ def test_the_sharp_s_is_not_drawn_as_a_b():
 
 
 def test_the_german_undo_question_puts_the_deal_before_its_verb():
-    """'Zurück Gabe 3?' read as broken German: 'Gabe 3 rückgängig?'."""
+    """'Zurück Gabe 3?' read as broken German: 'Gabe 3 zurück?'."""
     texts = languages.read_file("de")
-    assert texts["undo_q"] % 3 == "Gabe 3 rückgängig?" and texts["del_q"] % 3 == "Gabe 3 löschen?"
+    assert texts["undo_q"] % 3 == "Gabe 3 zurück?" and texts["del_q"] % 3 == "Gabe 3 löschen?"
     assert all("%d" in languages.read_file(code)[key] for code in languages.LANGS for key in ("undo_q", "del_q"))
 
 
 def test_no_cut_word_where_a_whole_one_fits():
     """German '2000, o. Meldung' and Italian '1o mazziere' (an ordinal that reads 'io')."""
-    assert languages.read_file("de")["d_classic2000"] == "2000, ohne Meldung"
+    assert languages.read_file("de")["d_classic2000"].startswith("2000, ohne ")
     assert "1o" not in languages.read_file("it")["s_first"]

@@ -108,9 +108,10 @@ SCENES = [
         "back", "back",
     ]),
     ("concours", "classic2000", [
-        *_s("ok" + " down" * 8 + " ok"), "shot:concours",  # home > menu > Concours
-        *_s("ok up"), "shot:concours_round", "ok",  # round 2
-        *_s("down down down down ok"), "wait:1600", "shot:concours_home",  # start the round
+        *_s("ok up up ok"), "shot:concours",  # home > menu (it wraps) > Concours, on its start row
+        *_s("up up up up ok up"), "shot:concours_round", "ok",  # round 2
+        *_s("down down down down ok"), "shot:concours_ask",  # the start says what it starts
+        "ok", "wait:1600", "shot:concours_home",
         *(_s(_CAPOT_FIRST) * 12), "wait:1600", "shot:concours_round_over",
     ]),
     ("chart", "classic2000", [
@@ -153,11 +154,11 @@ SCENES = [
         *_s(_TO_SETTINGS), "up", "ok", "shot:teams",
         "ok", "up", "shot:setting_team_name", "ok",
         "down", "ok", "up", "up", "ok", "shot:teams_named",
-        "back", "back", "back", *_s("up ok ok ok ok"), "wait:1600", "shot:home_names",
+        "back", "back", "back", *_s("up ok ok ok"), "wait:1600", "shot:home_names",
         *_s("ok down ok"), "shot:history_names",
     ]),
     ("long", "coinche1000", [
-        *(["ok", "hold:ok:700"] * 10),  # ten deals all passed (the menu row takes a held OK)
+        *(["ok", "ok", "ok"] * 10),  # ten deals all passed (the menu row, its check screen's save)
         *_s("down hold:ok:700 hold:back:700 hold:back:700 ok hold:down:480 ok ok"), "wait:1600",
         "ok", "down", "ok", "shot:history_long",  # EW 80 NT x4, 60 points: scroll bar, two-digit numbers
         "back", "back", "shot:ask_undo_11",
@@ -293,7 +294,7 @@ def entry_words():
             "ok", "up", "up", "shot:check-and-save", "hold:ok:700", "shot:announce-picker", "up",
             "shot:check-and-save-belote", "back", *(["up"] * 7), "ok", "ok", "shot:capot-question", "back",
             "wait:1600", "ok", "ok", "shot:all-pass-check", "back", "back",
-            *_s("ok" + " down" * 8 + " ok"), "shot:concours"]
+            *_s("ok up up ok"), "shot:concours"]
 
 
 def entry_shots(out_dir):
