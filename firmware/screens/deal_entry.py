@@ -70,15 +70,18 @@ class Entry(Screen):
         self._title = None  # the confirm step's title (the units do not change it)
         self._rows = None  # the contract's or card points' keys in words (_key_rows)
         # the confirm step's units value shown before, its error, result and texts: swapped
-        # with the current ones, so UP/DOWN back and forth allocates nothing
-        self._kept = KeptUnits()
+        # with the current ones, so UP/DOWN back and forth allocates nothing (units None:
+        # nothing kept)
+        self.kept_units = self.kept_error = self.kept_scored = self.kept_texts = None
         self._checked = None  # the record last scored there, as validate() returned it
         self._holds = None  # the confirm step's (NS, EW): does the team's hold key open its announces?
         self._sum = None  # the melds' sum, 'Ann.EO 150+NS 50', shown in turn with the detail line
         self._picker_texts = None  # (team, (choices, rows, title, hold)) of the open picker
         # the card points say every trick went one way (162 or 0) but no capot was
         # entered: asked once on saving ("Capot?": OK a capot, BACK the points kept)
-        self.capot_question = None  # a CapotQuestion while asked
+        self.capot_question = None  # its question while asked: "Capot?" or "Defence capot?"
+        self.capot_special = ALL  # the capot it asks for (ALL, DEF_ALL), each answer in words
+        self.capot_answer_ok = self.capot_answer_back = None
         self.capot_asked = False
 
     @property
@@ -94,7 +97,7 @@ class Entry(Screen):
         """Forget the texts derived from the draft (they are rebuilt at the next draw)."""
         self._ctx = self._stepno_s = self.confirm_texts = self._title = self._checked = self._holds = self._rows = None
         self._picker_texts = None
-        self._kept.forget()
+        self.kept_units = self.kept_error = self.kept_scored = self.kept_texts = None
 
     def goto(self, step):
         self._touch()
@@ -275,14 +278,18 @@ class Entry(Screen):
         if points != 162 and points != 0:
             return False
         self.capot_asked = True
-        self.capot_question = CapotQuestion(self.app.texts, points, draft.points_entered())
+        texts = self.app.texts
+        self.capot_special = ALL if points == 162 else DEF_ALL
+        self.capot_question = texts["q_capot"] if points == 162 else texts["q_def_capot"]
+        self.capot_answer_ok = "OK: " + (texts["all_tricks"] if points == 162 else texts["def_all"])
+        self.capot_answer_back = "< " + texts["keep_points"] + " " + str(draft.points_entered())
         return True
 
     def _capot_key(self, ev):
         """The capot question: OK saves a capot (or the defence's), BACK the points as entered."""
         if is_key(ev, OK):
             draft = self.draft
-            draft.tens = self.capot_question.special
+            draft.tens = self.capot_special
             draft.units = 0
             self.capot_question = None
             self._touch()
@@ -392,8 +399,8 @@ class Entry(Screen):
     # -- drawing: one method per step; every key's action in words, all at once
     def draw(self, layout):
         if self.capot_question is not None:
-            question = self.capot_question  # OK's answer on the detail line, BACK's on the keys' line
-            layout.ask(question.question, question.answer_ok, question.answer_back)
+            # OK's answer on the detail line, BACK's on the keys' line
+            layout.ask(self.capot_question, self.capot_answer_ok, self.capot_answer_back)
         elif self.meld_team is not None:
             self._draw_announces(layout)
         elif self.step == S_TAKER:
@@ -607,16 +614,18 @@ class Entry(Screen):
         back and forth between two values allocates nothing; any other change of the
         draft forgets it."""
         draft = self.draft
-        kept = self._kept
         shown = draft.units if self.confirm_texts is not None else None  # None: its texts were never built
         draft.step_units(direction)
-        back = kept.units is not None and kept.units == draft.units
-        kept.swap(self, shown)
+        back = self.kept_units is not None and self.kept_units == draft.units
+        self.kept_units = shown
+        self.kept_error, self.error = self.error, self.kept_error
+        self.kept_scored, self.scored = self.scored, self.kept_scored
+        self.kept_texts, self.confirm_texts = self.confirm_texts, self.kept_texts
         if not back:  # a value not kept: scored now, its texts built at the next draw
             self.confirm_texts = None
             self._evaluate(True)
         if shown is None:
-            kept.forget()
+            self.kept_units = self.kept_error = self.kept_scored = self.kept_texts = None
 
     def _confirm_texts(self):
         """The confirm step's texts, built once per change of the draft (ConfirmTexts)."""
@@ -678,34 +687,3 @@ class ConfirmTexts:
         self.melds_sum = melds_sum
         self.rows = rows
         self.mark = mark
-
-
-class KeptUnits:
-    """The confirm step's units value shown before and its error, result and texts
-    (units None: nothing kept), swapped with the entry's current ones on UP/DOWN."""
-
-    def __init__(self):
-        self.units = self.error = self.result = self.confirm = None
-
-    def forget(self):
-        self.units = self.error = self.result = self.confirm = None
-
-    def swap(self, entry, units):
-        """Keep the entry's error, result and texts (of the value `units`) and give it the
-        ones kept before."""
-        self.units = units
-        self.error, entry.error = entry.error, self.error
-        self.result, entry.scored = entry.scored, self.result
-        self.confirm, entry.confirm_texts = entry.confirm_texts, self.confirm
-
-
-class CapotQuestion:
-    """Asked once on saving card points of 162 or 0: was it a capot (OK) or the points
-    as entered (BACK)? special: the capot asked for (ALL, DEF_ALL); each answer in words."""
-
-    def __init__(self, texts, points, entered):
-        self.special = ALL if points == 162 else DEF_ALL
-        name = texts["all_tricks"] if self.special == ALL else texts["def_all"]
-        self.question = texts["q_capot"] if self.special == ALL else texts["q_def_capot"]
-        self.answer_ok = "OK: " + name
-        self.answer_back = "< " + texts["keep_points"] + " " + str(entered)

@@ -103,8 +103,8 @@ class NamePicker(Screen):
 
 def spell_keys(word, first=None):
     """The letter picker's keys that spell word from an empty name: each letter the
-    shortest way round (UP or DOWN presses), OK between letters."""
-    from screens.name_picker import LETTERS, start_of
+    shortest way round (UP or DOWN presses), OK between letters (the gallery and the
+    tests spell with it)."""
     out = []
     at = start_of(None)
     for n, ch in enumerate(word):

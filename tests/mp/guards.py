@@ -220,8 +220,7 @@ def _rows_of_steps(app, out):
     keys(app, OK, OK)  # 162 on the check screen (the units stop at 2), then save: "Capot?"
     out["capot_screen"] = app.view.name
     out["capot"] = hints_over_time(app)
-    q = app.view.capot_question
-    out["capot_words"] = [q.answer_ok, q.answer_back]
+    out["capot_words"] = [app.view.capot_answer_ok, app.view.capot_answer_back]
     key(app, BACK)  # the points kept: saved
     keys(app, OK, OK)  # the menu, its all-pass row: the check screen
     out["pass_screen"] = app.view.name
