@@ -5,43 +5,14 @@ The game at the table scores the draft as it would be saved (app.table.trial)
 and saves it (app.save_deal); this screen only turns keys into changes of the
 draft and draws each step.
 """
+import on_demand
 from coinche.game import GameError
-from coinche.melds import credited, total
 from coinche.record import RecordError, validate
 from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP, is_key, up_down
-from render.text import first_that_fits
 from screens.base import Screen, contract_text, wrap_or_stop
 from table.draft import ALL, BEST, DEF_ALL, REMOVE_BELOTE, S_BID, S_CONFIRM, S_MELDS_TO, S_TAKER, S_TENS, SOLO
 
 _COINCHE = ("", "x2", "x4")  # the coinche levels as every screen writes them
-_LINE = 18  # characters on one line of the 128x64 screen, drawn 7 px apart when one in eight too long
-
-
-def _fit(*texts):
-    """The first of texts that fits one line of the 128x64 screen (the last one anyway)."""
-    return first_that_fits(texts, 128)
-
-
-def _first_on_a_line(*texts):
-    """The first of texts that fits one line of the 128x64 screen drawn 7 px apart (the last anyway)."""
-    for text in texts:
-        if len(text) <= _LINE:
-            return text
-    return texts[-1]
-
-
-def _belote_label(app, belotes):
-    """'Belote NS', 'Belote NS x2 EO' ... for the (NS, EW) counts of belotes, with the
-    team names ('Belote 1-1' when long names do not fit); '' for none."""
-    if belotes == (0, 0):
-        return ""
-    label = app.texts["belote"]
-    for team, count in (("NS", belotes[0]), ("EW", belotes[1])):
-        if count:
-            label += " " + app.team_name(team) + ((" x%d" % count) if count > 1 else "")
-    return _fit(label, "%s %d-%d" % (app.texts["belote"], belotes[0], belotes[1]))
-
-
 class Entry(Screen):
     """Walks the steps of a Draft. index is None for a new deal, else the deal edited.
 
@@ -67,15 +38,15 @@ class Entry(Screen):
         self._ctx = None  # texts derived from the draft, rebuilt only after a key changes it
         self._stepno_s = None
         self.confirm_texts = None  # the confirm step's texts (ConfirmTexts)
-        self._title = None  # the confirm step's title (the units do not change it)
+        self.confirm_title = None  # the confirm step's title (the units do not change it)
         self._rows = None  # the contract's or card points' keys in words (_key_rows)
         # the confirm step's units value shown before, its error, result and texts: swapped
         # with the current ones, so UP/DOWN back and forth allocates nothing (units None:
         # nothing kept)
         self.kept_units = self.kept_error = self.kept_scored = self.kept_texts = None
-        self._checked = None  # the record last scored there, as validate() returned it
-        self._holds = None  # the confirm step's (NS, EW): does the team's hold key open its announces?
-        self._sum = None  # the melds' sum, 'Ann.EO 150+NS 50', shown in turn with the detail line
+        self.checked = None  # the record last scored there, as validate() returned it
+        self.holds = None  # the confirm step's (NS, EW): does the team's hold key open its announces?
+        self.melds_sum = None  # the melds' sum, "Ann.EO 150+NS 50", when the detail line has no room for it
         self._picker_texts = None  # (team, (choices, rows, title, hold)) of the open picker
         # the card points say every trick went one way (162 or 0) but no capot was
         # entered: asked once on saving ("Capot?": OK a capot, BACK the points kept)
@@ -95,7 +66,7 @@ class Entry(Screen):
     # -- navigation
     def _touch(self):
         """Forget the texts derived from the draft (they are rebuilt at the next draw)."""
-        self._ctx = self._stepno_s = self.confirm_texts = self._title = self._checked = self._holds = self._rows = None
+        self._ctx = self._stepno_s = self.confirm_texts = self.confirm_title = self.checked = self.holds = self._rows = None
         self._picker_texts = None
         self.kept_units = self.kept_error = self.kept_scored = self.kept_texts = None
 
@@ -133,12 +104,12 @@ class Entry(Screen):
         self.error = None
         self.scored = None
         try:
-            if units_only and self._checked is not None:
-                self._checked["points"] = draft.takers_points()
+            if units_only and self.checked is not None:
+                self.checked["points"] = draft.takers_points()
             else:
-                self._checked = None
-                self._checked = validate(draft.rules, draft.record())
-            self.scored = app.table.trial(self._checked, self.index, True)
+                self.checked = None
+                self.checked = validate(draft.rules, draft.record())
+            self.scored = app.table.trial(self.checked, self.index, True)
         except (RecordError, GameError) as e:
             self.error = e
 
@@ -495,119 +466,6 @@ class Entry(Screen):
             layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["keep"], None), ew, cur,
                            texts["hold_ok_nobody"])
 
-    def _verdict(self):
-        """(verdict line, detail line) of the confirm step: made or failed with the card
-        points entered (the pile counted: its units are set here, the layout marks
-        the last digit) and the reason the scoring core gives
-        (coinche.scoring.failure); capot and generale named; then, as far as the
-        line holds them, the belote and whose melds score (coinche.melds.credited)
-        first, since their points are counted, then the reason: a reason never takes
-        the place of a belote or a meld."""
-        texts = self.app.texts
-        draft = self.draft
-        r = self.scored[0]
-        self._sum = None  # the melds' sum when the detail line has no room for it (_announces_part)
-        if r.made is None:
-            return texts["passed"], ""
-        parts = []
-        why = None
-        if r.made:
-            if draft.tens == SOLO or draft.tens == ALL:  # named: the big scores say it was made
-                special = texts["generale"] if draft.tens == SOLO else texts["capot"]
-                line = _fit(texts["made"] + ": " + special, special)
-            else:
-                line = self._points_line(texts["made"])
-        else:
-            why, _, need = r.failure
-            if draft.tens == DEF_ALL or why == "tricks" or why == "solo":
-                special = texts["def_all"] if draft.tens == DEF_ALL else texts[draft.bid]
-                line = _fit(texts["failed"] + ": " + special, special)
-            else:
-                line = self._points_line(texts["failed"])
-            why = texts["r_" + why] + (" " + str(need) if why == "beat" else "")  # beat: the defence's figure
-        parts.append(self._announces_part())
-        if why is not None:
-            parts.append(why)
-        if draft.melds_unsettled():
-            parts.append(texts["t_melds_to"])
-        detail = ""
-        for p in parts:  # as many as one line of the 128x64 screen holds (7 px apart), in this order;
-            # the belote and melds always (their shortest form fits: the text-fit test sees it)
-            if p and (not detail or _LINE >= len(detail + " " + p)):
-                detail = detail + " " + p if detail else p
-        if self._sum is not None and self._sum in detail:
-            self._sum = None  # said already: no second detail line
-        return line, detail
-
-    def _announces_part(self):
-        """The belote and whose melds score, for the detail line: 'Belote NS Ann. EO 150',
-        else 'Bel.NS Ann.EO 150', else by counts 'Bel.1-0 Ann.0-150' (NS first, as the
-        columns below); '' for neither. Both marks end with a dot (lang/*.txt)."""
-        app = self.app
-        texts = app.texts
-        draft = self.draft
-        belote = draft.belote
-        team, pts = credited(draft.rules, self._checked or draft.record())
-        full = _belote_label(app, belote)
-        self._sum = None
-        if not pts:
-            return full
-        short = texts["melds_short"]
-        name = app.team_name(team)
-        self._sum = self._melds_sum(team, pts)
-        if belote == (0, 0):
-            if self._sum is not None:
-                return self._sum
-            return _first_on_a_line(short + " " + name + " " + str(pts), short + str(pts))
-        mark = texts["belote_mark"]
-        mark = mark[0].upper() + mark[1:]
-        names = mark
-        for side, count in (("NS", belote[0]), ("EW", belote[1])):
-            if count:
-                names += app.team_name(side) + ("x%d" % count if count > 1 else "")
-        return _first_on_a_line(full + " " + short + " " + name + " " + str(pts), names + " " + short + name + " " + str(pts),
-                                "%s%d-%d %s%d-%d" % (mark, belote[0], belote[1], short,
-                                                     pts if team == "NS" else 0, pts if team == "EW" else 0))
-
-    def _melds_sum(self, team, pts):
-        """'Ann.EO 150+NS 50': where the best side scores both sides' melds (rules melds
-        'all') and the other side announced some, whose points they are, so the other
-        side's announce is seen going over; None otherwise."""
-        draft = self.draft
-        rules = draft.rules
-        if rules["melds"] != "all":
-            return None
-        rec = self._checked or draft.record()
-        other = "EW" if team == "NS" else "NS"
-        theirs = total((rec.get("melds") or {}).get(other, ()), rec["trump"], rules["carre_nt"])
-        if not theirs:
-            return None
-        short = self.app.texts["melds_short"]
-        name = self.app.team_name(team)
-        added = str(pts - theirs) + "+"
-        theirs = str(theirs)
-        return _first_on_a_line(short + " " + name + " " + added + self.app.team_name(other) + " " + theirs,
-                                short + name + " " + added + theirs, short + added + theirs)
-
-    def _holds_open_announces(self):
-        """(NS, EW): can the team announce anything in this deal (its hold key then opens
-        its picker)? Kept until the draft changes (the units do not change it)."""
-        if self._holds is None:
-            draft = self.draft
-            self._holds = (draft.bid != "pass" and bool(draft.announce_items("NS")),
-                           draft.bid != "pass" and bool(draft.announce_items("EW")))
-        return self._holds
-
-    def _points_line(self, verdict):
-        """'Made 112', or for the defence's pile 'Made def. 50' ('def. 50' when that is
-        too long): the card points as entered, their units digit last."""
-        draft = self.draft
-        v = str(draft.points_entered())
-        if draft.pile == "T":
-            return verdict + " " + v
-        short = self.app.texts["def_points"] + " " + v
-        return _fit(verdict + " " + short, short)
-
     def _show_units(self, direction):
         """The confirm step's units one up or down (direction +1 or -1), scored at once. The value shown
         before is kept (its score and texts, swapped with the current ones), so going
@@ -627,35 +485,10 @@ class Entry(Screen):
         if shown is None:
             self.kept_units = self.kept_error = self.kept_scored = self.kept_texts = None
 
-    def _confirm_texts(self):
-        """The confirm step's texts, built once per change of the draft (ConfirmTexts)."""
-        texts = self.app.texts
-        draft = self.draft
-        if self._title is None:
-            rec = draft.record()
-            title = contract_text(self.app, rec)
-            if self.index is not None:
-                title = str(self.index + 1) + ": " + title
-            self._title = _fit(title, contract_text(self.app, rec, compact=True), contract_text(self.app, rec, False))
-        units = draft.has_units()
-        save = texts["save_units"] if units else texts["save"]
-        verdict = detail = ""
-        melds_sum = None
-        if self.error is None:
-            verdict, detail = self._verdict()
-            if self.scored[2]:
-                save = texts["save_end_units"] if units else texts["save_end"]  # this deal ends the game
-            melds_sum = self._sum
-        # each team's hold key in words where the hold opens its announces (NS held OK, EW held BACK)
-        ns, ew = self._holds_open_announces()
-        holds = texts["h_hold_announce_both"] if ns and ew else texts["h_hold_announce"] if ns else \
-            texts["h_hold_announce_ew"] if ew else None
-        mark = units and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
-        return ConfirmTexts(self._title, verdict, detail, melds_sum, (save, holds) if holds else save, mark)
-
     def _draw_confirm(self, layout):
-        if self.confirm_texts is None:
-            self.confirm_texts = self._confirm_texts()
+        if self.confirm_texts is None:  # built once per change of the draft, by code loaded for it
+            self.confirm_texts = on_demand.load("screens.confirm_texts").build(self)
+            on_demand.release("screens.confirm_texts")
         shown = self.confirm_texts
         texts = self.app.texts
         if self.error is not None:
@@ -673,17 +506,3 @@ class Entry(Screen):
                        ns_score=r.score["NS"], ew_label=app.team_name("EW"), ew_score=r.score["EW"],
                        ns_total=tot["NS"], ew_total=tot["EW"], hint=shown.rows, error=None, made=r.made,
                        mark_units=shown.mark)
-
-
-class ConfirmTexts:
-    """What the confirm step draws, built once per change of the draft: the title (the
-    contract), the verdict and its detail line, the melds' sum (when the detail has no
-    room for it), the keys' rows and whether the verdict's units digit is underlined."""
-
-    def __init__(self, title, verdict, detail, melds_sum, rows, mark):
-        self.title = title
-        self.verdict = verdict
-        self.detail = detail
-        self.melds_sum = melds_sum
-        self.rows = rows
-        self.mark = mark
