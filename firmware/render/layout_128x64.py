@@ -284,8 +284,12 @@ class Layout(Regions):
         top, height = (16, 22) if line == 54 else (11, min(22, line - 24))
         self._digits_top = top
         self._digits_height = height
-        self.arrow_up(2, top + 4)
-        self.arrow_down(2, top + height - 6)
+        if height >= 22:
+            self.arrow_up(2, top + 4)
+            self.arrow_down(2, top + height - 6)
+        else:  # small digits: the arrows at their top and bottom, apart
+            self.arrow_up(2, top)
+            self.arrow_down(2, top + height - 4)
         digit_width = 14 if height >= 22 else 10
         if value is not None:
             w = digits.width(value, digit_width, 3)

@@ -157,8 +157,10 @@ def points_line(entry, verdict):
     return _fit(verdict + " " + short, short)
 
 
-def build(entry):
-    """The confirm step's texts, built once per change of the draft (ConfirmTexts)."""
+def build(entry, texts_class):
+    """The confirm step's texts, built once per change of the draft: a texts_class
+    (deal_entry.ConfirmTexts: a class of this module would keep the module alive as long
+    as its texts are shown)."""
     texts = entry.app.texts
     draft = entry.draft
     if entry.confirm_title is None:
@@ -181,18 +183,4 @@ def build(entry):
     holds = texts["h_hold_announce_both"] if ns and ew else texts["h_hold_announce"] if ns else \
         texts["h_hold_announce_ew"] if ew else None
     mark = units and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
-    return ConfirmTexts(entry.confirm_title, verdict, detail, melds_sum, (save, holds) if holds else save, mark)
-
-
-class ConfirmTexts:
-    """What the confirm step draws, built once per change of the draft: the title (the
-    contract), the verdict and its detail line, the melds' sum (when the detail has no
-    room for it), the keys' rows and whether the verdict's units digit is underlined."""
-
-    def __init__(self, title, verdict, detail, melds_sum, rows, mark):
-        self.title = title
-        self.verdict = verdict
-        self.detail = detail
-        self.melds_sum = melds_sum
-        self.rows = rows
-        self.mark = mark
+    return texts_class(entry.confirm_title, verdict, detail, melds_sum, (save, holds) if holds else save, mark)

@@ -487,7 +487,7 @@ class Entry(Screen):
 
     def _draw_confirm(self, layout):
         if self.confirm_texts is None:  # built once per change of the draft, by code loaded for it
-            self.confirm_texts = on_demand.load("screens.confirm_texts").build(self)
+            self.confirm_texts = on_demand.load("screens.confirm_texts").build(self, ConfirmTexts)
             on_demand.release("screens.confirm_texts")
         shown = self.confirm_texts
         texts = self.app.texts
@@ -506,3 +506,17 @@ class Entry(Screen):
                        ns_score=r.score["NS"], ew_label=app.team_name("EW"), ew_score=r.score["EW"],
                        ns_total=tot["NS"], ew_total=tot["EW"], hint=shown.rows, error=None, made=r.made,
                        mark_units=shown.mark)
+
+
+class ConfirmTexts:
+    """What the confirm step draws, built once per change of the draft: the title (the
+    contract), the verdict and its detail line, the melds' sum (when the detail has no
+    room for it), the keys' rows and whether the verdict's units digit is underlined."""
+
+    def __init__(self, title, verdict, detail, melds_sum, rows, mark):
+        self.title = title
+        self.verdict = verdict
+        self.detail = detail
+        self.melds_sum = melds_sum
+        self.rows = rows
+        self.mark = mark
