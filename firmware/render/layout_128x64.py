@@ -34,8 +34,7 @@ class Layout(Regions):
         self.fb = fb
         self.W = W
         self.H = H
-        self._digits_top = 16  # the picker's digits: their top and height (mark_digits)
-        self._digits_height = 22
+        self._digits_top = 16  # the top of the picker's digits (mark_digits): 16, or 11 over rows of keys
         import framebuf
         self._cell = bytearray(8)
         self._scratch = framebuf.FrameBuffer(self._cell, 8, 8, framebuf.MONO_VLSB)
@@ -283,7 +282,6 @@ class Layout(Regions):
         # the digits' box: 12..38 over the context line at 45 with one row of keys
         top, height = (16, 22) if line == 54 else (11, min(22, line - 24))
         self._digits_top = top
-        self._digits_height = height
         if height >= 22:
             self.arrow_up(2, top + 4)
             self.arrow_down(2, top + height - 6)
@@ -307,9 +305,9 @@ class Layout(Regions):
     def mark_digits(self, value, units):
         """Underline the digit(s) being set under the picker's number: the units, or the tens and above."""
         nd = ndigits(value)
-        digit_width = 14 if self._digits_height >= 22 else 10
+        digit_width = 14  # the digits 22 px high under the title (the card points' rows of keys leave them so)
         x0 = 12 + (W - 24 - digits.width(value, digit_width, 3)) // 2
-        y = self._digits_top + self._digits_height + 1
+        y = self._digits_top + 23
         if units:
             self.fb.fill_rect(x0 + (nd - 1) * (digit_width + 3), y, digit_width, 2, 1)
         elif nd >= 2:
@@ -336,7 +334,7 @@ class Layout(Regions):
             fb.hline(0, 52, W, 1)
             self.label(context, 0, 55, W, 1)
 
-    def confirm(self, title, verdict, detail, ns_label, ns_score, ew_label, ew_score, ns_total, ew_total, hint,
+    def confirm(self, title, verdict, detail, ns_label, ns, ew_label, ew, ns_total, ew_total, hint,
                 error=None, made=None, mark_units=False):
         """The deal before it is saved: the contract (title), the verdict and its detail,
         then under each team's name its deal score and its total after the deal, on one
@@ -358,21 +356,25 @@ class Layout(Regions):
             self.label(ns_label, 0, 28, HALF - 1, 1)
             self.label(ew_label, HALF + 1, 28, HALF - 1, 1)
             # the scores' signs where both columns have room for them
-            plus = 7 * (max(ndigits(ns_score) + ndigits(ns_total), ndigits(ew_score) + ndigits(ew_total))) <= 45
-            self.score_and_total(ns_score, ns_total, 0, plus)
-            self.score_and_total(ew_score, ew_total, HALF + 1, plus)
+            plus = 7 * (max(ndigits(ns) + ndigits(ns_total), ndigits(ew) + ndigits(ew_total))) <= 45
+            # each team's score and its total after it on one row of its column, in digits
+            # 7 px apart, the total at the right (nothing allocated)
+            x = 0
+            score = ns
+            total = ns_total
+            while True:
+                if plus:
+                    self.label("+", x, 37, 8)
+                self.label(score, x + 8 * plus, 37, 7 * ndigits(score) - 1, 0, 1, False, None, True)
+                n = 7 * ndigits(total) - 1
+                self.label("=", x + HALF - 1 - n - 8, 37, 8)
+                self.label(total, x + HALF - 1 - n, 37, n, 0, 1, False, None, True)
+                if x:
+                    break
+                x = HALF + 1
+                score = ew
+                total = ew_total
         self.hint_rows(hint)
-
-    def score_and_total(self, score, total, x, plus):
-        """A team's deal score ('+80', plus: with its sign) and its total after it ('=540',
-        at the right) on one row of its column, in digits 7 px apart (nothing allocated)."""
-        n = 7 * ndigits(score) - 1
-        if plus:
-            self.label("+", x, 37, 8)
-        self.label(score, x + 8 * plus, 37, n, 0, 1, False, None, True)
-        n = 7 * ndigits(total) - 1
-        self.label("=", x + HALF - 1 - n - 8, 37, 8)
-        self.label(total, x + HALF - 1 - n, 37, n, 0, 1, False, None, True)
 
     def ask(self, question, detail, hint):
         fb = self.fb

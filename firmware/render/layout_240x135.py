@@ -132,8 +132,7 @@ class Layout(Regions):
         self.fb = fb
         self.fill_rect = fb.fill_rect  # bound once: the text loop calls it without allocating
         self.hold_words = None  # (the language table, "tenir" of its "tenir OK:"): home's held-OK words
-        self._digits_height = 50  # the picker's digits (mark_digits)
-        self._digit_width = 26
+        self._digits_height = 50  # the height of the picker's digits (mark_digits)
         self.W = W
         self.H = H
         # the scratch line: 32 characters of 8 px, 2 rows above the cell for capital accents
@@ -496,7 +495,6 @@ class Layout(Regions):
         height = 50 if bar == BAR_TOP else bar - 54
         digit_width = min(26, 12 + height // 2)
         self._digits_height = height
-        self._digit_width = digit_width
         self.arrow(6, 48)
         self.arrow(6, 46 + height - 10, 1)
         if value is None:
@@ -513,7 +511,7 @@ class Layout(Regions):
     def mark_digits(self, value, units):
         """Mark the digit(s) being set under the picker's number: the units, or the tens and above."""
         n = ndigits(value)
-        digit_width = self._digit_width
+        digit_width = min(26, 12 + self._digits_height // 2)  # as picker() drew them
         x = (W - digits.width(value, digit_width, 6)) // 2
         y = 46 + self._digits_height + (4 if self._digits_height == 50 else 2)
         if units:
@@ -542,7 +540,7 @@ class Layout(Regions):
         if context:
             self.hint(context)
 
-    def confirm(self, title, verdict, detail, ns_label, ns_score, ew_label, ew_score, ns_total, ew_total, hint,
+    def confirm(self, title, verdict, detail, ns_label, ns, ew_label, ew, ns_total, ew_total, hint,
                 error=None, made=None, mark_units=False):
         """The deal before it is saved: the contract (title), the verdict (coloured by made:
         None no colour), its detail, each team's label, its deal score and its total after
@@ -562,7 +560,7 @@ class Layout(Regions):
             self.label(error[1], 4, 72, W - 8, 16, 1)
             return
         self.label(detail, 2, 41, W - 4, 16, 1, SELECTION if made is None else (GOOD if made else BAD))
-        for i, label, score, total in ((0, ns_label, ns_score, ns_total), (1, ew_label, ew_score, ew_total)):
+        for i, label, score, total in ((0, ns_label, ns, ns_total), (1, ew_label, ew, ew_total)):
             x0 = 121 * i
             fb.fill_rect(x0, 60, 119, bar - 61, NS_DARK + 3 * i)
             fb.fill_rect(x0, 60, 119, 18, NS_COLOUR + 3 * i)

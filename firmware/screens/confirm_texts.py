@@ -39,7 +39,7 @@ def _belote_label(app, belotes):
     return _fit(label, "%s %d-%d" % (app.texts["belote"], belotes[0], belotes[1]))
 
 
-def verdict_and_detail(entry):
+def _verdict(entry):
     """(verdict line, detail line) of the confirm step: made or failed with the card
     points entered (the pile counted: its units are set here, the layout marks
     the last digit) and the reason the scoring core gives
@@ -50,7 +50,7 @@ def verdict_and_detail(entry):
     texts = entry.app.texts
     draft = entry.draft
     r = entry.scored[0]
-    entry.melds_sum = None  # the melds' sum when the detail line has no room for it (announces_part)
+    entry.melds_sum = None  # the melds' sum when the detail line has no room for it (_announces_part)
     if r.made is None:
         return texts["passed"], ""
     parts = []
@@ -60,16 +60,16 @@ def verdict_and_detail(entry):
             special = texts["generale"] if draft.tens == SOLO else texts["capot"]
             line = _fit(texts["made"] + ": " + special, special)
         else:
-            line = points_line(entry, texts["made"])
+            line = _points_line(entry, texts["made"])
     else:
         why, _, need = r.failure
         if draft.tens == DEF_ALL or why == "tricks" or why == "solo":
             special = texts["def_all"] if draft.tens == DEF_ALL else texts[draft.bid]
             line = _fit(texts["failed"] + ": " + special, special)
         else:
-            line = points_line(entry, texts["failed"])
+            line = _points_line(entry, texts["failed"])
         why = texts["r_" + why] + (" " + str(need) if why == "beat" else "")  # beat: the defence's figure
-    parts.append(announces_part(entry))
+    parts.append(_announces_part(entry))
     if why is not None:
         parts.append(why)
     if draft.melds_unsettled():
@@ -84,7 +84,7 @@ def verdict_and_detail(entry):
     return line, detail
 
 
-def announces_part(entry):
+def _announces_part(entry):
     """The belote and whose melds score, for the detail line: 'Belote NS Ann. EO 150',
     else 'Bel.NS Ann.EO 150', else by counts 'Bel.1-0 Ann.0-150' (NS first, as the
     columns below); '' for neither. Both marks end with a dot (lang/*.txt)."""
@@ -99,7 +99,7 @@ def announces_part(entry):
         return full
     short = texts["melds_short"]
     name = app.team_name(team)
-    entry.melds_sum = sum_of_melds(entry, team, pts)
+    entry.melds_sum = _melds_sum(entry, team, pts)
     if belote == (0, 0):
         if entry.melds_sum is not None:
             return entry.melds_sum
@@ -115,7 +115,7 @@ def announces_part(entry):
                                                  pts if team == "NS" else 0, pts if team == "EW" else 0))
 
 
-def sum_of_melds(entry, team, pts):
+def _melds_sum(entry, team, pts):
     """'Ann.EO 150+NS 50': where the best side scores both sides' melds (rules melds
     'all') and the other side announced some, whose points they are, so the other
     side's announce is seen going over; None otherwise."""
@@ -136,7 +136,7 @@ def sum_of_melds(entry, team, pts):
                             short + name + " " + added + theirs, short + added + theirs)
 
 
-def holds_open_announces(entry):
+def _holds_open_announces(entry):
     """(NS, EW): can the team announce anything in this deal (its hold key then opens
     its picker)? Kept until the draft changes (the units do not change it)."""
     if entry.holds is None:
@@ -146,7 +146,7 @@ def holds_open_announces(entry):
     return entry.holds
 
 
-def points_line(entry, verdict):
+def _points_line(entry, verdict):
     """'Made 112', or for the defence's pile 'Made def. 50' ('def. 50' when that is
     too long): the card points as entered, their units digit last."""
     draft = entry.draft
@@ -157,10 +157,11 @@ def points_line(entry, verdict):
     return _fit(verdict + " " + short, short)
 
 
-def build(entry, texts_class):
-    """The confirm step's texts, built once per change of the draft: a texts_class
-    (deal_entry.ConfirmTexts: a class of this module would keep the module alive as long
-    as its texts are shown)."""
+def build(entry):
+    """The confirm step's texts, built once per change of the draft: (title, verdict,
+    detail, the melds' sum, the keys' rows, whether the verdict's units digit is
+    underlined), for deal_entry.ConfirmTexts (a class of this module would keep the
+    module alive as long as its texts are shown)."""
     texts = entry.app.texts
     draft = entry.draft
     if entry.confirm_title is None:
@@ -174,13 +175,13 @@ def build(entry, texts_class):
     verdict = detail = ""
     melds_sum = None
     if entry.error is None:
-        verdict, detail = verdict_and_detail(entry)
+        verdict, detail = _verdict(entry)
         if entry.scored[2]:
             save = texts["save_end_units"] if units else texts["save_end"]  # this deal ends the game
         melds_sum = entry.melds_sum
     # each team's hold key in words where the hold opens its announces (NS held OK, EW held BACK)
-    ns, ew = holds_open_announces(entry)
+    ns, ew = _holds_open_announces(entry)
     holds = texts["h_hold_announce_both"] if ns and ew else texts["h_hold_announce"] if ns else \
         texts["h_hold_announce_ew"] if ew else None
     mark = units and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
-    return texts_class(entry.confirm_title, verdict, detail, melds_sum, (save, holds) if holds else save, mark)
+    return entry.confirm_title, verdict, detail, melds_sum, (save, holds) if holds else save, mark

@@ -487,14 +487,14 @@ class Entry(Screen):
 
     def _draw_confirm(self, layout):
         if self.confirm_texts is None:  # built once per change of the draft, by code loaded for it
-            self.confirm_texts = on_demand.load("screens.confirm_texts").build(self, ConfirmTexts)
+            self.confirm_texts = ConfirmTexts(*on_demand.load("screens.confirm_texts").build(self))
             on_demand.release("screens.confirm_texts")
         shown = self.confirm_texts
         texts = self.app.texts
         if self.error is not None:
             e = self.error
-            layout.confirm(title=shown.title, verdict=shown.verdict, detail="", ns_label="", ns_score=0, ew_label="",
-                           ew_score=0, ns_total=0, ew_total=0, hint=texts["h_step_keys"],
+            layout.confirm(title=shown.title, verdict=shown.verdict, detail="", ns_label="", ns=0, ew_label="",
+                           ew=0, ns_total=0, ew_total=0, hint=texts["h_step_keys"],
                            error=(texts["e_field"], texts.get("f_" + e.field, e.field)))
             return
         detail = shown.detail
@@ -503,7 +503,7 @@ class Entry(Screen):
         r, tot, _ = self.scored
         app = self.app
         layout.confirm(title=shown.title, verdict=shown.verdict, detail=detail, ns_label=app.team_name("NS"),
-                       ns_score=r.score["NS"], ew_label=app.team_name("EW"), ew_score=r.score["EW"],
+                       ns=r.score["NS"], ew_label=app.team_name("EW"), ew=r.score["EW"],
                        ns_total=tot["NS"], ew_total=tot["EW"], hint=shown.rows, error=None, made=r.made,
                        mark_units=shown.mark)
 
