@@ -121,7 +121,8 @@ class App:
         """What an ended game shows: game over, or a concours round's end (both on demand)."""
         return on_demand.screen("RoundOver" if self.table.concours() else "GameOver")(self)
 
-    def flash(self, msg, ms=TOAST_MS):
+    def show_message(self, msg, ms=TOAST_MS):
+        """Show a message over the current screen for ms."""
         self.toast_msg = msg
         self.toast_until = ticks_add(self.clock(), ms)
         self.dirty = True
@@ -135,7 +136,7 @@ class App:
             text = text % MAX_DEALS
         if ms is None:
             ms = LONG_TOAST_MS if message in LONG_MESSAGES else TOAST_MS
-        self.flash(text, ms)
+        self.show_message(text, ms)
 
     def team_name(self, team):
         """How a team ("NS" or "EW") is shown everywhere: the name the table gave it
@@ -204,7 +205,7 @@ class App:
         """Tell what the table answered; when the change moved the next dealer off `dealer`
         (who dealt next before; None: as expected), say who deals now, a while longer."""
         if dealer is not None and message in ("saved", "deleted") and self.table.game.dealer() != dealer:
-            self.flash(self.texts["dealer_moved"] + " " + self.seat_label(), LONG_TOAST_MS)
+            self.show_message(self.texts["dealer_moved"] + " " + self.seat_label(), LONG_TOAST_MS)
             return
         self.tell(message)
 

@@ -24,6 +24,7 @@ MODULES = {
     "table.start": None,
     "render.languages": None,
     "store.recovery": None,
+    "screens.confirm_texts": None,
     "table.settings": (),
     "screens.menu": ("Menu",),
     "screens.game_over": ("GameOver",),

@@ -72,12 +72,31 @@ def test_after_a_round_the_next_one_is_offered_at_the_same_table(tmp_path):
         sim.run_script(plan(RULES, records(12))[0])
         state = sim.state()
         assert state["screen"] == "roundover"
-        # OK, then straight down to "Start round": round + 1, the same table and teams
-        assert round_presses("roundover", state["settings"], (2, 6, 3, 9)) == ["OK"] + ["DOWN"] * 3 + ["DOWN", "OK"]
-        sim.run_script(["ok", "down", "down", "down", "down", "ok"])
+        # OK, OK on "Start round" (highlighted), OK to its question: round + 1, the same table and teams
+        assert round_presses("roundover", state["settings"], (2, 6, 3, 9)) == ["OK", "OK", "OK"]
+        sim.run_script(["ok", "ok"])
+        assert sim.state()["screen"] == "ask"  # what it starts, asked once
+        sim.run_script(["ok"])
         state = sim.state()
     assert state["screen"] == "home" and state["deals"] == []
     assert (state["concours"]["round"], state["concours"]["table"]) == (2, 6)
+
+
+def test_the_round_proposed_from_home_takes_six_presses_and_asks_once():
+    with Sim(rules=PRESET) as sim:
+        state = sim.state()
+        presses = round_presses("home", state["settings"], (1, 1, 1, 2))  # what a fresh device proposes
+        assert len(presses) <= 6, presses
+        for button in presses[:-1]:
+            sim.press(button)
+        sim.sync()
+        asked = sim.state()
+        assert asked["screen"] == "ask" and asked["concours"] is None  # nothing started before the answer
+        sim.press(presses[-1])
+        sim.sync()
+        state = sim.state()
+    assert state["screen"] == "home" and (state["concours"]["round"], state["concours"]["table"]) == (1, 1)
+    assert state["concours"]["teams"] == {"NS": 1, "EW": 2}
 
 
 def test_new_game_after_a_round_plays_to_the_target_again():

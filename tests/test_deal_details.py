@@ -28,7 +28,8 @@ rec = RECORD
 entry = Entry(app, Draft(app.game.rules, record=rec), None)
 entry.step = "confirm"
 entry._evaluate()
-print("confirm", json.dumps(entry._verdict()))
+from screens import confirm_texts
+print("confirm", json.dumps(confirm_texts._verdict(entry)))
 app.save_deal(rec, None)
 menu = history.DealMenu(app, 0)
 print("rows", json.dumps(menu.rows()))

@@ -30,7 +30,7 @@ def look(name):
     out[name] = {"screen": app.screen, "toast": app.toast_msg,
                  "bid": d and d.bid, "coinche": d and d.coinche, "points": d and d.takers_points(),
                  "melds": d and {"NS": list(d.melds["NS"]), "EW": list(d.melds["EW"])}, "belote": d and list(d.belote),
-                 "score": getattr(v, "_result", None) and v._result[0].score}
+                 "score": getattr(v, "scored", None) and v.scored[0].score}
     app.toast_msg = None
 
 key(UP)                       # NS took: the contract starts at 80

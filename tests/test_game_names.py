@@ -98,3 +98,15 @@ def test_the_export_names_each_game_as_it_was_played(tmp_path):
     new_game = page.split('<section class="game" id="game-2">')[1].split("</section>")[0]
     assert html.escape(OLD[0]) in old_game and OLD[1] in old_game and NEW[0] not in old_game
     assert NEW[0] in new_game and NEW[1] in new_game and html.escape(OLD[0]) not in new_game
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "it", "en"])
+def test_the_names_offered_are_in_the_language_in_use_only(lang):
+    """Voi, Noi, Ihr, Wir, Them, Us, Eux, Nous were offered in every language."""
+    from screens.settings import NAME_CHOICES, name_choices
+
+    offered = name_choices(lang, None)
+    assert offered[0] is None and offered[1:] == list(NAME_CHOICES[lang]) and len(offered) >= 5
+    assert all(len(name) <= 8 for name in offered[1:])  # what a name may hold
+    others = {name for code, names in NAME_CHOICES.items() if code != lang for name in names}
+    assert not others & set(offered[1:]), others & set(offered[1:])

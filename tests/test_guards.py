@@ -2,9 +2,10 @@
 firmware (MicroPython unix port, tests/mp/guards.py drives the App and reports).
 
 - card points of 162 (or 0) entered as a number ask "Capot?" once on saving;
-- OK, OK from home records no all-pass deal (the menu row takes a held OK);
+- no press or hold records an all-pass without its check screen;
 - the contract screen never shows a taker under "All passed";
-- the check-and-save step keeps each team's hold mark whatever the names' length;
+- the check-and-save step says each team's hold in words, whatever the names' length;
+- every entry step shows every key's action all the time, on both boards, in four languages;
 - a deal deleted in the middle says who deals next (an undo does not need to).
 """
 import json
@@ -18,8 +19,8 @@ SCRIPT = os.path.join(ROOT, "tests", "mp", "guards.py")
 LAYOUTS = ("128x64", "240x135")
 
 
-def run_case(case, layout="128x64", preset="classic2000"):
-    out = run_mp(script=SCRIPT, args=(layout, case, preset)).stdout.splitlines()
+def run_case(case, layout="128x64", preset="classic2000", *more):
+    out = run_mp(script=SCRIPT, args=(layout, case, preset) + more).stdout.splitlines()
     results = [json.loads(line[7:]) for line in out if line.startswith("result ")]
     assert results, out[-20:]
     return results[0]
@@ -53,11 +54,13 @@ def test_161_card_points_save_without_a_question():
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_ok_ok_from_home_records_no_all_pass_deal(layout):
+def test_no_press_or_hold_records_an_all_pass_without_its_check_screen(layout):
     r = run_case("menu_ok_ok", layout)
-    assert r["after_ok_ok"] == "menu" and r["deals_after_ok_ok"] == []
-    assert r["toast"]  # the plain OK says the row takes a held OK
-    assert r["after_hold"] == "home" and r["deals"] == [{"bid": "pass"}]
+    assert r["after_ok_ok"] == "entry-confirm" and r["deals_after_ok_ok"] == []
+    assert _shown_all(r["save"], r["check_texts"], layout)  # the check screen names its saving key
+    assert r["after_back"] == "entry-bid"
+    assert r["after_hold"] == "entry-confirm" and r["deals_after_hold"] == []
+    assert r["after_save"] == "home" and r["deals"] == [{"bid": "pass"}]
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -69,10 +72,11 @@ def test_the_contract_screen_shows_no_taker_under_all_passed(layout):
 
 
 @pytest.mark.parametrize("case", ["hold_marks_short_names", "hold_marks_long_names", "hold_marks_no_names"])
-def test_check_and_save_keeps_both_hold_marks_whatever_the_names(case):
+def test_check_and_save_says_both_holds_in_words_whatever_the_names(case):
     r = run_case(case, preset="federation")  # melds: both teams may announce
     assert r["screen"] == "entry-confirm"
-    assert "OK+" in r["texts"] and "<+" in r["texts"], r["texts"]
+    assert not any("OK+" in t or "<+" in t for t in r["texts"]), r["texts"]  # no hold marks: words
+    assert any(r["holds"] == t for t in r["texts"]) and any(r["save"] == t for t in r["texts"]), r["texts"]
 
 
 def test_a_deal_deleted_in_the_middle_says_who_deals_next():
@@ -82,20 +86,52 @@ def test_a_deal_deleted_in_the_middle_says_who_deals_next():
     assert r["toast_undo"] == r["deleted"]  # undoing the last deal moves the dealer as expected
 
 
+KEY_WORDS = ("OK", "v", "^v", "<", "/", ">")
+
+
+def _pieces(text):
+    """The words of a keys' text as the Display Pack draws them: its keys as key caps
+    ('OK', '<', '^v' drawn as X, Y, A B), the rest as texts of their own."""
+    pieces = []
+    for word in text.split():
+        if word.startswith("OK/<"):
+            word = word[4:]
+        elif word.startswith("^v"):
+            word = word[2:]
+        elif word[:2] == "OK" and word[2:3] in ("+", ":"):
+            word = word[2:]
+        elif word[:1] in ("<", "^"):
+            word = word[1:]
+        if word and word not in KEY_WORDS:
+            pieces.append(word)
+    return pieces
+
+
+def _shown_all(text, frame, layout):
+    """Is text drawn in the frame: whole on the OLED, each of its words on the Display Pack?"""
+    if layout == "128x64":
+        return text in frame
+    return all(any(piece in t for t in frame) for piece in _pieces(text))
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "it", "en"])
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_hint_lines_name_the_held_keys_in_words(layout):
-    """Waiting on a step shows, one after the other, what each held key does there."""
-    r = run_case("hints_turn", layout, "federation")
-    words = r["words"]
+def test_every_entry_step_shows_every_action_all_the_time(layout, lang):
+    """Waiting on a step changes nothing on it: each frame, 2.1 s apart, is the same and
+    shows every key's action there, the holds included (no hint line turns)."""
+    r = run_case("in_sight", layout, "federation", lang)
+    assert r["capot_screen"] == "entry-capot" and r["pass_screen"] == "entry-confirm"
+    for step in ("bid", "tens", "confirm", "capot", "pass"):
+        frames = r[step]
+        assert all(frame == frames[0] for frame in frames), (step, frames)
+        for words in r[step + "_words"]:
+            assert all(_shown_all(words, frame, layout) for frame in frames), (step, words, frames[0])
 
-    def shown(frames, text):
-        # the Display Pack draws a key as a key cap: its words after the key are a text of their own
-        tail = text.split(":", 1)[1].strip()
-        return any(text in t or tail in t for frame in frames for t in frame)
 
-    assert shown(r["bid"], words["h_hold_kind"]) and shown(r["bid"], words["h_hold_coinche"]), r["bid"]
-    assert shown(r["tens"], words["h_pile_def"]), r["tens"]
-    assert shown(r["confirm"], words["h_hold_announce"]), r["confirm"]
+def test_the_in_sight_check_sees_a_turning_line():
+    frames = [["80", "^v OK >  <retour"], ["80", "tenir <: coinche"]]
+    assert not all(_shown_all("tenir <: coinche", frame, "128x64") for frame in frames)
+    assert not all(frame == frames[0] for frame in frames)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -106,6 +142,7 @@ def test_team_names_of_ones_own_letter_by_letter(layout):
     assert r["full"]  # a ninth letter is refused, and said
     assert r["after"] == "teams"
     assert r["names"] == {"NS": "Paul&Mie", "EW": "Team 12"} and r["shown"] == ["Paul&Mie", "Team 12"]
+    assert r["presses_paul"] <= 60 and r["presses_team"] <= 60, (r["presses_paul"], r["presses_team"])
     # BACK takes letters away, then leaves without saving: the name stays
     assert r["after_back"] == "teams" and r["names_after_back"] == r["names"]
 

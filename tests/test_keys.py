@@ -68,12 +68,12 @@ def test_hold_for_gives_exactly_k_steps_on_the_device(k):
 
 # ------------------------------------------------------------------ small plans
 
-def test_a_pass_deal_is_two_presses():
-    """The menu, then its all-pass row held (a plain OK there records nothing)."""
+def test_a_pass_deal_is_three_presses():
+    """The menu, its all-pass row, then the save on its check screen (nothing is recorded before)."""
     for preset in ("classic2000", "federation"):
         rules = Rules(preset)
         ev = planner.plan_deal(rules, Game(rules), {"bid": "pass"})
-        assert ev == ["ok", planner.HOLD_OK] and planner.presses(ev) == 2
+        assert ev == ["ok", "ok", "ok"] and planner.presses(ev) == 3
     with Sim(rules="federation") as sim:
         sim.run_script(ev)
         st = sim.state()
@@ -87,8 +87,8 @@ def test_deal_scripts_cuts_a_plan_at_its_deal_lines():
     lines, counts = planner.plan(rules, records)
     before, deals = planner.deal_scripts(["wait 100"] + lines)
     assert before == ["wait 100"]
-    assert [d[1:] for d in deals] == [["ok", planner.HOLD_OK], ["up", "ok", "ok", "ok"]]
-    assert all(d[0].startswith(planner.DEAL_MARK) for d in deals) and counts == [2, 4]
+    assert [d[1:] for d in deals] == [["ok", "ok", "ok"], ["up", "ok", "ok", "ok"]]
+    assert all(d[0].startswith(planner.DEAL_MARK) for d in deals) and counts == [3, 4]
     assert sum(deals, []) == lines
     assert planner.deal_scripts([]) == ([], [])
 
@@ -204,7 +204,7 @@ def test_cli_script_and_presses_lines(tmp_path, preset, records):
         assert k == len(events), n  # a hold is one press
         for e in events:
             assert re.fullmatch(r"(up|down|ok|back|hold (up|down|ok|back) \d+)", e), e
-    assert blocks[1][1:] == (2, ["ok", planner.HOLD_OK]) or records[1]["bid"] != "pass"
+    assert blocks[1][1:] == (3, ["ok", "ok", "ok"]) or records[1]["bid"] != "pass"
     # stdin gives the same script, and the script drives the simulator CLI to the same game
     assert cli("--rules", preset, stdin=src.read_text()).stdout == p.stdout
     script = tmp_path / "deals.script"
@@ -308,7 +308,7 @@ def test_keystroke_level_time_model():
     ev, reads = planner.plan_deal_read(rules, Game(rules), {"taker": "NS", "bid": 80, "trump": "H", "points": 80})
     assert reads == 3  # contract, tens, check & save
     ev, reads = planner.plan_deal_read(rules, Game(rules), {"bid": "pass"})
-    assert (ev, reads) == (["ok", planner.HOLD_OK], 1)
+    assert (ev, reads) == (["ok", "ok", "ok"], 2)
     times = []
     lines, counts = planner.plan(rules, RECORDS[:3], times=times)
     assert len(times) == 3 and all(t > 0 for t in times)

@@ -354,3 +354,26 @@ def test_home_bars_show_the_deals_played_of_a_concours_round():
     }, out
     to_target = out["[] 1"]
     assert to_target[0] > 0 and to_target[1] == 0 and to_target[2] == 0  # NS scored, EW did not
+
+
+KEY_BADGES = """
+import framebuf
+from render.layout_240x135 import Layout, FOREGROUND
+buf = bytearray(120 * 135)
+fb = framebuf.FrameBuffer(buf, 240, 135, framebuf.GS4_HMSB)
+L = Layout(fb)
+L.choice3("Annonce NS", None, ("Belote", 1), ("Autres", 2), ("Tierce", 3), 0, None)
+badges = []
+for i in range(3):
+    y = 27 + 29 * i
+    white = sum(1 for yy in range(y, y + 22) for xx in range(4, 30) if fb.pixel(xx, yy) == FOREGROUND)
+    badges.append(white)
+print(badges)
+"""
+
+
+def test_the_choice_screens_key_badges_draw_their_letters_big_in_white():
+    """The badges A, X, B beside a three-way screen's rows were grey blobs with a dark
+    8x8 letter: each letter is now white at double size (a 16 px glyph has 40+ pixels)."""
+    badges = eval(run_mp(code=KEY_BADGES).stdout.strip().splitlines()[-1])  # noqa: S307 - our own list
+    assert all(white >= 40 for white in badges), badges

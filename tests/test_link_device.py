@@ -264,9 +264,9 @@ def real_firmware_tables_play_a_round_through_faults(club):
         assert link["draw"]["teams"] == {"NS": seat["NS"], "EW": seat["EW"]}
         wanted[device.number] = (1, device.number, seat["NS"], seat["EW"])
         shown = device.sim.state()
-        # Menu > Concours offers the drawn round: OK on each value, nothing to change
+        # Menu > Concours offers the drawn round on its start row: OK, then OK to its question
         assert round_presses(shown["screen"], shown["settings"], wanted[device.number], shown) == (
-            ["OK"] + ["DOWN"] * Menu.ITEMS.index("m_concours") + ["OK", "DOWN", "DOWN", "DOWN", "DOWN", "OK"])
+            ["OK"] + ["UP"] * (len(Menu.ITEMS) - Menu.ITEMS.index("m_concours")) + ["OK", "OK", "OK"])
     start_rounds(devices, wanted)
     deal_together(devices)
     settle(devices)

@@ -120,3 +120,34 @@ def test_german_says_coinche_and_no_french_word():
     strings = _table_strings("de")
     assert not [key for key, value in strings.items() if re.search(r"\bKontra\b", value)]
     assert not [key for key, value in strings.items() if re.search("[éèêàç]", value)]
+
+
+SHARP_S = """
+import framebuf
+from render.text import text
+def cell(ch):
+    fb = framebuf.FrameBuffer(bytearray(8), 8, 8, framebuf.MONO_VLSB)
+    text(fb, ch, 0, 0, 1)
+    return [(x, y) for y in range(8) for x in range(8) if fb.pixel(x, y)]
+print(cell("ß") != cell("B"), len(cell("ß")) > len(cell("B")))
+"""
+
+
+def test_the_sharp_s_is_not_drawn_as_a_b():
+    """'Meißner' read 'MeiBner': the sharp s is its B with the stem below the line."""
+    from conftest import run_mp
+
+    assert run_mp(code=SHARP_S).stdout.split()[-2:] == ["True", "True"]
+
+
+def test_the_german_undo_question_puts_the_deal_before_its_verb():
+    """'Zurück Gabe 3?' read as broken German: 'Gabe 3 zurück?'."""
+    texts = languages.read_file("de")
+    assert texts["undo_q"] % 3 == "Gabe 3 zurück?" and texts["del_q"] % 3 == "Gabe 3 löschen?"
+    assert all("%d" in languages.read_file(code)[key] for code in languages.LANGS for key in ("undo_q", "del_q"))
+
+
+def test_no_cut_word_where_a_whole_one_fits():
+    """German '2000, o. Meldung' and Italian '1o mazziere' (an ordinal that reads 'io')."""
+    assert languages.read_file("de")["d_classic2000"].startswith("2000, ohne ")
+    assert "1o" not in languages.read_file("it")["s_first"]

@@ -4,6 +4,7 @@ port, fakeboard, RAM littlefs): each test names one screen a player misread.
 The texts checked are the ones the screen hands to the layout (the same on both
 boards); the text-fit tests see that they fit each board.
 """
+import ast
 import json
 
 import pytest
@@ -26,9 +27,10 @@ drawn = {}
 
 def recorder(method):
     real = getattr(app.layout, method)
-    def record(*args):
+    def record(*args, **named):  # positional arguments by index, named ones by name
         drawn[method] = [a if isinstance(a, (str, int, type(None))) else repr(a) for a in args]
-        return real(*args)
+        drawn[method + "_named"] = {k: v if isinstance(v, (str, int, type(None))) else repr(v) for k, v in named.items()}
+        return real(*args, **named)
     setattr(app.layout, method, record)
 
 for method in ("picker", "confirm", "ask", "listing", "hint"):
@@ -43,7 +45,7 @@ def hints(method, index, turns=4):
     for phase in range(turns):
         app.view.phase = phase
         app.render()
-        seen.append(drawn[method][index])
+        seen.append(drawn[method + "_named"][index] if isinstance(index, str) else drawn[method][index])
     app.view.phase = 0
     return seen
 
@@ -60,11 +62,11 @@ def play(steps, lang="fr", preset="federation"):
 
 
 @pytest.mark.parametrize("lang", languages.LANGS)
-def test_the_bid_screen_says_the_coinche_first_and_keeps_the_contract_type(lang):
+def test_the_bid_screen_says_the_coinche_and_the_contract_type_all_the_time(lang):
     texts = languages.read_file(lang)
     out = play('key(UP)\nout["bid"] = hints("picker", 5)', lang)
-    assert out["bid"][0] == texts["h_hold_coinche"]
-    assert texts["h_hold_kind"] in out["bid"]
+    for rows in out["bid"]:  # every phase: the same rows, each hold in words
+        assert ast.literal_eval(rows) == (texts["h_step_keys"], texts["h_hold_kind"], texts["h_hold_coinche"]), rows
 
 
 def _has_a_word_after_each_key(hint):
@@ -115,7 +117,7 @@ from table.draft import Draft
 entry = Entry(app, Draft(app.game.rules, record=RECORD), None)
 app.go(entry)
 entry.goto("confirm")
-out["details"] = hints("confirm", 2, 2)
+out["details"] = hints("confirm", "detail", 2)
 """
 # the trial's deal: EW's carre of nines beats NS's cinquante, so EW scores both (federation)
 TRIAL_DEAL = {"taker": "NS", "bid": 100, "trump": "H", "coinche": 1, "points": 112, "belote": {"NS": 1, "EW": 0},
@@ -127,11 +129,11 @@ def _check_and_save(record, lang):
 
 
 @pytest.mark.parametrize("lang", languages.LANGS)
-def test_check_and_save_shows_whose_melds_the_winner_scores(lang):
+def test_check_and_save_shows_the_belote_and_whose_melds_the_winner_scores(lang):
     texts = languages.read_file(lang)
     details = _check_and_save(TRIAL_DEAL, lang)
-    assert details[0].startswith(texts["belote"][:3])  # the belote first, as before
-    assert details[1] == texts["melds_short"] + " " + texts["EW"] + " 150+" + texts["NS"] + " 50", details
+    assert details[0] == details[1]  # nothing turns
+    assert details[0].startswith(texts["belote"][:3]) and "200" in details[0], details  # EW's 150 and NS's 50
 
 
 @pytest.mark.parametrize("lang", languages.LANGS)
@@ -163,10 +165,44 @@ def test_a_three_digit_ns_total_keeps_clear_of_home_divider():
 
 @pytest.mark.parametrize("lang", languages.LANGS)
 def test_check_and_save_says_each_teams_hold_in_whole_words(lang):
-    """'tenir OK <: ann.' read as announce or cancel; now one line per team's key, the word whole."""
+    """'tenir OK <: ann.' read as announce or cancel: the saving key and both teams' holds,
+    all the time, the words whole."""
     texts = languages.read_file(lang)
     out = play(CHECK_AND_SAVE.replace("RECORD", repr(dict(TRIAL_DEAL, belote={"NS": 0, "EW": 0})))
-               + 'out["hints"] = hints("confirm", 9, 3)', lang)
-    assert out["hints"][1:] == [texts["h_hold_announce"], texts["h_hold_announce_ew"]]
-    for text in out["hints"][1:]:
-        assert not text.rstrip(".").endswith((" ann", ":ann")), text
+               + 'out["hints"] = hints("confirm", "hint", 3)', lang)
+    assert [ast.literal_eval(rows) for rows in out["hints"]] == [(texts["save_units"], texts["h_hold_announce_both"])] * 3
+    assert not texts["h_hold_announce_both"].rstrip(".").endswith((" ann", ":ann"))
+
+
+OPTIONS_IN_A_ROUND = """
+import on_demand
+app.start_round({"round": 2, "table": 3, "teams": {"NS": 1, "EW": 2}})
+app.go(on_demand.screen("OptionsScreen")(app, None))
+app.render()
+out["rows"] = drawn["listing"][1]
+out["hint"] = drawn["listing"][5]
+out["deals"] = app.game.rules.round_deals
+key(OK)
+out["screen"] = app.screen
+out["toast"] = app.toast_msg
+out["rules"] = app.game.rules.spec()
+"""
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_the_options_of_a_round_show_its_deals_and_say_they_are_fixed(lang):
+    """A 12-deal round showed 'target' for its deals, and setting 12 said 'applied'."""
+    texts = languages.read_file(lang)
+    out = play(OPTIONS_IN_A_ROUND, lang)
+    assert out["deals"] > 0
+    assert "(%r, %r)" % (texts["o_deals"], str(out["deals"])) in out["rows"], out["rows"]
+    assert out["hint"] == texts["o_help_fixed"]
+    assert out["screen"] == "options" and out["toast"] == texts["o_help_fixed"]  # nothing opens, nothing changes
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_the_card_points_subtitle_keeps_the_coinche(lang):
+    """'NS 100' under the card points of a coinched contract: now 'NS 100 x2'."""
+    out = play('from events.inputs import LONG\nkey(UP)\nkey(UP, LONG)\nkey(BACK, LONG)\nkey(OK)\n'
+               'out["screen"] = app.screen\nout["context"] = drawn["picker"][4]', lang)
+    assert out["screen"] == "entry-tens" and out["context"].endswith(" x2"), out

@@ -131,11 +131,18 @@ def test_display_pack_screenshots_come_from_the_simulator():
             assert ImageChops.difference(img.convert("RGB"), now.convert("RGB")).getbbox() is None, doc
 
 
+# drawn on a whole line, 7 px apart when they need it (18 characters; the text-fit tests
+# see them drawn): check-and-save's keys (its saving key in words) and both teams' holds
+# in whole words, and the questions with a number (ask() puts a long one on two lines)
+WHOLE_LINE = {"save_units", "h_hold_announce_both", "undo_q", "del_q"}
+
+
 @pytest.mark.parametrize("code", languages.LANGS)
 def test_strings_fit_one_line(code):
     """Every string of the four tables fits the 16 characters of a 128x64 line."""
     T = languages.read_file(code)
-    assert T and all(len(v) <= 16 for v in T.values()), [(k, v) for k, v in T.items() if len(v) > 16]
+    long = [(k, v) for k, v in T.items() if len(v) > (18 if k in WHOLE_LINE else 16)]
+    assert T and not long, long
     assert set(T) == set(languages.read_file("fr"))  # no key missing in a language
 
 

@@ -114,10 +114,10 @@ class TableLink:
 
     # -- the loop's side -----------------------------------------------------------
     def poll(self, app):
-        """One slice of the link's work; the draw's notices told through app.flash(), one
+        """One slice of the link's work; the draw's notices told through app.show_message(), one
         after the other, each when no other message is up."""
         if self.notices and app.toast_msg is None:
-            app.flash(self.notices.pop(0), NOTICE_MS)
+            app.show_message(self.notices.pop(0), NOTICE_MS)
         self.step()
         if self.fresh_draw:
             self.fresh_draw = False

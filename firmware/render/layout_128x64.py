@@ -34,6 +34,7 @@ class Layout(Regions):
         self.fb = fb
         self.W = W
         self.H = H
+        self._digits_top = 16  # the top of the picker's digits (mark_digits): 16, or 11 over rows of keys
         import framebuf
         self._cell = bytearray(8)
         self._scratch = framebuf.FrameBuffer(self._cell, 8, 8, framebuf.MONO_VLSB)
@@ -225,8 +226,9 @@ class Layout(Regions):
         self.label(texts["dealer_verb"], HALF + 20, 52, W - HALF - 20, 0, 0)
 
     # -- generic list (menus, settings) ---------------------------------------
-    def listing(self, title, rows, sel, top, right=None, hint=None):
-        """rows: strings (or (left, right) pairs); sel: selected index; top: first shown."""
+    def listing(self, title, rows, selected, top, right=None, hint=None):
+        """rows: strings (or (left, right) pairs); selected: its index; top: the first shown; right:
+        for the title bar (a count); hint: the keys in words under the rows (or None)."""
         fb = self.fb
         self.title(title, right)
         n = len(rows)
@@ -238,7 +240,7 @@ class Layout(Regions):
             y = LIST_TOP + 8 * i
             row = rows[k]
             c = 1
-            if k == sel:
+            if k == selected:
                 fb.fill_rect(0, y, W - 3, 8, 1)
                 c = 0
             if isinstance(row, tuple):  # label and value, a character apart (7 px when narrow)
@@ -256,33 +258,60 @@ class Layout(Regions):
             self.hint(hint)
 
     # -- entry steps ------------------------------------------------------
+    def hint_rows(self, rows):
+        """The keys in words on the bottom rows, all at once (none turns): rows is a
+        string (one row) or a tuple of up to three; returns the y of the line above them."""
+        if isinstance(rows, str):
+            self.hint(rows)
+            return 54
+        top = 64 - 8 * len(rows)
+        fb = self.fb
+        fb.fill_rect(0, top - 2, W, 66 - top, 0)
+        fb.hline(0, top - 2, W, 1)
+        for row in rows:
+            self.label(row, 0, top, W)
+            top += 8
+        return 62 - 8 * len(rows)
+
     def picker(self, title, step, value, label, context, hint):
-        """A value chosen with UP/DOWN: value is an int (big digits) or None (then label)."""
+        """A value chosen with UP/DOWN: value is an int (big digits) or None (then label);
+        hint: the keys in words, one row or a tuple of rows (then the value is drawn
+        smaller, over the context line, above them)."""
         self.title(title, step)
-        self.arrow_up(2, 20)
-        self.arrow_down(2, 32)
+        line = self.hint_rows(hint)
+        # the digits' box: 12..38 over the context line at 45 with one row of keys
+        top, height = (16, 22) if line == 54 else (11, min(22, line - 24))
+        self._digits_top = top
+        if height >= 22:
+            self.arrow_up(2, top + 4)
+            self.arrow_down(2, top + height - 6)
+        else:  # small digits: the arrows at their top and bottom, apart
+            self.arrow_up(2, top)
+            self.arrow_down(2, top + height - 4)
+        digit_width = 14 if height >= 22 else 10
         if value is not None:
-            w = digits.width(value, 14, 3)
+            w = digits.width(value, digit_width, 3)
             if label:
                 lw = width(label)
-                self.figures(value, (W - w - lw - 3) // 2, 16, w, 22, 14, 3, 3)
-                self.label(label, (W + w - lw - 3) // 2 + 3, 30, lw)
+                self.figures(value, (W - w - lw - 3) // 2, top, w, height, digit_width, 3, 3)
+                self.label(label, (W + w - lw - 3) // 2 + 3, top + height - 8, lw)
             else:
-                self.figures(value, 12, 16, W - 24, 22, 14, 3, 3, 1)
+                self.figures(value, 12, top, W - 24, height, digit_width, 3, 3, 1)
         else:
-            self.label(label, 12, 19, W - 24, 1, 1, True)
+            self.label(label, 12, top + (height - 16) // 2, W - 24, 1, 1, True)
         if context:
-            self.label(context, 0, 45, W, 1)
-        self.hint(hint)
+            self.label(context, 0, 45 if line == 54 else line - 10, W, 1)
 
     def mark_digits(self, value, units):
         """Underline the digit(s) being set under the picker's number: the units, or the tens and above."""
         nd = ndigits(value)
-        x0 = 12 + (W - 24 - digits.width(value, 14, 3)) // 2
+        digit_width = 14  # the digits 22 px high under the title (the card points' rows of keys leave them so)
+        x0 = 12 + (W - 24 - digits.width(value, digit_width, 3)) // 2
+        y = self._digits_top + 23
         if units:
-            self.fb.fill_rect(x0 + (nd - 1) * 17, 40, 14, 2, 1)
+            self.fb.fill_rect(x0 + (nd - 1) * (digit_width + 3), y, digit_width, 2, 1)
         elif nd >= 2:
-            self.fb.fill_rect(x0, 40, (nd - 1) * 17 - 3, 2, 1)
+            self.fb.fill_rect(x0, y, (nd - 1) * (digit_width + 3) - 3, 2, 1)
 
     def choice3(self, title, step, up, ok, down, current, context):
         """Three choices, one key each: UP / OK / DOWN."""
@@ -305,56 +334,47 @@ class Layout(Regions):
             fb.hline(0, 52, W, 1)
             self.label(context, 0, 55, W, 1)
 
-    def confirm(self, title, contract, verdict, ns_label, ns, ew_label, ew, tot_ns, tot_ew, hint, error,
-                made=None, holds=(False, False), mark_units=False):
-        """The deal before it is saved: the contract, the verdict, then under each team's
-        name its deal score and its total after the deal. holds: whether each team's
-        hold key (NS held OK, EW held BACK) opens its announces, marked beside its name
-        where that fits; mark_units: the last digit of the contract line (the card
-        points' units, set on this step) underlined."""
+    def confirm(self, title, verdict, detail, ns_label, ns, ew_label, ew, ns_total, ew_total, hint,
+                error=None, made=None, mark_units=False):
+        """The deal before it is saved: the contract (title), the verdict and its detail,
+        then under each team's name its deal score and its total after the deal, on one
+        row; hint: the keys in words, a row or a tuple of two (all shown at once);
+        mark_units: the last digit of the verdict line (the card points' units, set on
+        this step) underlined. made is for the colour layout."""
         fb = self.fb
         self.title(title)
-        end = self.label(contract, 0, 10, W, 1)
+        end = self.label(verdict, 0, 10, W, 1)
         if mark_units:  # the last digit (8 px from the end, 7 px apart too) underlined
             fb.hline(end - 9, 17, 8, 1)
         if error:
-            fb.rect(0, 20, W, 32, 1)
-            self.label(error[0], 1, 25, W - 2, 1)
-            self.label(error[1], 1, 37, W - 2, 1)
+            fb.rect(0, 20, W, 26, 1)
+            self.label(error[0], 1, 24, W - 2, 1)
+            self.label(error[1], 1, 35, W - 2, 1)
         else:
-            self.label(verdict, 0, 19, W, 1)
-            fb.vline(HALF, 28, 26, 1)
-            self.team_column(ns_label, ns, 0, holds[0] and "OK+")
-            self.team_column(ew_label, ew, HALF + 1, holds[1] and "<+")
-            self.label(tot_ns, 0, 46, HALF - 1, 1, 1, False, "=")
-            self.label(tot_ew, HALF + 1, 46, HALF - 1, 1, 1, False, "=")
-        self.hint(hint)
-
-    def team_column(self, name, score, x, hold):
-        """A team's name and deal score on the confirm step; hold: its hold key's mark
-        (or False), beside the name, else before the score (nothing allocated)."""
-        if self.team_with_hold(name, x, hold):  # the mark before the score
-            self.label(hold, x, 37, width(hold))
-            n = 7 * ndigits(score) - 1  # the score in narrow digits, right of the mark
-            self.label("+", x + HALF - 10 - n, 37, 8)
-            self.label(score, x + HALF - 1 - n, 37, n, 0, 1, False, None, True)
-        else:
-            self.label(score, x, 37, HALF - 1, 1, 1, False, "+")
-
-    def team_with_hold(self, name, x, hold):
-        """A team's name centred in its column on the confirm step, followed by its hold
-        key ('OK+', '<+') when one is given. A name too long for both keeps its line and
-        the hold key goes to the start of the score line below (see confirm()): the
-        mark is there whatever the name's length. Returns whether it went there."""
-        if hold:
-            w = width(name) + 4 + width(hold)
-            if w <= HALF - 1:
-                x0 = x + (HALF - 1 - w) // 2
-                self.label(name, x0, 28, width(name))
-                self.label(hold, x0 + width(name) + 4, 28, width(hold))
-                return False
-        self.label(name, x, 28, HALF - 1, 1)
-        return bool(hold)
+            self.label(detail, 0, 19, W, 1)
+            fb.vline(HALF, 28, 17, 1)
+            self.label(ns_label, 0, 28, HALF - 1, 1)
+            self.label(ew_label, HALF + 1, 28, HALF - 1, 1)
+            # the scores' signs where both columns have room for them
+            plus = 7 * (max(ndigits(ns) + ndigits(ns_total), ndigits(ew) + ndigits(ew_total))) <= 45
+            # each team's score and its total after it on one row of its column, in digits
+            # 7 px apart, the total at the right (nothing allocated)
+            x = 0
+            score = ns
+            total = ns_total
+            while True:
+                if plus:
+                    self.label("+", x, 37, 8)
+                self.label(score, x + 8 * plus, 37, 7 * ndigits(score) - 1, 0, 1, False, None, True)
+                n = 7 * ndigits(total) - 1
+                self.label("=", x + HALF - 1 - n - 8, 37, 8)
+                self.label(total, x + HALF - 1 - n, 37, n, 0, 1, False, None, True)
+                if x:
+                    break
+                x = HALF + 1
+                score = ew
+                total = ew_total
+        self.hint_rows(hint)
 
     def ask(self, question, detail, hint):
         fb = self.fb

@@ -132,6 +132,7 @@ class Layout(Regions):
         self.fb = fb
         self.fill_rect = fb.fill_rect  # bound once: the text loop calls it without allocating
         self.hold_words = None  # (the language table, "tenir" of its "tenir OK:"): home's held-OK words
+        self._digits_height = 50  # the height of the picker's digits (mark_digits)
         self.W = W
         self.H = H
         # the scratch line: 32 characters of 8 px, 2 rows above the cell for capital accents
@@ -272,6 +273,20 @@ class Layout(Regions):
         self.fill_rect(0, BAR_TOP, W, H - BAR_TOP, BAR)
         self.keys_line(string, 4, BAR_TOP + 2, W - 8)
 
+    def hint_rows(self, rows):
+        """The keys in words, all at once (none turns): rows a string (the bar) or a tuple of
+        up to three, a line each. Returns the y of the bar's top."""
+        if isinstance(rows, str) or len(rows) == 1:
+            self.hint(rows if isinstance(rows, str) else rows[0])
+            return BAR_TOP
+        top = H - 18 * len(rows) - 2
+        self.fill_rect(0, top, W, H - top, BAR)
+        y = top + 2
+        for row in rows:
+            self.keys_line(row, 4, y, W - 8)
+            y += 18
+        return top
+
     def keys_line(self, string, x, y, region_width, colour=GREY, background=BAR):
         """A line saying what keys do, the keys named as on the pack: a word "OK" is drawn as
         the key X ("OK+": X held, "OK:" X then a colon), a leading "<" as Y ("<+": Y held), "^" as A, a word "v"
@@ -286,6 +301,11 @@ class Layout(Regions):
             word = string[i:j]
             if word == "OK":
                 x = self.key_cap(2, x, y, colour, background)
+            elif word[:4] == "OK/<":  # "OK/<: melds": X and Y held, each its team's
+                x = self.key_cap(2, x, y, colour, background)
+                x = self.label("/", x - 2, y, 8, 16, 0, colour, SIZE_TALL, SIZE_TALL) + 2
+                x = self.key_cap(3, x, y, colour, background) - 4
+                x = self.label(word[4:], x, y, end - x, 16, 0, colour, SIZE_DOUBLE, SIZE_TALL) + 8
             elif word[:2] == "OK" and word[2] in "+:":  # "OK+": X held; "OK:"
                 x = self.key_cap(2, x, y, colour, background) - 4
                 x = self.label(word[2:], x, y, end - x, 16, 0, colour, SIZE_DOUBLE, SIZE_TALL) + 8
@@ -319,9 +339,10 @@ class Layout(Regions):
             self.fb.hline(x + size - 1 - a, y + i, 2 * a + 1, colour)
 
     def key(self, answer, x, y, colour=GREY):
-        """The key that gives an answer: 0 = UP (A), 1 = OK (X), 2 = DOWN (B); 24 px wide, 16 high."""
-        self.fill_rect(x, y, 20, 16, colour)
-        self.label(KEY_NAMES[(0, 2, 1)[answer]], x, y, 20, 16, 1, BACKGROUND)
+        """The key that gives an answer: 0 = UP (A), 1 = OK (X), 2 = DOWN (B): its letter as
+        printed on the pack, double size, white in a frame 22 px square around (x, y, 20, 16)."""
+        self.fb.rect(x - 1, y - 3, 22, 22, colour)
+        self.label(KEY_NAMES[(0, 2, 1)[answer]], x + 1, y - 2, 18, 20, 1, FOREGROUND)
 
     def home(self, app, last_line, keys=0):
         """app: the App (reads app.texts, app.game, app.team_name(), app.dealer_team()); last_line:
@@ -333,7 +354,6 @@ class Layout(Regions):
         deals played of the round), the last deal's score (a tick or a cross beside the takers'); then the
         last contract, and a bar with the keys X and Y and the next dealer, big."""
         fill = self.fill_rect
-        texts = app.texts
         g = app.game
         target = g.rules["target"]
         # a round of a fixed number of deals (a concours): the bars show the deals played of
@@ -373,6 +393,13 @@ class Layout(Regions):
                         size -= 1
                     self.made_mark(result.made, max(x + 4, end - cells * _ADVANCE[size] - 20), 80)
         self.label(last_line, 0, 95, W, 18, 1, FOREGROUND)
+        self._home_bar(app, keys)
+
+    def _home_bar(self, app, keys):
+        """Home's bottom bar: the keys (keys as home()), then the next dealer, big, in his
+        team's colour. Allocates nothing."""
+        fill = self.fill_rect
+        texts = app.texts
         # the bar: OK (X) menu, BACK (Y) undo; the next dealer, big
         fill(0, 113, W, H - 113, BAR)
         if keys == 1:  # in words, the keys as printed on the pack: "A B une donne"
@@ -398,23 +425,23 @@ class Layout(Regions):
         self.label(texts["dealer_verb"], 164, 116, W - 166, 16, 0, NS_LIGHT + 3 * i)
 
     # -- generic list (menus, settings) ----------------------------------------
-    def listing(self, title, items, index, start, count=None, hint=None):
-        """items: the rows, strings (or (left, right) pairs); index: the selected one; start: the
-        first shown; count: for the title bar.
+    def listing(self, title, rows, selected, top, right=None, hint=None):
+        """rows: strings (or (left, right) pairs); selected: its index; top: the first shown;
+        right: for the title bar (a count); hint: the keys in words under the rows (or None).
 
         A right part made of two numbers ("80 484": NS then EW) is drawn in the team colours."""
         fill = self.fill_rect
-        self.title(title, None, count)
-        n = len(items)
+        self.title(title, None, right)
+        n = len(rows)
         shown = self.ROWS
         if hint:  # the hint bar takes the last rows: keep the selection above it
             shown = self.HINT_ROWS
-            if index >= start + shown:
-                start = index - shown + 1
-        rows = items[start:start + shown]
+            if selected >= top + shown:
+                top = selected - shown + 1
+        shown_rows = rows[top:top + shown]
         # one size for all the rows shown, the largest that fits the widest
         size = SIZE_DOUBLE
-        for s in rows:
+        for s in shown_rows:
             while size > SIZE_TALL:
                 if isinstance(s, tuple):
                     w = text_width(s[0], size) + 16 + text_width(s[1], size)
@@ -423,28 +450,28 @@ class Layout(Regions):
                 if w <= W - 14:
                     break
                 size -= 1
-        k = start
-        for s in rows:
-            y = LIST_TOP + 16 * (k - start)
+        k = top
+        for s in shown_rows:
+            y = LIST_TOP + 16 * (k - top)
             colour = FOREGROUND
-            if k == index:
+            if k == selected:
                 fill(0, y, W - 5, 16, SELECTION)
                 colour = BACKGROUND
             elif k & 1:
                 fill(0, y, W - 5, 16, BAR)
             if isinstance(s, tuple):
-                right = s[1]
-                right_width = text_width(right, size)
-                i = right.find(" ")
-                if i > 0 and right[:i].isdigit() and right[i + 1:].isdigit():
-                    x = self.label(right[:i], W - 8 - right_width, y, right_width, 16, 0,
-                                   NS_DARK + (k != index), size, size)
-                    self.label(right[i + 1:], x + _ADVANCE[size], y, W - 8 - x - _ADVANCE[size], 16, 0,
-                               EW_DARK + (k != index), size, size)
+                value = s[1]
+                value_width = text_width(value, size)
+                i = value.find(" ")
+                if i > 0 and value[:i].isdigit() and value[i + 1:].isdigit():
+                    x = self.label(value[:i], W - 8 - value_width, y, value_width, 16, 0,
+                                   NS_DARK + (k != selected), size, size)
+                    self.label(value[i + 1:], x + _ADVANCE[size], y, W - 8 - x - _ADVANCE[size], 16, 0,
+                               EW_DARK + (k != selected), size, size)
                 else:
-                    self.label(right, W - 8 - right_width, y, right_width, 16, 2,
-                               SELECTION if k != index else BACKGROUND, size, size)
-                self.label(s[0], 4, y, W - 24 - right_width, 16, 0, colour, size, size)
+                    self.label(value, W - 8 - value_width, y, value_width, 16, 2,
+                               SELECTION if k != selected else BACKGROUND, size, size)
+                self.label(s[0], 4, y, W - 24 - value_width, 16, 0, colour, size, size)
             else:
                 self.label(s, 4, y, W - 12, 16, 0, colour, size, size)
             k += 1
@@ -452,39 +479,45 @@ class Layout(Regions):
             k = 16 * shown
             fill(W - 3, 21, 3, k, FRAME)
             w = max(6, k * shown // n)
-            fill(W - 3, 21 + (k - w) * start // max(1, n - shown), 3, w, GREY)
+            fill(W - 3, 21 + (k - w) * top // max(1, n - shown), 3, w, GREY)
         if hint:
             self.hint(hint)
 
     # -- entry steps ----------------------------------------------------
     def picker(self, title, step, value, label, context, hint):
         """A value chosen with UP/DOWN: value is an int (big digits, then the label after it)
-        or None (then the label big); context: the line above it (or None)."""
+        or None (then the label big); context: the line above it (or None); hint: the keys
+        in words, a row or a tuple of rows (all at once: hint_rows)."""
         self.title(title, step)
         if context:
             self.label(context, 2, 26, W - 4, 16, 1, GREY)
-        self.arrow(6, 52)
-        self.arrow(6, 88, 1)
+        bar = self.hint_rows(hint)
+        height = 50 if bar == BAR_TOP else bar - 54
+        digit_width = min(26, 12 + height // 2)
+        self._digits_height = height
+        self.arrow(6, 48)
+        self.arrow(6, 46 + height - 10, 1)
         if value is None:
-            self.label(label, 24, 47, W - 24, 52, 1, FOREGROUND, SIZE_TRIPLE)
+            self.label(label, 24, 46, W - 24, height + 2, 1, FOREGROUND, SIZE_TRIPLE)
         else:
-            w = digits.width(value, 26, 6)
+            w = digits.width(value, digit_width, 6)
             x = (W - w) // 2
             if label:
                 label_width = text_width(label)
                 x -= (label_width + 8) // 2
-                self.label(label, x + w + 8, 80, label_width)
-            self.figures(value, x, 46, w, 50, 26, 6, 6)
-        self.hint(hint)
+                self.label(label, x + w + 8, 46 + height - 16, label_width)
+            self.figures(value, x, 46, w, height, digit_width, 6, 6)
 
     def mark_digits(self, value, units):
         """Mark the digit(s) being set under the picker's number: the units, or the tens and above."""
         n = ndigits(value)
-        x = (W - digits.width(value, 26, 6)) // 2
+        digit_width = min(26, 12 + self._digits_height // 2)  # as picker() drew them
+        x = (W - digits.width(value, digit_width, 6)) // 2
+        y = 46 + self._digits_height + (4 if self._digits_height == 50 else 2)
         if units:
-            self.fill_rect(x + (n - 1) * 32, 100, 26, 4, SELECTION)
+            self.fill_rect(x + (n - 1) * (digit_width + 6), y, digit_width, 4, SELECTION)
         elif n > 1:
-            self.fill_rect(x, 100, (n - 1) * 32 - 6, 4, SELECTION)
+            self.fill_rect(x, y, (n - 1) * (digit_width + 6) - 6, 4, SELECTION)
 
     def choice3(self, title, step, up, ok, down, current, context):
         """Three choices, (label, value) pairs, one key each: UP / OK / DOWN; current: the value
@@ -507,40 +540,34 @@ class Layout(Regions):
         if context:
             self.hint(context)
 
-    def confirm(self, title, contract, verdict, ns_label, ns, ew_label, ew, total_ns, total_ew, hint, error,
-                made=None, holds=(False, False), mark_units=False):
-        """The deal before it is saved: the contract, the verdict, each team's label, its deal
-        score and its total after it; error: (error, field) instead of the scores; made:
-        whether the contract was made (None: no verdict colour); holds: whether each team's
-        hold key (NS: X held, EW: Y held) opens its announces, its key cap then before the
-        name; mark_units: underline the last digit of the contract line (the card points'
-        units, set on this step)."""
+    def confirm(self, title, verdict, detail, ns_label, ns, ew_label, ew, ns_total, ew_total, hint,
+                error=None, made=None, mark_units=False):
+        """The deal before it is saved: the contract (title), the verdict (coloured by made:
+        None no colour), its detail, each team's label, its deal score and its total after
+        it; error: (error, field) instead of the scores; hint: the keys in words, a row or
+        a tuple of two (all at once: hint_rows); mark_units: underline the last digit of
+        the verdict line (the card points' units, set on this step)."""
         fb = self.fb
         self.title(title)
-        end = self.label(contract, 2, 23, W - 4, 16, 1)
+        bar = self.hint_rows(hint)
+        end = self.label(verdict, 2, 23, W - 4, 16, 1)
         if mark_units:
-            size = self.fit(contract, W - 4)
+            size = self.fit(verdict, W - 4)
             self.fill_rect(end - _ADVANCE[size], 39, 7 * _SCALE_X[size], 2, SELECTION)
         if error:
-            _frame(fb, 0, 44, W, 68, BAD)
-            self.label(error[0], 4, 52, W - 8, 16, 1, BAD)
-            self.label(error[1], 4, 78, W - 8, 16, 1)
-        else:
-            self.label(verdict, 2, 41, W - 4, 16, 1, SELECTION if made is None else (GOOD if made else BAD))
-            for i, label, score, total in ((0, ns_label, ns, total_ns), (1, ew_label, ew, total_ew)):
-                x0 = 121 * i
-                fb.fill_rect(x0, 60, 119, 53, NS_DARK + 3 * i)
-                fb.fill_rect(x0, 60, 119, 20, NS_COLOUR + 3 * i)
-                if holds[i]:
-                    x = self.key_cap(2 + i, x0 + 3, 62, FOREGROUND, NS_COLOUR + 3 * i)
-                    x = self.label("+", x - 4, 62, 8, 16, 0, FOREGROUND) + 4
-                    self.label(label, x, 62, x0 + 115 - x)
-                else:
-                    self.label(label, x0 + 4, 62, 111)
-                # right of the total's column, so a four-digit score (a coinched generale) narrows instead
-                self.figures(score, x0 + 48, 83, 67, 28, 18, 4, 4, NS_LIGHT + 3 * i, 2)
-                self.label(total, x0 + 4, 113 - 18, 42, 16, 0, FOREGROUND, SIZE_TALL, SIZE_TALL, "=")
-        self.hint(hint)
+            _frame(fb, 0, 44, W, bar - 46, BAD)
+            self.label(error[0], 4, 50, W - 8, 16, 1, BAD)
+            self.label(error[1], 4, 72, W - 8, 16, 1)
+            return
+        self.label(detail, 2, 41, W - 4, 16, 1, SELECTION if made is None else (GOOD if made else BAD))
+        for i, label, score, total in ((0, ns_label, ns, ns_total), (1, ew_label, ew, ew_total)):
+            x0 = 121 * i
+            fb.fill_rect(x0, 60, 119, bar - 61, NS_DARK + 3 * i)
+            fb.fill_rect(x0, 60, 119, 18, NS_COLOUR + 3 * i)
+            self.label(label, x0 + 4, 61, 111, 16, 1)
+            # the score big at the right, the total after the deal at the left
+            self.label(score, x0 + 50, 79, 65, bar - 80, 2, NS_LIGHT + 3 * i, SIZE_TRIPLE, SIZE_DOUBLE, "+")
+            self.label(total, x0 + 4, 79, 46, bar - 80, 0, FOREGROUND, SIZE_TALL, SIZE_TALL, "=")
 
     def ask(self, question, detail, hint):
         """A question, with a detail line (or None)."""

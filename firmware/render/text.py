@@ -18,8 +18,9 @@ DIG = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 # a selected row, under a title bar or in a big label (nothing is drawn above the cell).
 _ACCENTED = "éèêëàâäçùûüôöîïìòÉÈÀÜÖÄß"
 _ACCENT_BASES = "eeeeaaacuuuooiiioEEAUOAB"
-# 1 acute, 2 grave, 3 circumflex, 4 diaeresis, 5 cedilla, 0 none (see _MARKS)
-_ACCENT_MARKS = b"\x01\x02\x03\x04\x02\x03\x04\x05\x02\x03\x04\x03\x04\x03\x04\x02\x02\x01\x02\x02\x04\x04\x04\x00"
+# 1 acute, 2 grave, 3 circumflex, 4 diaeresis, 5 cedilla, 6 the tail of the sharp s (its
+# base B's stem drawn below the line, so "ß" never reads as "B") (see _MARKS)
+_ACCENT_MARKS = b"\x01\x02\x03\x04\x02\x03\x04\x05\x02\x03\x04\x03\x04\x03\x04\x02\x02\x01\x02\x02\x04\x04\x04\x06"
 
 # mark -> pixel offsets (dx, dy) within the 8x8 cell, dy relative to the top
 _MARKS = (
@@ -29,6 +30,7 @@ _MARKS = (
     ((3, 0), (4, 0), (2, 1), (5, 1)),           # circumflex
     ((1, 0), (2, 0), (4, 0), (5, 0)),           # diaeresis
     ((3, 7), (4, 7)),                           # cedilla
+    ((1, 7), (2, 7)),                           # the sharp s's tail
 )
 
 _cache = {}  # strings built at run time (rows, contexts): bounded
@@ -108,7 +110,7 @@ def _split(string):
         accent = _ACCENTED.find(ch)
         b = _ACCENT_BASES[accent] if accent >= 0 else "?"
         m = _ACCENT_MARKS[accent] if accent >= 0 else 0
-        upper = m and m != 5 and "A" <= b <= "Z"
+        upper = m and m < 5 and "A" <= b <= "Z"  # a cedilla or a tail goes under the base as it is
         base.append(" " if upper else b)  # the capital itself is drawn with its mark
         if m:
             marks.append(i)

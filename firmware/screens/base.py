@@ -5,7 +5,7 @@ The key map everywhere: UP/DOWN move or choose, OK confirms (held: the screen's
 second action), BACK steps back and never loses what was entered.
 
 A screen gets the application (app): it navigates with app.go(screen) and
-app.home(), tells the player with app.flash(text) and app.tell(message), reads
+app.home(), tells the player with app.show_message(text) and app.tell(message), reads
 the texts of the language in use (app.texts) and the game at the table
 (app.table, table/game_table.py), whose methods make every change. It imports
 neither the application loop nor the screens that open it (the on-demand
@@ -20,6 +20,14 @@ def played_name(app, played, team):
     if played is None:
         return app.team_name(team)
     return played.get(team) or app.texts[team]
+
+
+def wrap_or_stop(index, step, count, wrap):
+    """index moved by step among count positions: round the ends when wrap (a press),
+    else stop at them (a held key: its repeats never spin round). Every list uses it."""
+    if wrap:
+        return (index + step) % count
+    return min(count - 1, max(0, index + step))
 
 
 class Screen:
@@ -89,10 +97,7 @@ class ListScreen(Screen):
             self.sel = max(0, n - 1)
         d = -up_down(ev)  # UP moves the highlight up the list
         if d and n:
-            if self.wrap and (ev >> 2) == PRESS:
-                self.sel = (self.sel + d) % n
-            else:
-                self.sel = min(n - 1, max(0, self.sel + d))
+            self.sel = wrap_or_stop(self.sel, d, n, self.wrap and (ev >> 2) == PRESS)
         elif is_key(ev, OK) and n:
             self.pick(self.sel)
         elif is_key(ev, BACK):

@@ -7,9 +7,10 @@ any game; these open before and after it. What they start is recorded by
 table/settings.py (start_round), through the App.
 """
 import on_demand
+from coinche.compat import const
 from coinche.result_code import MAX_ROUND, MAX_TABLE, MAX_TEAM, grouped
 from events.inputs import BACK, OK, is_key, up_down
-from screens.base import ListScreen, Screen
+from screens.base import Ask, ListScreen, Screen
 from screens.table_screens import ask_undo
 
 FIELDS = ("c_round", "c_table", "c_ns", "c_ew")
@@ -47,14 +48,19 @@ def round_title(info):
     return "R%d T%d" % (info["round"], info["table"])
 
 
+START_ROW = const(4)  # the start's row, after the four numbers
+
+
 class Concours(ListScreen):
-    """The round to start: four numbers (OK on one opens its picker), then the start."""
+    """The round to start: four numbers (OK on one opens its picker), then the start,
+    highlighted when the screen opens: the round proposed (next_round) is one OK away
+    from its question, which says what it will start."""
 
     name = "concours"
     wrap = False
 
     def __init__(self, app, back_to=None):
-        ListScreen.__init__(self, app, back_to)
+        ListScreen.__init__(self, app, back_to, START_ROW)
         club = app.club
         self.info = next_round(app.table, club.draw if club is not None else None)
 
@@ -84,10 +90,15 @@ class Concours(ListScreen):
         return out
 
     def pick(self, i):
+        app = self.app
         if i < len(FIELDS):
-            self.app.go(NumberPicker(self.app, FIELDS[i], self))
-        else:
-            self.app.start_round(self.info)
+            app.go(NumberPicker(app, FIELDS[i], self))
+            return
+        # asked once, with what it starts: 'Commencer R2 T1?', 'NS 1 - EO 2'
+        labels = team_labels(self.info, app.texts)
+        info = self.info
+        app.go(Ask(app, app.texts["c_start"] + " " + round_title(info) + "?", labels["NS"] + " - " + labels["EW"],
+                   lambda: app.start_round(info), self))
 
 
 class NumberPicker(Screen):

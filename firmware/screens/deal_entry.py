@@ -5,43 +5,14 @@ The game at the table scores the draft as it would be saved (app.table.trial)
 and saves it (app.save_deal); this screen only turns keys into changes of the
 draft and draws each step.
 """
+import on_demand
 from coinche.game import GameError
-from coinche.melds import credited, total
 from coinche.record import RecordError, validate
 from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP, is_key, up_down
-from render.text import first_that_fits
-from screens.base import Screen, contract_text
+from screens.base import Screen, contract_text, wrap_or_stop
 from table.draft import ALL, BEST, DEF_ALL, REMOVE_BELOTE, S_BID, S_CONFIRM, S_MELDS_TO, S_TAKER, S_TENS, SOLO
 
 _COINCHE = ("", "x2", "x4")  # the coinche levels as every screen writes them
-_LINE = 18  # characters on one line of the 128x64 screen, drawn 7 px apart when one in eight too long
-
-
-def _fit(*texts):
-    """The first of texts that fits one line of the 128x64 screen (the last one anyway)."""
-    return first_that_fits(texts, 128)
-
-
-def _first_on_a_line(*texts):
-    """The first of texts that fits one line of the 128x64 screen drawn 7 px apart (the last anyway)."""
-    for text in texts:
-        if len(text) <= _LINE:
-            return text
-    return texts[-1]
-
-
-def _belote_label(app, belotes):
-    """'Belote NS', 'Belote NS x2 EO' ... for the (NS, EW) counts of belotes, with the
-    team names ('Belote 1-1' when long names do not fit); '' for none."""
-    if belotes == (0, 0):
-        return ""
-    label = app.texts["belote"]
-    for team, count in (("NS", belotes[0]), ("EW", belotes[1])):
-        if count:
-            label += " " + app.team_name(team) + ((" x%d" % count) if count > 1 else "")
-    return _fit(label, "%s %d-%d" % (app.texts["belote"], belotes[0], belotes[1]))
-
-
 class Entry(Screen):
     """Walks the steps of a Draft. index is None for a new deal, else the deal edited.
 
@@ -52,7 +23,7 @@ class Entry(Screen):
     tierce, held OK quarte, OK the others: quinte, carres, whose melds are best,
     removals; with a belote the only possible announce, the hold toggles it)."""
 
-    turns = True  # each step's keys in words, one hint after the other
+    # every key's action in words, all at once: no hint line turns on these steps
 
     def __init__(self, app, draft, index=None, back_to=None):
         Screen.__init__(self, app, back_to)
@@ -63,21 +34,25 @@ class Entry(Screen):
         self.more = False      # the picker's list of the other announces is open
         self.pick = 0          # that list's highlighted row
         self.error = None
-        self._result = None
+        self.scored = None
         self._ctx = None  # texts derived from the draft, rebuilt only after a key changes it
         self._stepno_s = None
-        self._confirm = None
-        self._title = None  # the confirm step's title (the units do not change it)
-        # the confirm step's units value shown before and its error, result and texts, swapped
-        # in place (units None: nothing kept), so UP/DOWN back and forth allocates nothing
-        self._units_kept = [None, None, None, None]
-        self._checked = None  # the record last scored there, as validate() returned it
-        self._holds = None  # the confirm step's (NS, EW): does the team's hold key open its announces?
-        self._sum = None  # the melds' sum, 'Ann.EO 150+NS 50', shown in turn with the detail line
+        self.confirm_texts = None  # the confirm step's texts (ConfirmTexts)
+        self.confirm_title = None  # the confirm step's title (the units do not change it)
+        self._rows = None  # the contract's or card points' keys in words (_key_rows)
+        # the confirm step's units value shown before, its error, result and texts: swapped
+        # with the current ones, so UP/DOWN back and forth allocates nothing (units None:
+        # nothing kept)
+        self.kept_units = self.kept_error = self.kept_scored = self.kept_texts = None
+        self.checked = None  # the record last scored there, as validate() returned it
+        self.holds = None  # the confirm step's (NS, EW): does the team's hold key open its announces?
+        self.melds_sum = None  # the melds' sum, "Ann.EO 150+NS 50", when the detail line has no room for it
         self._picker_texts = None  # (team, (choices, rows, title, hold)) of the open picker
         # the card points say every trick went one way (162 or 0) but no capot was
         # entered: asked once on saving ("Capot?": OK a capot, BACK the points kept)
-        self.capot_question = None  # (ALL or DEF_ALL, question, detail, hint) while asked
+        self.capot_question = None  # its question while asked: "Capot?" or "Defence capot?"
+        self.capot_special = ALL  # the capot it asks for (ALL, DEF_ALL), each answer in words
+        self.capot_answer_ok = self.capot_answer_back = None
         self.capot_asked = False
 
     @property
@@ -91,10 +66,9 @@ class Entry(Screen):
     # -- navigation
     def _touch(self):
         """Forget the texts derived from the draft (they are rebuilt at the next draw)."""
-        self._ctx = self._stepno_s = self._confirm = self._title = self._checked = self._holds = None
+        self._ctx = self._stepno_s = self.confirm_texts = self.confirm_title = self.checked = self.holds = self._rows = None
         self._picker_texts = None
-        kept = self._units_kept
-        kept[0] = kept[1] = kept[2] = kept[3] = None
+        self.kept_units = self.kept_error = self.kept_scored = self.kept_texts = None
 
     def goto(self, step):
         self._touch()
@@ -128,23 +102,19 @@ class Entry(Screen):
         app = self.app
         draft = self.draft
         self.error = None
-        self._result = None
+        self.scored = None
         try:
-            if units_only and self._checked is not None:
-                self._checked["points"] = draft.takers_points()
+            if units_only and self.checked is not None:
+                self.checked["points"] = draft.takers_points()
             else:
-                self._checked = None
-                self._checked = validate(draft.rules, draft.record())
-            self._result = app.table.trial(self._checked, self.index, True)
+                self.checked = None
+                self.checked = validate(draft.rules, draft.record())
+            self.scored = app.table.trial(self.checked, self.index, True)
         except (RecordError, GameError) as e:
             self.error = e
 
-    # -- keys
+    # -- keys: one method per step
     def key(self, ev):
-        draft = self.draft
-        app = self.app
-        texts = app.texts
-        st = self.step
         if self.capot_question is not None:
             return self._capot_key(ev)
         if self.meld_team is not None:
@@ -152,99 +122,117 @@ class Entry(Screen):
         if is_key(ev, BACK):
             self.retreat()
             return
-        s = up_down(ev)
-        if st == S_TAKER:
-            self._ctx = None
-            if is_key(ev, UP):
-                draft.taker = "NS"
-                self.advance()
-            elif is_key(ev, DOWN):
-                draft.taker = "EW"
-                self.advance()
-            elif is_key(ev, OK):
-                self.advance()
-        elif st == S_BID:
-            if s:
-                items = draft.bid_items()
-                i = items.index(draft.bid) if draft.bid in items else 1
-                was = draft.bid
-                draft.bid = items[(i + s) % len(items)]
-                if (was == "pass") != (draft.bid == "pass"):
-                    self._stepno_s = self._ctx = None
-                # points follow the bid until the player sets them; a capot or
-                # generale bid (or leaving one) brings its own default
-                if not draft.touched or not isinstance(was, int) or not isinstance(draft.bid, int):
-                    draft.tens = draft.default_tens()
-                    draft.units = 0
-                    draft.touched = False  # a default again: it follows the bid
-            elif is_key(ev, OK):
-                self.advance()
-            elif is_key(ev, OK, LONG):
-                kinds = draft.kinds()
-                if len(kinds) > 1:  # the contract type is part of the contract: 100, 100 NT, 100 AT
-                    draft.kind = kinds[(kinds.index(draft.kind) + 1) % len(kinds)]
-                    self._ctx = None
-            elif is_key(ev, BACK, LONG):  # the coinche, as the table says it during the bidding
-                if draft.bid == "pass":
-                    return
-                if len(draft.coinche_items()) == 1:
-                    draft.coinche = 0  # a capot bid where the preset forbids its coinche
-                    app.flash(texts["e_capot_coinche"])
-                else:
-                    draft.coinche = (draft.coinche + 1) % 3
-        elif st == S_TENS and is_key(ev, OK, LONG):
+        step = self.step
+        if step == S_TAKER:
+            self._key_taker(ev)
+        elif step == S_BID:
+            self._key_bid(ev)
+        elif step == S_TENS:
+            self._key_tens(ev)
+        elif step == S_MELDS_TO:
+            self._key_melds_to(ev)
+        elif step == S_CONFIRM:
+            self._key_confirm(ev)
+
+    def _key_taker(self, ev):
+        """UP NS took, DOWN EW took, OK the taker kept."""
+        self._ctx = None
+        if is_key(ev, UP):
+            self.draft.taker = "NS"
+        elif is_key(ev, DOWN):
+            self.draft.taker = "EW"
+        elif not is_key(ev, OK):
+            return
+        self.advance()
+
+    def _key_bid(self, ev):
+        """UP/DOWN the contract, OK next, held OK its type (NT, AT), held BACK the coinche."""
+        draft = self.draft
+        step = up_down(ev)
+        if step:
+            items = draft.bid_items()
+            was = draft.bid
+            draft.bid = items[wrap_or_stop(items.index(was) if was in items else 1, step, len(items), True)]
+            if (was == "pass") != (draft.bid == "pass"):
+                self._stepno_s = self._ctx = self._rows = None
+            # points follow the bid until the player sets them; a capot or
+            # generale bid (or leaving one) brings its own default
+            if not draft.touched or not isinstance(was, int) or not isinstance(draft.bid, int):
+                draft.tens = draft.default_tens()
+                draft.units = 0
+                draft.touched = False  # a default again: it follows the bid
+        elif is_key(ev, OK):
+            self.advance()
+        elif is_key(ev, OK, LONG):
+            kinds = draft.kinds()
+            if len(kinds) > 1:  # the contract type is part of the contract: 100, 100 NT, 100 AT
+                draft.kind = kinds[(kinds.index(draft.kind) + 1) % len(kinds)]
+                self._ctx = None
+        elif is_key(ev, BACK, LONG) and draft.bid != "pass":  # the coinche, as the table says it
+            if len(draft.coinche_items()) == 1:
+                draft.coinche = 0  # a capot bid where the preset forbids its coinche
+                self.app.show_message(self.app.texts["e_capot_coinche"])
+            else:
+                draft.coinche = (draft.coinche + 1) % 3
+
+    def _key_tens(self, ev):
+        """UP/DOWN the card points' tens (held: stop at the ends), OK next, held OK the other pile."""
+        draft = self.draft
+        if is_key(ev, OK, LONG):
             draft.touched = True
             draft.set_pile("D" if draft.pile == "T" else "T")  # count the other pile, same total
-            app.flash(texts["defence"] if draft.pile == "D" else texts["takers"])
-        elif st == S_TENS:
-            if s:
-                draft.touched = True
-                items = draft.tens_items()
-                i = items.index(draft.tens) if draft.tens in items else 0
-                if ev >> 2 == PRESS:
-                    i = (i + s) % len(items)
-                else:  # held: stop at the ends instead of spinning round
-                    i = min(len(items) - 1, max(0, i + s))
-                was_num = isinstance(draft.tens, int)
-                draft.tens = items[i]
-                if was_num != isinstance(draft.tens, int):
-                    self._stepno_s = None
-                if draft.tens == 16 and draft.units > 2:
-                    draft.units = 2
-            elif is_key(ev, OK):
-                self.advance()
-        elif st == S_MELDS_TO:
-            if is_key(ev, UP):
-                draft.melds_to = "NS"
-                self.goto(S_CONFIRM)
-            elif is_key(ev, DOWN):
-                draft.melds_to = "EW"
-                self.goto(S_CONFIRM)
-            elif is_key(ev, OK):
-                if draft.melds_to == "auto":  # nothing chosen yet: OK means nobody
-                    draft.melds_to = None
-                self.goto(S_CONFIRM)  # else OK keeps the team already chosen
-            elif is_key(ev, OK, LONG):
-                draft.melds_to = None  # nobody, even after a team was chosen
-                self.goto(S_CONFIRM)
-        elif st == S_CONFIRM:
-            if s:
-                if draft.has_units():  # the card points' units, wrapping both ways; scored live
-                    self._show_units(s)
-                elif draft.bid != "pass":
-                    app.flash(texts["e_no_units"])  # capot, defence capot, generale: no card points to set
-            elif is_key(ev, OK, LONG) or is_key(ev, BACK, LONG):
-                if draft.bid != "pass":  # held OK: NS announce, held BACK: EW (their keys on home)
-                    self._open_picker("NS" if is_key(ev, OK, LONG) else "EW")
-            elif is_key(ev, OK):
-                if draft.melds_unsettled():
-                    self.goto(S_MELDS_TO)  # equal best melds: the table says whose count
-                    return
-                if self.error is not None:
-                    app.flash(texts["e_field"])
-                    return
-                if self._ask_capot():
-                    return
+            self._rows = None
+            self.app.show_message(self.app.texts["defence"] if draft.pile == "D" else self.app.texts["takers"])
+            return
+        step = up_down(ev)
+        if step:
+            draft.touched = True
+            items = draft.tens_items()
+            i = wrap_or_stop(items.index(draft.tens) if draft.tens in items else 0, step, len(items), ev >> 2 == PRESS)
+            was_num = isinstance(draft.tens, int)
+            draft.tens = items[i]
+            if was_num != isinstance(draft.tens, int):
+                self._stepno_s = None
+            if draft.tens == 16 and draft.units > 2:
+                draft.units = 2
+        elif is_key(ev, OK):
+            self.advance()
+
+    def _key_melds_to(self, ev):
+        """Whose melds are best: UP NS, DOWN EW, OK nobody (or the team chosen), held OK nobody."""
+        draft = self.draft
+        if is_key(ev, UP):
+            draft.melds_to = "NS"
+        elif is_key(ev, DOWN):
+            draft.melds_to = "EW"
+        elif is_key(ev, OK):
+            if draft.melds_to == "auto":  # nothing chosen yet: OK means nobody
+                draft.melds_to = None
+        elif is_key(ev, OK, LONG):
+            draft.melds_to = None  # nobody, even after a team was chosen
+        else:
+            return
+        self.goto(S_CONFIRM)
+
+    def _key_confirm(self, ev):
+        """UP/DOWN the units, OK save, held OK / held BACK the NS / EW announces."""
+        draft = self.draft
+        app = self.app
+        step = up_down(ev)
+        if step:
+            if draft.has_units():  # the card points' units, wrapping both ways; scored live
+                self._show_units(step)
+            elif draft.bid != "pass":
+                app.show_message(app.texts["e_no_units"])  # capot, defence capot, generale: no card points
+        elif is_key(ev, OK, LONG) or is_key(ev, BACK, LONG):
+            if draft.bid != "pass":  # held OK: NS announce, held BACK: EW (their keys on home)
+                self._open_picker("NS" if is_key(ev, OK, LONG) else "EW")
+        elif is_key(ev, OK):
+            if draft.melds_unsettled():
+                self.goto(S_MELDS_TO)  # equal best melds: the table says whose count
+            elif self.error is not None:
+                app.show_message(app.texts["e_field"])
+            elif not self._ask_capot():
                 self._save()
 
     def _save(self):
@@ -262,17 +250,17 @@ class Entry(Screen):
             return False
         self.capot_asked = True
         texts = self.app.texts
-        special = ALL if points == 162 else DEF_ALL
-        name = texts["all_tricks"] if special == ALL else texts["def_all"]
-        self.capot_question = (special, texts["q_capot"] if special == ALL else texts["q_def_capot"],
-                               "OK: " + name, "< " + texts["keep_points"] + " " + str(draft.points_entered()))
+        self.capot_special = ALL if points == 162 else DEF_ALL
+        self.capot_question = texts["q_capot"] if points == 162 else texts["q_def_capot"]
+        self.capot_answer_ok = "OK: " + (texts["all_tricks"] if points == 162 else texts["def_all"])
+        self.capot_answer_back = "< " + texts["keep_points"] + " " + str(draft.points_entered())
         return True
 
     def _capot_key(self, ev):
         """The capot question: OK saves a capot (or the defence's), BACK the points as entered."""
         if is_key(ev, OK):
             draft = self.draft
-            draft.tens = self.capot_question[0]
+            draft.tens = self.capot_special
             draft.units = 0
             self.capot_question = None
             self._touch()
@@ -285,7 +273,7 @@ class Entry(Screen):
         draft = self.draft
         items = draft.announce_items(team)
         if not items:  # nothing this team can announce in this contract
-            self.app.flash(self.app.texts["e_no_belote_nt"] if draft.kind == "NT" else self.app.texts["e_no_belote"])
+            self.app.show_message(self.app.texts["e_no_belote_nt"] if draft.kind == "NT" else self.app.texts["e_no_belote"])
             return
         if not draft.rules.has_melds() and len(items) == 1:
             draft.announce(team, items[0])  # the belote is all there is: the hold toggles it
@@ -307,11 +295,8 @@ class Entry(Screen):
         choices = self._picker(self.meld_team)[0]
         if self.more:  # the list of the other announces
             others = choices[3]
-            if s:
-                if (ev >> 2) == PRESS:
-                    self.pick = (self.pick - s) % len(others)  # list order: UP goes up the list
-                else:
-                    self.pick = min(len(others) - 1, max(0, self.pick - s))
+            if s:  # list order: UP goes up the list
+                self.pick = wrap_or_stop(self.pick, -s, len(others), ev >> 2 == PRESS)
             elif is_key(ev, OK):
                 self._take(others[self.pick])
             elif is_key(ev, BACK):
@@ -345,15 +330,9 @@ class Entry(Screen):
         return self._stepno_s
 
     def context(self):
-        """The contract so far, e.g. 'NS 100 SA'."""
+        """The contract so far with its coinche, e.g. 'NS 100 SA x2' (compact when long)."""
         if self._ctx is None:
-            draft = self.draft
-            texts = self.app.texts
-            b = draft.bid
-            s = self.app.team_name(draft.taker) + " " + (str(b) if isinstance(b, int) else texts[b])
-            if draft.kind != "suit":
-                s += " " + texts["k_" + draft.kind]
-            self._ctx = s
+            self._ctx = contract_text(self.app, self.draft.record())
         return self._ctx
 
     def _picker(self, team):
@@ -388,255 +367,156 @@ class Entry(Screen):
         self._picker_texts = (team, p)
         return p
 
+    # -- drawing: one method per step; every key's action in words, all at once
     def draw(self, layout):
-        draft = self.draft
-        texts = self.app.texts
-        st = self.step
         if self.capot_question is not None:
-            question = self.capot_question  # the hint line turns between its two answers
-            layout.ask(question[1], None, self._turn(question[2], question[3]))
-            return
-        if self.meld_team is not None:
-            choices, rows, title, hold = self._picker(self.meld_team)
-            if self.more:
-                layout.listing(title, rows, self.pick, max(0, min(self.pick - 2, len(rows) - layout.ROWS)))
-                return
-            up, down = choices[0], choices[1]  # values 1, 2, 3: none of them is highlighted (0)
-            layout.choice3(title, None, (texts[up] if up else "-", 1), (texts["others"] if rows else "-", 2),
-                      (texts[down] if down else "-", 3), 0, hold)
-            return
-        if st == S_TAKER:
-            app = self.app
-            layout.choice3(texts["t_taker"], self._stepno(), (app.team_name("NS"), "NS"), (texts["keep"], "keep"),
-                      (app.team_name("EW"), "EW"),
-                      draft.taker, self.context())
-        elif st == S_BID:
-            b = draft.bid
-            many = len(draft.kinds()) > 1
-            if b == "pass":  # nobody took: no taker's line under "All passed"
-                self._ctx = ""
-            if self._ctx is None:
-                name = self.app.team_name(draft.taker)
-                ctx = name + " " + texts["took"]
-                if many:
-                    kind = texts["k_" + draft.kind] if draft.kind != "suit" else texts["suit"]
-                    ctx += " " + kind
-                    if len(ctx) > 16:  # a long team name: the contract type matters more
-                        ctx = name + " " + kind
-                self._ctx = ctx
-            ctx = self._ctx
-            # the coinche first: it is said at the table and missed most when it hides behind the others
-            coinche_hint = texts["h_hold_coinche"] if b != "pass" and len(draft.coinche_items()) > 1 else None
-            hint = self._turn(coinche_hint or "^v  OK >", "^v  OK >" if coinche_hint else None,
-                              texts["h_hold_kind"] if many and b != "pass" else None)
-            coinche = draft.coinche_level()
-            if isinstance(b, int):
-                lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
-                if coinche:
-                    lab = (lab + " " if lab else "") + _COINCHE[coinche]
-                layout.picker(texts["t_bid"], self._stepno(), b, lab, ctx, hint)
-            else:
-                lab = texts[b]
-                if coinche:
-                    lab = lab + " " + _COINCHE[coinche]
-                layout.picker(texts["t_bid"], self._stepno(), None, lab, ctx, hint)
-        elif st == S_TENS:
-            title = texts["t_points"] if draft.pile == "T" else texts["t_pile_def"]
-            if isinstance(draft.tens, int):
-                v = draft.points_entered()
-                hint = self._turn("^v  OK >", texts["h_pile_def"] if draft.pile == "T" else texts["h_pile_takers"])
-                layout.picker(title, self._stepno(), v, None, self.context(), hint)
-                layout.mark_digits(v, False)
-            else:
-                lab = {ALL: texts["all_tricks"], DEF_ALL: texts["def_all"], SOLO: texts["solo"]}[draft.tens]
-                layout.picker(title, self._stepno(), None, lab, self.context(), "^v  OK >")
-        elif st == S_MELDS_TO:
-            cur = draft.melds_to if draft.melds_to != "auto" else None
-            ns, ew = (self.app.team_name("NS"), "NS"), (self.app.team_name("EW"), "EW")
-            if cur is None:
-                layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["nobody"], None), ew, cur, None)
-            else:  # OK keeps the team chosen; held OK: nobody
-                layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["keep"], None), ew, cur, texts["hold_ok_nobody"])
-        elif st == S_CONFIRM:
+            # OK's answer on the detail line, BACK's on the keys' line
+            layout.ask(self.capot_question, self.capot_answer_ok, self.capot_answer_back)
+        elif self.meld_team is not None:
+            self._draw_announces(layout)
+        elif self.step == S_TAKER:
+            self._draw_taker(layout)
+        elif self.step == S_BID:
+            self._draw_bid(layout)
+        elif self.step == S_TENS:
+            self._draw_tens(layout)
+        elif self.step == S_MELDS_TO:
+            self._draw_melds_to(layout)
+        elif self.step == S_CONFIRM:
             self._draw_confirm(layout)
 
-    def _verdict(self):
-        """(verdict line, detail line) of the confirm step: made or failed with the card
-        points entered (the pile counted: its units are set here, the layout marks
-        the last digit) and the reason the scoring core gives
-        (coinche.scoring.failure); capot and generale named; then, as far as the
-        line holds them, the belote and whose melds score (coinche.melds.credited)
-        first, since their points are counted, then the reason: a reason never takes
-        the place of a belote or a meld."""
+    def _draw_announces(self, layout):
         texts = self.app.texts
-        draft = self.draft
-        r = self._result[0]
-        self._sum = None  # the melds' sum when the detail line has no room for it (_announces_part)
-        if r.made is None:
-            return texts["passed"], ""
-        parts = []
-        why = None
-        if r.made:
-            if draft.tens == SOLO or draft.tens == ALL:  # named: the big scores say it was made
-                special = texts["generale"] if draft.tens == SOLO else texts["capot"]
-                line = _fit(texts["made"] + ": " + special, special)
-            else:
-                line = self._points_line(texts["made"])
-        else:
-            why, _, need = r.failure
-            if draft.tens == DEF_ALL or why == "tricks" or why == "solo":
-                special = texts["def_all"] if draft.tens == DEF_ALL else texts[draft.bid]
-                line = _fit(texts["failed"] + ": " + special, special)
-            else:
-                line = self._points_line(texts["failed"])
-            why = texts["r_" + why] + (" " + str(need) if why == "beat" else "")  # beat: the defence's figure
-        parts.append(self._announces_part())
-        if why is not None:
-            parts.append(why)
-        if draft.melds_unsettled():
-            parts.append(texts["t_melds_to"])
-        detail = ""
-        for p in parts:  # as many as one line of the 128x64 screen holds (7 px apart), in this order;
-            # the belote and melds always (their shortest form fits: the text-fit test sees it)
-            if p and (not detail or _LINE >= len(detail + " " + p)):
-                detail = detail + " " + p if detail else p
-        if self._sum is not None and self._sum in detail:
-            self._sum = None  # said already: no second detail line
-        return line, detail
+        choices, rows, title, hold = self._picker(self.meld_team)
+        if self.more:
+            layout.listing(title, rows, self.pick, max(0, min(self.pick - 2, len(rows) - layout.ROWS)))
+            return
+        up, down = choices[0], choices[1]  # values 1, 2, 3: none of them is highlighted (0)
+        layout.choice3(title, None, (texts[up] if up else "-", 1), (texts["others"] if rows else "-", 2),
+                       (texts[down] if down else "-", 3), 0, hold)
 
-    def _announces_part(self):
-        """The belote and whose melds score, for the detail line: 'Belote NS Ann. EO 150',
-        else 'Bel.NS Ann.EO 150', else by counts 'Bel.1-0 Ann.0-150' (NS first, as the
-        columns below); '' for neither. Both marks end with a dot (lang/*.txt)."""
+    def _draw_taker(self, layout):
         app = self.app
         texts = app.texts
-        draft = self.draft
-        belote = draft.belote
-        team, pts = credited(draft.rules, self._checked or draft.record())
-        full = _belote_label(app, belote)
-        self._sum = None
-        if not pts:
-            return full
-        short = texts["melds_short"]
-        name = app.team_name(team)
-        self._sum = self._melds_sum(team, pts)
-        if belote == (0, 0):
-            if self._sum is not None:
-                return self._sum
-            return _first_on_a_line(short + " " + name + " " + str(pts), short + str(pts))
-        mark = texts["belote_mark"]
-        mark = mark[0].upper() + mark[1:]
-        names = mark
-        for side, count in (("NS", belote[0]), ("EW", belote[1])):
-            if count:
-                names += app.team_name(side) + ("x%d" % count if count > 1 else "")
-        return _first_on_a_line(full + " " + short + " " + name + " " + str(pts), names + " " + short + name + " " + str(pts),
-                                "%s%d-%d %s%d-%d" % (mark, belote[0], belote[1], short,
-                                                     pts if team == "NS" else 0, pts if team == "EW" else 0))
+        layout.choice3(texts["t_taker"], self._stepno(), (app.team_name("NS"), "NS"), (texts["keep"], "keep"),
+                       (app.team_name("EW"), "EW"), self.draft.taker, self.context())
 
-    def _melds_sum(self, team, pts):
-        """'Ann.EO 150+NS 50': where the best side scores both sides' melds (rules melds
-        'all') and the other side announced some, whose points they are, so the other
-        side's announce is seen going over; None otherwise."""
-        draft = self.draft
-        rules = draft.rules
-        if rules["melds"] != "all":
-            return None
-        rec = self._checked or draft.record()
-        other = "EW" if team == "NS" else "NS"
-        theirs = total((rec.get("melds") or {}).get(other, ()), rec["trump"], rules["carre_nt"])
-        if not theirs:
-            return None
-        short = self.app.texts["melds_short"]
-        name = self.app.team_name(team)
-        added = str(pts - theirs) + "+"
-        theirs = str(theirs)
-        return _first_on_a_line(short + " " + name + " " + added + self.app.team_name(other) + " " + theirs,
-                                short + name + " " + added + theirs, short + added + theirs)
-
-    def _holds_open_announces(self):
-        """(NS, EW): can the team announce anything in this deal (its hold key then opens
-        its picker)? Kept until the draft changes (the units do not change it)."""
-        if self._holds is None:
+    def _key_rows(self):
+        """The keys of the contract and card-points steps in words, all shown at once: the
+        arrows, OK and BACK first, then each hold the step has (built once per change)."""
+        if self._rows is None:
+            texts = self.app.texts
             draft = self.draft
-            self._holds = (draft.bid != "pass" and bool(draft.announce_items("NS")),
-                           draft.bid != "pass" and bool(draft.announce_items("EW")))
-        return self._holds
+            keys = texts["h_step_keys"]
+            if self.step == S_BID:
+                kind = texts["h_hold_kind"] if len(draft.kinds()) > 1 else None
+                coinche = texts["h_hold_coinche"] if draft.bid != "pass" else None
+                self._rows = (keys, kind, coinche) if kind and coinche else (keys, kind or coinche) if kind or coinche else keys
+            else:
+                self._rows = (keys, texts["h_pile_def"] if draft.pile == "T" else texts["h_pile_takers"])
+        return self._rows
 
-    def _points_line(self, verdict):
-        """'Made 112', or for the defence's pile 'Made def. 50' ('def. 50' when that is
-        too long): the card points as entered, their units digit last."""
+    def _draw_bid(self, layout):
         draft = self.draft
-        v = str(draft.points_entered())
-        if draft.pile == "T":
-            return verdict + " " + v
-        short = self.app.texts["def_points"] + " " + v
-        return _fit(verdict + " " + short, short)
+        texts = self.app.texts
+        b = draft.bid
+        if b == "pass":  # nobody took: no taker's line under "All passed"
+            self._ctx = ""
+        if self._ctx is None:
+            name = self.app.team_name(draft.taker)
+            ctx = name + " " + texts["took"]
+            if len(draft.kinds()) > 1:
+                kind = texts["k_" + draft.kind] if draft.kind != "suit" else texts["suit"]
+                ctx += " " + kind
+                if len(ctx) > 16:  # a long team name: the contract type matters more
+                    ctx = name + " " + kind
+            self._ctx = ctx
+        coinche = draft.coinche_level()
+        if isinstance(b, int):
+            lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
+            if coinche:
+                lab = (lab + " " if lab else "") + _COINCHE[coinche]
+            layout.picker(texts["t_bid"], self._stepno(), b, lab, self._ctx, self._key_rows())
+        else:
+            lab = texts[b]
+            if coinche:
+                lab = lab + " " + _COINCHE[coinche]
+            layout.picker(texts["t_bid"], self._stepno(), None, lab, self._ctx, self._key_rows())
+
+    def _draw_tens(self, layout):
+        draft = self.draft
+        texts = self.app.texts
+        title = texts["t_points"] if draft.pile == "T" else texts["t_pile_def"]
+        if isinstance(draft.tens, int):
+            v = draft.points_entered()
+            layout.picker(title, self._stepno(), v, None, self.context(), self._key_rows())
+            layout.mark_digits(v, False)
+        else:
+            lab = {ALL: texts["all_tricks"], DEF_ALL: texts["def_all"], SOLO: texts["solo"]}[draft.tens]
+            layout.picker(title, self._stepno(), None, lab, self.context(), self._key_rows())
+
+    def _draw_melds_to(self, layout):
+        draft = self.draft
+        texts = self.app.texts
+        cur = draft.melds_to if draft.melds_to != "auto" else None
+        ns, ew = (self.app.team_name("NS"), "NS"), (self.app.team_name("EW"), "EW")
+        if cur is None:
+            layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["nobody"], None), ew, cur, None)
+        else:  # OK keeps the team chosen; held OK: nobody
+            layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["keep"], None), ew, cur,
+                           texts["hold_ok_nobody"])
 
     def _show_units(self, direction):
         """The confirm step's units one up or down (direction +1 or -1), scored at once. The value shown
-        before is kept (its score and texts, swapped in place in _units_kept), so going
+        before is kept (its score and texts, swapped with the current ones), so going
         back and forth between two values allocates nothing; any other change of the
         draft forgets it."""
         draft = self.draft
-        kept = self._units_kept
-        shown = draft.units if self._confirm is not None else None  # None: its texts were never built
+        shown = draft.units if self.confirm_texts is not None else None  # None: its texts were never built
         draft.step_units(direction)
-        back = kept[0] is not None and kept[0] == draft.units
-        kept[0] = shown
-        kept[1], self.error = self.error, kept[1]
-        kept[2], self._result = self._result, kept[2]
-        kept[3], self._confirm = self._confirm, kept[3]
+        back = self.kept_units is not None and self.kept_units == draft.units
+        self.kept_units = shown
+        self.kept_error, self.error = self.error, self.kept_error
+        self.kept_scored, self.scored = self.scored, self.kept_scored
+        self.kept_texts, self.confirm_texts = self.confirm_texts, self.kept_texts
         if not back:  # a value not kept: scored now, its texts built at the next draw
-            self._confirm = None
+            self.confirm_texts = None
             self._evaluate(True)
         if shown is None:
-            kept[1] = kept[2] = kept[3] = None
+            self.kept_units = self.kept_error = self.kept_scored = self.kept_texts = None
 
     def _draw_confirm(self, layout):
+        if self.confirm_texts is None:  # built once per change of the draft, by code loaded for it
+            self.confirm_texts = ConfirmTexts(*on_demand.load("screens.confirm_texts").build(self))
+            on_demand.release("screens.confirm_texts")
+        shown = self.confirm_texts
         texts = self.app.texts
-        draft = self.draft
-        if self._confirm is None:
-            if self._title is None:
-                rec = draft.record()
-                title = contract_text(self.app, rec)
-                if self.index is not None:
-                    title = str(self.index + 1) + ": " + title
-                self._title = _fit(title, contract_text(self.app, rec, compact=True),
-                                   contract_text(self.app, rec, False))
-            title = self._title
-            verdict = detail = ""
-            self._sum = None
-            units = draft.has_units()
-            hint = texts["save_units"] if units else texts["save"]
-            if self.error is None:
-                verdict, detail = self._verdict()
-                if self._result[2]:
-                    hint = texts["save_end_units"] if units else texts["save_end"]  # this deal ends the game
-            # each team's hold key marked where the hold opens its announces
-            holds = self._holds_open_announces()
-            mark = units and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
-            self._confirm = (title, verdict, detail, hint, holds, mark, self._sum)
-        title, verdict, detail, hint, holds, mark, melds_sum = self._confirm
-        if melds_sum is not None and self.phase % 2:  # in turn with the detail it had no room in
-            detail = melds_sum
         if self.error is not None:
             e = self.error
-            layout.confirm(title, verdict, "", "", 0, "", 0, 0, 0, "<",
-                      (texts["e_field"], texts.get("f_" + e.field, e.field)))
+            layout.confirm(title=shown.title, verdict=shown.verdict, detail="", ns_label="", ns=0, ew_label="",
+                           ew=0, ns_total=0, ew_total=0, hint=texts["h_step_keys"],
+                           error=(texts["e_field"], texts.get("f_" + e.field, e.field)))
             return
-        r, tot, _ = self._result
+        detail = shown.detail
+        if shown.melds_sum is not None:  # the melds' sum when the detail line has no room for both
+            detail = shown.melds_sum if not detail else detail
+        r, tot, _ = self.scored
         app = self.app
-        hint = self._turn(hint, texts["h_hold_announce"] if holds[0] else None,  # each team's hold in words
-                          texts["h_hold_announce_ew"] if holds[1] else None)
-        layout.confirm(title, verdict, detail, app.team_name("NS"), r.score["NS"], app.team_name("EW"), r.score["EW"],
-                  tot["NS"], tot["EW"], hint, None, r.made, holds, mark)
+        layout.confirm(title=shown.title, verdict=shown.verdict, detail=detail, ns_label=app.team_name("NS"),
+                       ns=r.score["NS"], ew_label=app.team_name("EW"), ew=r.score["EW"],
+                       ns_total=tot["NS"], ew_total=tot["EW"], hint=shown.rows, error=None, made=r.made,
+                       mark_units=shown.mark)
 
-    def _turn(self, first, second=None, third=None):
-        """The hint line's text now: the step's keys in words, one text after the other
-        (the App turns the phase every HINT_MS); None: a text this step does not have."""
-        k = self.phase % (1 + (second is not None) + (third is not None))
-        if k == 0:
-            return first
-        return second if k == 1 and second is not None else third
 
+class ConfirmTexts:
+    """What the confirm step draws, built once per change of the draft: the title (the
+    contract), the verdict and its detail line, the melds' sum (when the detail has no
+    room for it), the keys' rows and whether the verdict's units digit is underlined."""
+
+    def __init__(self, title, verdict, detail, melds_sum, rows, mark):
+        self.title = title
+        self.verdict = verdict
+        self.detail = detail
+        self.melds_sum = melds_sum
+        self.rows = rows
+        self.mark = mark

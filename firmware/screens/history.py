@@ -200,7 +200,7 @@ class DealMenu(ListScreen):
         if i == 0:
             app.go(Entry(app, Draft(app.game.rules, record=app.game.deals[self.index]), self.index, self))
         elif i == 1:
-            app.go(Ask(app, app.texts["del_q"] + " " + str(self.index + 1) + "?", contract_text(app, app.game.deals[self.index]),
+            app.go(Ask(app, app.texts["del_q"] % (self.index + 1), contract_text(app, app.game.deals[self.index]),
                      lambda: app.delete_deal(self.index, History(app)), self))
 
     def back(self):

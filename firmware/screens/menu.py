@@ -7,11 +7,12 @@ the heap through every deal, where the heap of a game peaks.
 import on_demand
 from events.inputs import LONG, OK, is_key
 from screens.base import Ask, ListScreen
-from screens.table_screens import ask_undo
+from screens.table_screens import ask_undo, start_entry
 
 
 class Menu(ListScreen):
     name = "menu"
+    # the list wraps: the concours is two UP presses away (OK, UP, UP, OK from home)
     ITEMS = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_dealer", "m_new", "m_concours",
              "m_games")
 
@@ -22,21 +23,17 @@ class Menu(ListScreen):
         texts = self.app.texts
         return [texts[item] for item in self.ITEMS]
 
-    def hint(self):
-        """On the all-pass row: it takes a held OK (OK, OK from home must not record one)."""
-        return self.app.texts["hint_hold_pass"] if self.sel == 0 else None
-
     def key(self, ev):
         if self.sel == 0 and is_key(ev, OK, LONG):
-            self.app.save_deal({"bid": "pass"}, None)
+            self.pick(0)  # held as before: the same check screen, nothing recorded yet
         else:
             ListScreen.key(self, ev)
 
     def pick(self, i):
         app = self.app
         item = self.ITEMS[i]
-        if item == "m_pass":
-            app.flash(app.texts["hint_hold_pass"])  # a plain OK records nothing
+        if item == "m_pass":  # the all-pass's check screen: OK there saves it, BACK changes the contract
+            start_entry(app, "NS", "pass")
         elif item == "m_history":
             app.go(on_demand.screen("History")(app))
         elif item == "m_undo":

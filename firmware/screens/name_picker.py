@@ -6,18 +6,41 @@ In its own module for the heap of `make deploy`: loaded on demand (on_demand.py)
 when the teams screen opens it with a held OK, released once no open screen
 comes from it (App.go).
 
-Keys: UP/DOWN the letter under the cursor (held: faster), OK the next letter,
+Keys: UP/DOWN the letter under the cursor (held: faster; the letters are ordered as
+names are spelled, LETTERS), OK the next letter,
 BACK the letter before (on the first one: leave, nothing changed), held OK: save
 the name (an empty name is NS/EW again). The hint line turns through them.
 """
 import on_demand
 from coinche.compat import const
 from events.inputs import BACK, LONG, OK, PRESS, is_key, up_down
-from screens.base import Screen
+from screens.base import Screen, wrap_or_stop
 
 MAX_LETTERS = const(8)  # as table/game_table.py MAX_NAME: what a name may hold
-# the letters in the order UP walks them: what the font draws (render/text.py's accents)
-LETTERS = " ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789&-.'éèêëàâäçùûüôöîïÉÈÀÜÖÄß"
+# the letters in the order UP walks them, ordered by how names are spelled: the capitals
+# (the commonest first letters of names first), then the signs and the space, then the
+# small letters (the commonest first), their accented forms, and the digits backwards,
+# so a sign is one or two DOWN presses from the small letters' start and a digit one or
+# two from the capitals'. What the font draws (render/text.py's accents).
+LETTERS = ("MJASCLPDEBRTNGFVHKIOYZWUQXÉÈÀÜÖÄ"
+           ".'-& "
+           "eainrlotsumcdhgbvpyfkjzwxq"
+           "éèêëàâäìîïòôöùûüçß"
+           "9876543210")
+CAPITALS = const(0)  # where a name's first letter, and a letter after a sign or a space, starts
+SMALL = const(37)  # where a letter after a letter starts: the commonest small letter
+SIGNS = ".'-& "
+
+
+def start_of(before):
+    """Where a new letter starts, after the letter at index `before` of LETTERS (None: the
+    name's first): the capitals after a sign or a space, the same digit after a digit,
+    else the small letters."""
+    if before is None or LETTERS[before] in SIGNS:
+        return CAPITALS
+    if LETTERS[before] in "0123456789":
+        return before
+    return SMALL
 
 
 class NamePicker(Screen):
@@ -33,7 +56,7 @@ class NamePicker(Screen):
         # the letters as indices into LETTERS: a key changes one number, nothing is built
         self.letters = [LETTERS.find(ch) if LETTERS.find(ch) >= 0 else 0 for ch in names.get(team) or ""]
         if not self.letters:
-            self.letters.append(LETTERS.find("A"))
+            self.letters.append(CAPITALS)
         self.cursor = len(self.letters) - 1
         self._text = None  # the name as drawn, rebuilt only after a key changes it
 
@@ -46,12 +69,7 @@ class NamePicker(Screen):
     def key(self, ev):
         step = up_down(ev)
         if step:
-            i = self.letters[self.cursor] + step
-            if (ev >> 2) == PRESS:
-                i %= len(LETTERS)
-            else:  # held: stop at the ends
-                i = min(len(LETTERS) - 1, max(0, i))
-            self.letters[self.cursor] = i
+            self.letters[self.cursor] = wrap_or_stop(self.letters[self.cursor], step, len(LETTERS), (ev >> 2) == PRESS)
             self._text = None
         elif is_key(ev, OK, LONG):
             app = self.app
@@ -60,11 +78,11 @@ class NamePicker(Screen):
         elif is_key(ev, OK):
             if self.cursor + 1 < MAX_LETTERS:
                 self.cursor += 1
-                if self.cursor == len(self.letters):  # a new letter starts as the one before
-                    self.letters.append(self.letters[-1])
+                if self.cursor == len(self.letters):  # a new letter: see start_of
+                    self.letters.append(start_of(self.letters[-1]))
                     self._text = None
             else:
-                self.app.flash(self.app.texts["n_full"])
+                self.app.show_message(self.app.texts["n_full"])
         elif is_key(ev, BACK):
             if self.cursor == 0:
                 self.back()  # nothing saved
@@ -81,3 +99,19 @@ class NamePicker(Screen):
         # its drawing is the layout's, off the deal-entry path (loaded on demand)
         on_demand.load(layout.OFF_PATH).name_picker(layout, texts["s_names"] + " " + texts[self.team], self.text(),
                                                     self.cursor, hint)
+
+
+def spell_keys(word, first=None):
+    """The letter picker's keys that spell word from an empty name: each letter the
+    shortest way round (UP or DOWN presses), OK between letters (the gallery and the
+    tests spell with it)."""
+    out = []
+    at = start_of(None)
+    for n, ch in enumerate(word):
+        if n:
+            out.append("ok")
+            at = start_of(LETTERS.find(word[n - 1]))
+        to = LETTERS.find(ch)
+        up = (to - at) % len(LETTERS)
+        out += ["up"] * up if up <= len(LETTERS) - up else ["down"] * (len(LETTERS) - up)
+    return out

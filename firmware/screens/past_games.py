@@ -56,7 +56,7 @@ class Archive(RecordList):
             past = Game(Rules.from_spec(spec), game["deals"], spec.get("dealer", "N"), spec.get("dir", "acw"),
                         spec.get("fix", ()))
         except Exception:  # a damaged game cannot be browsed: say so, lose nothing
-            app.flash(app.texts["e_store"])
+            app.show_message(app.texts["e_store"])
             return
         # the names it was played with: as shown when it ended, else as it started
         result = game.get("result") or {}

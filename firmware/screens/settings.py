@@ -240,17 +240,17 @@ class ValuePicker(Screen):
             layout.picker(title, None, None, self.label(), context, texts["value_keys"])
 
 
-# team names offered (the language in use first, then the others'): "us" and "them"
-NAME_PAIRS = {"fr": ("Nous", "Eux"), "en": ("Us", "Them"), "de": ("Wir", "Ihr"), "it": ("Noi", "Voi")}
+# team names offered in the language in use only: "us" and "them", and a few more a table uses
+NAME_CHOICES = {"fr": ("Nous", "Eux", "Bleus", "Rouges", "Anciens", "Jeunes"),
+                "en": ("Us", "Them", "Blues", "Reds", "Elders", "Young"),
+                "de": ("Wir", "Ihr", "Blau", "Rot", "Alte", "Junge"),
+                "it": ("Noi", "Voi", "Azzurri", "Rossi", "Vecchi", "Giovani")}
 
 
 def name_choices(lang, current):
-    """None (NS/EW), the language's pair, the other pairs; a name set before stays in the list."""
+    """None (NS/EW), the language's names; a name set before stays in the list."""
     out = [None]
-    for code in (lang,) + LANGS:
-        for name in NAME_PAIRS.get(code, ()):
-            if name not in out:
-                out.append(name)
+    out += NAME_CHOICES.get(lang, ())
     if current is not None and current not in out:
         out.append(current)
     return out
@@ -290,13 +290,24 @@ class OptionsScreen(ListScreen):
         return self.app.texts["s_options"]
 
     def rows(self):
+        """The next game's options; during a concours round, the round's own (its deals
+        included): they are fixed until it ends."""
         texts = settings_texts(self.app)
+        if self.app.table.concours():
+            r = self.app.game.rules
+            return [(texts["o_" + k], option_label(texts, k, r.round_deals if k == "deals" else r[k]))
+                    for k in LISTED_OPTIONS]
         r = Rules.from_spec(self.app.table.next_rules())
         return [(texts["o_" + k], option_label(texts, k, r[k])) for k in LISTED_OPTIONS]
 
     def hint(self):
-        """The highlighted option in words: its label is cut to share a row with its value."""
-        return settings_texts(self.app)[OPTION_HELP[self.sel]]
+        """The highlighted option in words: its label is cut to share a row with its value;
+        during a concours round, that its rules are fixed."""
+        texts = settings_texts(self.app)
+        return texts["o_help_fixed"] if self.app.table.concours() else texts[OPTION_HELP[self.sel]]
 
     def pick(self, i):
+        if self.app.table.concours():  # a round's rules are the organiser's: nothing to change
+            self.app.show_message(settings_texts(self.app)["o_help_fixed"])
+            return
         self.app.go(ValuePicker(self.app, "s_option", self, LISTED_OPTIONS[i]))

@@ -14,8 +14,9 @@ from screens.deal_entry import Entry
 from table.draft import Draft
 
 
-def start_entry(app, taker):
-    """Deal entry for a deal the team `taker` took (or the message why not)."""
+def start_entry(app, taker, bid=None):
+    """Deal entry for a deal the team `taker` took (or the message why not); bid "pass":
+    an all-pass, shown on its check-and-save step (nothing is recorded before its OK)."""
     table = app.table
     if table.game.over:
         app.tell("e_over")
@@ -23,7 +24,11 @@ def start_entry(app, taker):
     if table.at_deal_limit():
         app.tell("e_limit")
         return
-    app.go(Entry(app, Draft(table.game.rules, taker)))
+    entry = Entry(app, Draft(table.game.rules, taker))
+    if bid == "pass":
+        entry.draft.bid = "pass"
+        entry.goto(entry.draft.steps()[-1])
+    app.go(entry)
 
 
 def ask_undo(app, back_to):
@@ -33,7 +38,7 @@ def ask_undo(app, back_to):
         app.tell("e_no_undo")
         return
     count = len(game.deals)
-    app.go(Ask(app, app.texts["undo_q"] + " " + str(count) + "?", contract_text(app, game.deals[-1]),
+    app.go(Ask(app, app.texts["undo_q"] % count, contract_text(app, game.deals[-1]),
                lambda: app.delete_deal(count - 1), back_to))
 
 

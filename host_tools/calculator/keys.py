@@ -12,7 +12,7 @@ value, just as the planner does. The planner walks the firmware's own Draft
 defaults and steps cannot drift from the device's.
 
 The device's guards are pressed too, only on the deals they stop: an all-pass deal
-is the menu and its first row held (a plain OK records nothing), card points of
+is the menu, its first row and the save on its check screen, card points of
 162 or 0 entered as a number answer the "Capot?" question with BACK.
 
 The UI records what changes a score: a trump suit is stored as "suit", and a
@@ -170,7 +170,7 @@ def plan_deal_read(rules, game, rec):
     player reads on the way (the M operators of the time estimate)."""
     rec = validate(rules, rec)
     if rec["bid"] == "pass":
-        return ["ok", HOLD_OK], 1  # menu (read), first item held: all passed
+        return ["ok", "ok", "ok"], 2  # menu (read), its first row: the all-pass's check screen (read), save
     ev = ["up" if rec["taker"] == "NS" else "down"]
     d = draft.Draft(rules, rec["taker"])  # the contract starts at 80
     items = d.bid_items()

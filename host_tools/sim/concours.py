@@ -41,27 +41,33 @@ def open_presses(screen):
         screen = "home"
     if screen == "home":
         presses.append("OK")
-        presses += ["DOWN"] * Menu.ITEMS.index("m_concours")
+        down = Menu.ITEMS.index("m_concours")
+        up = len(Menu.ITEMS) - down  # the menu wraps: up from its first row
+        presses += ["UP"] * up if up < down else ["DOWN"] * down
     elif screen != "roundover":
         raise ConcoursError("--concours: the device shows %r, not home or the end of a game" % screen)
-    presses.append("OK")  # the Concours screen, on its first row
+    presses.append("OK")  # the Concours screen, on its start row
     return presses
 
 
 def field_presses(offered, wanted):
     """The buttons that turn what the open Concours screen offers ({"round", "table",
-    "teams"}) into `wanted` (round, table, ns, ew), then start the round."""
+    "teams"}) into `wanted` (round, table, ns, ew), then start the round. The screen
+    opens on its start row, the round it proposes filled in; a number that differs is
+    changed on its row; the start asks once."""
     first = (offered["round"], offered["table"], offered["teams"]["NS"], offered["teams"]["EW"])
     presses = []
+    row = len(FIELDS)  # the start's row
     for index in range(len(FIELDS)):
-        if index:
-            presses.append("DOWN")
         step = wanted[index] - first[index]
         if step:
+            presses += ["UP" if index < row else "DOWN"] * abs(row - index)
+            row = index
             presses.append("OK")
             presses += ["UP" if step > 0 else "DOWN"] * abs(step)
             presses.append("OK")
-    presses += ["DOWN", "OK"]  # start the round
+    presses += ["DOWN"] * (len(FIELDS) - row)
+    presses += ["OK", "OK"]  # the start, then its question: what it starts
     return presses
 
 

@@ -4,6 +4,7 @@
     python3 -m host_tools.sim.gallery --out DIR     write this run's screens to DIR (nothing else)
     python3 -m host_tools.sim.gallery --check       compare with tests/golden/ (exit status 1 on a change)
     python3 -m host_tools.sim.gallery --guards DIR  the guards and hints on both boards, fr and de
+    python3 -m host_tools.sim.gallery --entry DIR   the entry steps and the Concours screen, both boards, fr and de
 
 Each scene is a fresh simulated device (rules preset, virtual clock) and a
 key script; `shot NAME` takes a picture of the current frame. A golden is a
@@ -51,17 +52,10 @@ def _lang(code):
 
 
 def _spell(word):
-    """The letter picker's keys that spell word (UP presses to each letter, OK between)."""
-    from screens.name_picker import LETTERS
+    """The letter picker's keys that spell word (screens/name_picker.py spell_keys)."""
+    from screens.name_picker import spell_keys
 
-    out, at = [], LETTERS.find("A")
-    for n, ch in enumerate(word):
-        if n:
-            out.append("ok")  # the next letter starts as the one before
-        to = LETTERS.find(ch)
-        out += ["up"] * ((to - at) % len(LETTERS))
-        at = to
-    return out
+    return spell_keys(word)
 
 
 def guard_words(suffix="", lang_words=()):
@@ -114,9 +108,10 @@ SCENES = [
         "back", "back",
     ]),
     ("concours", "classic2000", [
-        *_s("ok" + " down" * 8 + " ok"), "shot:concours",  # home > menu > Concours
-        *_s("ok up"), "shot:concours_round", "ok",  # round 2
-        *_s("down down down down ok"), "wait:1600", "shot:concours_home",  # start the round
+        *_s("ok up up ok"), "shot:concours",  # home > menu (it wraps) > Concours, on its start row
+        *_s("up up up up ok up"), "shot:concours_round", "ok",  # round 2
+        *_s("down down down down ok"), "shot:concours_ask",  # the start says what it starts
+        "ok", "wait:1600", "shot:concours_home",
         *(_s(_CAPOT_FIRST) * 12), "wait:1600", "shot:concours_round_over",
     ]),
     ("chart", "classic2000", [
@@ -159,11 +154,11 @@ SCENES = [
         *_s(_TO_SETTINGS), "up", "ok", "shot:teams",
         "ok", "up", "shot:setting_team_name", "ok",
         "down", "ok", "up", "up", "ok", "shot:teams_named",
-        "back", "back", "back", *_s("up ok ok ok ok"), "wait:1600", "shot:home_names",
+        "back", "back", "back", *_s("up ok ok ok"), "wait:1600", "shot:home_names",
         *_s("ok down ok"), "shot:history_names",
     ]),
     ("long", "coinche1000", [
-        *(["ok", "hold:ok:700"] * 10),  # ten deals all passed (the menu row takes a held OK)
+        *(["ok", "ok", "ok"] * 10),  # ten deals all passed (the menu row, its check screen's save)
         *_s("down hold:ok:700 hold:back:700 hold:back:700 ok hold:down:480 ok ok"), "wait:1600",
         "ok", "down", "ok", "shot:history_long",  # EW 80 NT x4, 60 points: scroll bar, two-digit numbers
         "back", "back", "shot:ask_undo_11",
@@ -292,6 +287,31 @@ def guard_shots(out_dir):
     return written
 
 
+def entry_words():
+    """Each step of a deal's entry (federation): the contract, the card points, check and
+    save with a belote, the announce picker, the capot question and the all-pass's check."""
+    return ["up", "hold:back:700", "shot:entry-bid", "ok", "up", "shot:entry-points",
+            "ok", "up", "up", "shot:check-and-save", "hold:ok:700", "shot:announce-picker", "up",
+            "shot:check-and-save-belote", "back", *(["up"] * 7), "ok", "ok", "shot:capot-question", "back",
+            "wait:1600", "ok", "ok", "shot:all-pass-check", "back", "back",
+            *_s("ok up up ok"), "shot:concours"]
+
+
+def entry_shots(out_dir):
+    """The entry steps, check-and-save and the Concours screen on both boards, in French
+    and German, into out_dir/STEP-BOARD-LANG.png."""
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    for board, scale in (("pico_oled", 2), ("pico_display_pack", 2)):
+        for lang in ("fr", "de"):
+            words = (_s(_TO_SETTINGS) + _s(_LANG[lang]) + ["back", "back"] if lang != "fr" else []) + entry_words()
+            for name, fr in run_scene("federation", words, board).items():
+                path = os.path.join(out_dir, "%s-%s-%s.png" % (name, board, lang))
+                frame_image(fr, scale).save(path, optimize=True)
+                written.append(path)
+    return written
+
+
 def pack_shots():
     """{shot name: Frame} of the Display Pack scenes (the docs' colour pictures)."""
     out = {}
@@ -395,7 +415,11 @@ def main(argv=None):
     g.add_argument("--check", action="store_true", help="compare with tests/golden/")
     g.add_argument("--out", help="write this run's screens to DIR")
     g.add_argument("--guards", help="write the guards' pictures (both boards, fr and de) to DIR")
+    g.add_argument("--entry", help="write the entry steps' pictures (both boards, fr and de) to DIR")
     a = p.parse_args(argv)
+    if a.entry:
+        print("%d pictures in %s" % (len(entry_shots(a.entry)), a.entry))
+        return 0
     if a.guards:
         print("%d pictures in %s" % (len(guard_shots(a.guards)), a.guards))
         return 0

@@ -112,12 +112,19 @@ def case_no_question(app, out):
 def case_menu_ok_ok(app, out):
     keys(app, OK)
     out["menu"] = texts_of(app)
-    key(app, OK)  # OK, OK from home
+    key(app, OK)  # OK, OK from home: the all-pass's check screen, nothing recorded
     out["after_ok_ok"] = app.view.name
     out["deals_after_ok_ok"] = deals(app)
-    out["toast"] = app.toast_msg
-    key(app, OK, LONG)
+    out["check_texts"] = texts_of(app)
+    out["save"] = app.texts["save"]
+    key(app, BACK)  # back to the contract: all passed, nothing recorded
+    out["after_back"] = app.view.name
+    keys(app, BACK, OK)  # home, the menu
+    key(app, OK, LONG)  # held on the all-pass row: the same check screen
     out["after_hold"] = app.view.name
+    out["deals_after_hold"] = deals(app)
+    key(app, OK)  # OK on the check screen saves it
+    out["after_save"] = app.view.name
     out["deals"] = deals(app)
 
 
@@ -137,6 +144,8 @@ def _names_confirm(app, out, names):
     to_points(app, 2, 0)  # NS 80, 100 card points: both teams may announce a belote
     out["screen"] = app.view.name
     out["texts"] = texts_of(app)
+    out["holds"] = app.texts["h_hold_announce_both"]
+    out["save"] = app.texts["save_units"]
 
 
 def case_hold_marks_short_names(app, out):
@@ -190,16 +199,51 @@ def case_hints_turn(app, out):
     out["words"] = {k: app.texts[k] for k in ("h_hold_kind", "h_hold_coinche", "h_pile_def", "h_hold_announce")}
 
 
+def _rows_of_steps(app, out):
+    """Each entry step's frames while the player waits (2.1 s apart), and the words of
+    every key's action that step must show all the time."""
+    t = app.texts
+    key(app, UP)  # the contract step
+    out["bid"] = hints_over_time(app)
+    out["bid_words"] = [t["h_step_keys"], t["h_hold_kind"], t["h_hold_coinche"]]
+    key(app, OK)  # the card points
+    out["tens"] = hints_over_time(app)
+    out["tens_words"] = [t["h_step_keys"], t["h_pile_def"]]
+    key(app, OK)  # check and save: both teams may announce (federation)
+    out["confirm"] = hints_over_time(app)
+    out["confirm_words"] = [t["save_units"], t["h_hold_announce_both"]]
+    for _ in range(6):  # 80 points -> 86; then the tens to 160: 162 (the units stop at 2)
+        key(app, UP)
+    key(app, BACK)
+    for _ in range(8):
+        key(app, UP)
+    keys(app, OK, OK)  # 162 on the check screen (the units stop at 2), then save: "Capot?"
+    out["capot_screen"] = app.view.name
+    out["capot"] = hints_over_time(app)
+    out["capot_words"] = [app.view.capot_answer_ok, app.view.capot_answer_back]
+    key(app, BACK)  # the points kept: saved
+    keys(app, OK, OK)  # the menu, its all-pass row: the check screen
+    out["pass_screen"] = app.view.name
+    out["pass"] = hints_over_time(app)
+    out["pass_words"] = [t["save"]]
+
+
+def case_in_sight(app, out):
+    lang = sys.argv[4]
+    app.table.settings["lang"] = lang
+    app.set_language(lang)
+    _rows_of_steps(app, out)
+
+
 def spell(app, word):
-    """In the letter picker: each letter reached with UP presses (the list wraps), OK to the next."""
-    from screens.name_picker import LETTERS
-    for n, ch in enumerate(word):
-        if n:
-            key(app, OK)
-        view = app.view
-        steps = (LETTERS.find(ch) - view.letters[view.cursor]) % len(LETTERS)
-        for _ in range(steps):
-            key(app, UP)
+    """In the letter picker: each letter the shortest way round, OK to the next (a fresh name)."""
+    from screens.name_picker import spell_keys
+    count = 0
+    buttons = {"up": UP, "down": DOWN, "ok": OK}
+    for name in spell_keys(word):
+        key(app, buttons[name])
+        count += 1
+    return count
 
 
 def to_teams(app):
@@ -213,7 +257,7 @@ def case_name_picker(app, out):
     out["teams_texts"] = texts_of(app)
     key(app, OK, LONG)  # NS: letter by letter
     out["picker"] = app.view.name
-    spell(app, "Paul&Mie")
+    out["presses_paul"] = spell(app, "Paul&Mie") + 1  # and the hold that saves it
     out["picker_texts"] = texts_of(app)
     key(app, OK)  # a ninth letter: refused, said
     out["full"] = app.toast_msg
@@ -221,7 +265,7 @@ def case_name_picker(app, out):
     out["after"] = app.view.name
     keys(app, DOWN)
     key(app, OK, LONG)  # EW
-    spell(app, "Team 12")
+    out["presses_team"] = spell(app, "Team 12") + 1
     key(app, OK, LONG)
     out["names"] = app.settings.get("names")
     out["shown"] = [app.team_name("NS"), app.team_name("EW")]
@@ -250,6 +294,7 @@ def case_past_game_names(app, out):
 CASES = {name[5:]: f for name, f in globals().items() if name.startswith("case_")}
 
 app = fresh_app(sys.argv[3] if len(sys.argv) > 3 else "classic2000")
+app.layout.probe = probe
 result = {"case": CASE}
 CASES[CASE](app, result)
 print("result " + json.dumps(result))

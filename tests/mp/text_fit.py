@@ -648,7 +648,7 @@ def tour_language(app, code):
     # every string of the table as a toast, over home
     app.go(Home(app))
     for k in T:
-        app.flash(T[k])
+        app.show_message(T[k])
         render(app, "toast " + k)
     app.toast_msg = None
     tour_settings(app)

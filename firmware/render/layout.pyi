@@ -1,0 +1,36 @@
+"""The Layout interface: what the screens (firmware/screens/) call on a board's layout.
+
+Both layouts (render/layout_128x64.py, render/layout_240x135.py) implement every
+method here with these parameter names and defaults (tests/test_layout_interface.py
+holds them to it); the screens call confirm() by keyword. A stub, not a base class:
+a class more on the Pico's heap for nothing the code runs.
+"""
+from typing import Any, Protocol
+
+Rows = str | tuple[str, ...]  # the keys in words: one row, or up to three shown at once
+
+
+class Layout(Protocol):
+    W: int
+    H: int
+    ROWS: int  # list rows under the title
+    HINT_ROWS: int  # list rows above the hint
+    RECORD_ROWS: int  # history / past games rows (two lines each)
+    OFF_PATH: str  # the module of its drawings off the deal-entry path (on_demand.py)
+
+    def clear(self) -> None: ...
+    def hint(self, string: str) -> None: ...
+    def hint_rows(self, rows: Rows) -> int: ...
+    def home(self, app: Any, last_line: str, keys: int = 0) -> None: ...
+    def listing(self, title: str, rows: list[Any], selected: int, top: int, right: str | None = None,
+                hint: str | None = None) -> None: ...
+    def picker(self, title: str, step: str | None, value: int | None, label: str | None, context: str | None,
+               hint: Rows) -> None: ...
+    def mark_digits(self, value: int, units: bool) -> None: ...
+    def choice3(self, title: str, step: str | None, up: tuple[str, Any], ok: tuple[str, Any], down: tuple[str, Any],
+                current: Any, context: str | None) -> None: ...
+    def confirm(self, title: str, verdict: str, detail: str, ns_label: str, ns: int, ew_label: str,
+                ew: int, ns_total: int, ew_total: int, hint: Rows, error: tuple[str, str] | None = None,
+                made: bool | None = None, mark_units: bool = False) -> None: ...
+    def ask(self, question: str, detail: str | None, hint: str) -> None: ...
+    def toast(self, string: str) -> None: ...
