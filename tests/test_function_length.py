@@ -7,12 +7,6 @@ import os
 from conftest import FIRMWARE
 
 LONGEST = 70
-# Being split in the rework of screens/ and render/; this list can only shrink.
-NOT_YET_SPLIT = {
-    "screens/deal_entry.py: Entry.key",
-    "screens/deal_entry.py: Entry.draw",
-    "render/layout_240x135.py: Layout.home",
-}
 
 
 def long_functions(top=FIRMWARE, longest=LONGEST):
@@ -41,12 +35,7 @@ def _visit(node, rel, prefix, longest, found):
 
 
 def test_no_firmware_function_is_longer_than_70_lines():
-    assert sorted(set(long_functions()) - NOT_YET_SPLIT) == []
-
-
-def test_the_list_of_functions_not_yet_split_only_names_long_ones():
-    """A function on the list that got short (or went) leaves the list."""
-    assert sorted(NOT_YET_SPLIT - set(long_functions())) == []
+    assert sorted(long_functions()) == []
 
 
 def test_the_count_sees_a_long_method(tmp_path):
