@@ -113,7 +113,13 @@ def sign_in(browser, base, password=PASSWORD):
     field = browser.find_element(By.ID, "password")
     field.clear()
     field.send_keys(password)
+    old_page = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.ID, "sign-in").click()
+    # the click only starts the answer's navigation: wait for the page it brings (whether
+    # the admin page or the login page again), or a loaded machine's next look sees the old one
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(browser, 30).until(expected_conditions.staleness_of(old_page))
 
 
 def print_pdf(browser, path):
