@@ -20,6 +20,7 @@ from host_tools.club.service import Club
 from host_tools.club.words import Words
 from link import protocol
 from screens.menu import Menu
+from waiting import until
 
 pytestmark = pytest.mark.skipif(link_run.mosquitto_program() is None,
                                 reason="mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -27,15 +28,6 @@ pytestmark = pytest.mark.skipif(link_run.mosquitto_program() is None,
 DEALS = 12
 RULES = Rules("classic2000", {"deals": DEALS})
 DEAL = {"taker": "NS", "bid": 80, "trump": "H", "coinche": 0, "points": 100}
-
-
-def until(check, timeout, what):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out after %ss waiting for %s" % (timeout, what))
 
 
 class Site:

@@ -32,6 +32,7 @@ from link_proxy import Proxy
 from screens.menu import Menu
 from test_ui_games import plan_edit
 from vectors import gen_valid
+from waiting import until
 
 pytestmark = pytest.mark.skipif(link_run.mosquitto_program() is None,
                                 reason="mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -45,15 +46,6 @@ RULES = Rules(PRESET, {"deals": DEALS})
 # quickest to key of a few random ones is played (2 s on average).
 CANDIDATES = 3
 STEP_MS = 100  # the time granted between two looks at the link's figures
-
-
-def until(check, timeout, what):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out after %ss waiting for %s" % (timeout, what))
 
 
 def keying_ms(steps):

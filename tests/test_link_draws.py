@@ -22,20 +22,12 @@ from host_tools.rigs.light_table import simple_deal
 from host_tools.club.link_service import draw_bodies, fitted
 from host_tools.club.service import Club
 from link import protocol
+from waiting import until
 
 pytestmark = pytest.mark.skipif(link_run.mosquitto_program() is None,
                                 reason="mosquitto is not installed (Debian: apt-get install mosquitto)")
 
 DEALS = 12
-
-
-def until(check, timeout, what):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out after %ss waiting for %s" % (timeout, what))
 
 
 class Site:

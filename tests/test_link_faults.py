@@ -20,6 +20,7 @@ from host_tools.rigs.light_table import LightTable, simple_deal
 from host_tools.club.service import Club
 from link import protocol
 from link_proxy import Proxy
+from waiting import until
 
 pytestmark = pytest.mark.skipif(link_run.mosquitto_program() is None,
                                 reason="mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -27,15 +28,6 @@ pytestmark = pytest.mark.skipif(link_run.mosquitto_program() is None,
 TEAMS = 8
 DEALS = 12
 RULES = Rules("classic2000", {"deals": DEALS})
-
-
-def until(check, timeout, what):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out after %ss waiting for %s" % (timeout, what))
 
 
 def raw_client(config, port, name):
