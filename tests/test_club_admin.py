@@ -279,6 +279,11 @@ def test_refusals_are_said_in_the_events_language_without_command_line_syntax(tm
     assert "Korrekturen" in error_of(twice) and "--" not in error_of(twice)
     undo = client.post("/admin/undo", data={"token": token})
     assert error_of(undo) == "Runde 1 hat schon Ergebnisse (Tische 1): ihre Auslosung bleibt."
+    with Club(str(db)) as c:
+        waiting = c.state()["rounds"][0]["tables"][1]  # table 2: no result yet
+    client.post("/admin/withdraw", data={"token": token, "team": str(waiting["NS"]), "why": "Zug"})
+    forfeit = client.post("/admin/sheet", data={"token": token, "round": "1", "table": "2", "ns": "900", "ew": "700"})
+    assert error_of(forfeit).startswith("Tisch 2 von Runde 1 ist kampflos")
 
 
 class LinkStatus:

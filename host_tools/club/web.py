@@ -256,6 +256,8 @@ ERRORS = (
     (r"team (?P<team>\d+) \((?P<name>.*)\) has withdrawn: it cannot be moved", "err_swap_withdrawn"),
     (r"team (?P<team>\d+) \((?P<name>.*)\) is not in round (?P<round>\d+)", "err_swap_round"),
     (r"table (?P<table>\d+) of round (?P<round>\d+) already has its result: its teams stay", "err_swap_filed"),
+    (r"table (?P<table>\d+) of round (?P<round>\d+) is a forfeit: a (?:team|player) withdrew before its result",
+     "err_forfeit"),
     (r"all (?P<rounds>\d+) rounds of the event are drawn", "err_all_drawn"),
     (r"round (?P<round>\d+) has not been drawn", "err_round_not_drawn"),
     (r"round (?P<round>\d+) has no table (?P<table>\d+) \(tables 1 to (?P<tables>\d+)\)", "err_no_table"),

@@ -336,6 +336,14 @@ WORDS = {
                            "Team {team} ({name}) ist zurückgezogen: es kann nicht versetzt werden.",
                            "La squadra {team} ({name}) è ritirata: non può essere spostata.",
                            "Team {team} ({name}) has withdrawn: it cannot be moved."),
+    "err_forfeit": ("La table {table} de la manche {round} est un forfait : un retrait avant son résultat, "
+                    "l'adversaire est compté comme exempt.",
+                    "Tisch {table} von Runde {round} ist kampflos: jemand zog sich vor dem Ergebnis zurück, "
+                    "der Gegner zählt wie ein Freilos.",
+                    "Il tavolo {table} del turno {round} è un forfait: un ritiro prima del risultato, "
+                    "l'avversario conta come riposo.",
+                    "Table {table} of round {round} is a forfeit: a withdrawal before its result, "
+                    "the opponent counts as a bye."),
     "err_swap_filed": ("La table {table} de la manche {round} a déjà son résultat : ses équipes restent où elles ont joué.",
                        "Tisch {table} von Runde {round} hat sein Ergebnis: seine Teams bleiben, wo sie spielten.",
                        "Il tavolo {table} del turno {round} ha il suo risultato: le sue squadre restano dove hanno giocato.",
