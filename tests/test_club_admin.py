@@ -316,3 +316,16 @@ def test_the_admin_page_shows_a_tables_problem_when_the_link_gives_one(tmp_path)
     assert data["link"]["problems"] == ["table 7 : mauvais réglage"]
     assert [t["problem"] for t in data["current"]["tables"]][6:8] == ["table 7 : mauvais réglage", None]
     assert "t07-ab12" not in app.test_client().get("/live.json").get_data(as_text=True)
+
+
+def test_the_draw_button_goes_once_every_round_is_drawn(tmp_path):
+    db = tmp_path / "last.db"
+    event(db, teams=4)
+    client, token = signed_in(create_app(str(db)))
+    for number in range(1, 5):
+        assert 'id="draw-button"' in client.get("/admin").get_data(as_text=True)
+        client.post("/admin/draw", data={"token": token})
+        for table in (1, 2):
+            client.post("/admin/sheet", data={"token": token, "round": str(number), "table": str(table),
+                                              "ns": "1200", "ew": "800"})
+    assert 'id="draw-button"' not in client.get("/admin").get_data(as_text=True)
