@@ -38,11 +38,11 @@ def until(check, timeout, what):
     raise AssertionError("timed out after %ss waiting for %s" % (timeout, what))
 
 
-def raw_client(config, port, name):
+def raw_client(config, port):
     """A client with a table's own credentials, to put exact bytes on the wire. The
-    broker takes its user name as its client id: while it is connected, the table
-    itself is not (publish_as: connect, publish, leave)."""
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=name, protocol=mqtt.MQTTv311)
+    broker lets that user in with its own client id only: while it is connected, the
+    table itself is not (publish_as: connect, publish, leave)."""
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=config["device"], protocol=mqtt.MQTTv311)
     client.username_pw_set(config["mqtt"]["user"], config["mqtt"]["password"])
     client.connect("127.0.0.1", port, keepalive=10)
     client.loop_start()
@@ -52,7 +52,7 @@ def raw_client(config, port, name):
 
 def publish_as(config, port, messages):
     """Publishes [(topic, payload)] with a table's credentials, then disconnects."""
-    client = raw_client(config, port, "raw")
+    client = raw_client(config, port)
     for topic, payload in messages:
         client.publish(topic, payload, qos=1).wait_for_publish(5)
     client.disconnect()
