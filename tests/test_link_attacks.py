@@ -78,6 +78,31 @@ class Site:
         until(client.is_connected, 10, "%s to connect" % client_id)
         return client
 
+    def refused(self, user, password, client_id, clean=True):
+        """The CONNACK's reason code of a connection the broker refuses (it closes it
+        then), or an AssertionError when the broker lets it in."""
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean,
+                             protocol=mqtt.MQTTv311)
+        client.username_pw_set(user, password)
+        answer = []
+        client.on_connect = lambda c, u, f, reason, p: answer.append(reason)
+        client.connect("127.0.0.1", self.port, keepalive=10)
+        client.loop_start()
+        try:
+            until(lambda: answer, 10, "the broker's answer to %s as %s" % (user, client_id))
+        finally:
+            client.disconnect()
+            client.loop_stop()
+        assert answer[0].is_failure and "authori" in str(answer[0]), (user, client_id, answer[0])
+        return answer[0]
+
+    def table_refused(self, config, client_id, clean=True):
+        return self.refused(config["mqtt"]["user"], config["mqtt"]["password"], client_id, clean)
+
+    def secret(self):
+        with Club(self.db) as opened:
+            return service_password(opened)
+
     def as_table(self, config, client_id=None, clean=True, subscribe=None, inflight=20):
         return self.client(config["mqtt"]["user"], config["mqtt"]["password"], client_id or config["device"], clean,
                            subscribe, inflight)
@@ -132,10 +157,9 @@ def site(tmp_path):
 def test_a_table_cannot_take_the_organisers_session_or_clear_its_queue(site):
     site.start_service()
     first, second = site.configs
-    for client_id in ("coinche-organiser", "organiser", "organiser-" + second["device"]) * 4:
-        probe = site.as_table(first, client_id)
-        probe.disconnect()
-        probe.loop_stop()
+    organiser_ids = ("coinche-organiser", "organiser", "organiser-" + second["device"], "organiser-" + first["device"])
+    for client_id in organiser_ids * 3:
+        site.table_refused(first, client_id)
     time.sleep(0.5)
     assert "link: disconnected" not in site.service.log()
     # the service away: table 2's deals wait in its queue; table 1's credentials try to
@@ -145,10 +169,8 @@ def test_a_table_cannot_take_the_organisers_session_or_clear_its_queue(site):
     table = site.as_table(second)
     send(table, chain.topic, [chain.new(1, 2, {"NS": site.seat(2)["NS"], "EW": site.seat(2)["EW"]}),
                               chain.deal(), chain.deal(), chain.deal()])
-    for client_id in ("coinche-organiser", "organiser", "organiser-" + second["device"]):
-        probe = site.as_table(first, client_id, clean=True)
-        probe.disconnect()
-        probe.loop_stop()
+    for client_id in organiser_ids:
+        site.table_refused(first, client_id, clean=True)
     site.start_service()
     until(lambda: site.stored(second) == [1, 2, 3, 4], 15, "table 2's actions stored")
 
@@ -161,13 +183,42 @@ def test_a_table_cannot_kick_another_table_off(site):
     try:
         until(lambda: table.connects == 1, 10, "table 2 to connect")
         for _ in range(10):
-            probe = site.as_table(first, second["device"])
-            probe.disconnect()
-            probe.loop_stop()
+            site.table_refused(first, second["device"])
         time.sleep(1.0)
         assert table.connects == 1 and table.client.is_connected()
     finally:
         table.stop()
+
+
+def test_a_table_cannot_clear_what_is_queued_for_another_table(site):
+    """Table 2 away with a persistent session, an acknowledgement queued for it at the
+    broker: table 1's credentials with table 2's client id and a clean session are
+    refused, and table 2 gets the acknowledgement when it comes back."""
+    first, second = site.configs
+    ack = protocol.topic(second["device"], "ack")
+    table = site.as_table(second, clean=False, subscribe=ack)
+    time.sleep(0.5)  # subscribed
+    table.disconnect()
+    table.loop_stop()
+    organiser = site.client("organiser", site.secret(), "organiser")  # the service is not running
+    payload = protocol.sign(bytes.fromhex(second["key"]), protocol.ack_body(second["device"], 1, 7))
+    organiser.publish(ack, payload, qos=1).wait_for_publish(10)
+    for clean in (True, False):
+        site.table_refused(first, second["device"], clean=clean)
+    table = site.as_table(second, clean=False)
+    until(lambda: table.got, 10, "the queued acknowledgement")
+    assert [m.payload for m in table.got] == [payload]
+
+
+def test_the_organisers_users_connect_only_with_their_own_client_ids(site):
+    first, second = site.configs
+    secret = site.secret()
+    reader = "organiser-" + first["device"]
+    for user, client_id in ((reader, "organiser"), (reader, "organiser-" + second["device"]), (reader, first["device"]),
+                            (reader, "x"), ("organiser", reader), ("organiser", "coinche-organiser")):
+        site.refused(user, secret, client_id)
+    for user in ("organiser", reader):
+        site.client(user, secret, user)
 
 
 def test_one_tables_flood_never_drops_another_tables_deal(site):
@@ -269,9 +320,8 @@ def test_a_retained_message_on_a_tables_up_is_refused_and_cleared(site):
     site.start_service()  # a retained message comes again at every subscription
     until(lambda: "retained" in site.service.log(), 10, "the retained message refused")
     time.sleep(0.5)
-    with Club(site.db) as opened:
-        secret = service_password(opened)
-    reader = site.client("organiser-" + first["device"], secret, "x", subscribe=chain.topic)
+    reader = site.client("organiser-" + first["device"], site.secret(), "organiser-" + first["device"],
+                         subscribe=chain.topic)
     time.sleep(1.0)
     assert [m for m in reader.got if m.retain] == []
 

@@ -64,7 +64,7 @@ def test_a_table_reads_only_its_own_acknowledgements(running):
     with Club(db) as opened:
         from host_tools.club.link_broker import service_password
         secret = service_password(opened)
-    organiser, reason = connect(port, "organiser", secret, "organiser-probe")
+    organiser, reason = connect(port, "organiser", secret, "organiser")
     assert not reason.is_failure
     for config in configs:
         body = protocol.ack_body(config["device"], 1, 5)

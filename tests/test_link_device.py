@@ -232,8 +232,9 @@ def outcome_of(scenarios, name):
 
 
 def replay(config, port, payloads):
-    """The table's stored messages published again by a client holding its credentials."""
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="replayer", protocol=mqtt.MQTTv311)
+    """The table's stored messages published again by a client holding its credentials
+    (and so its client id, the only one the broker lets that user in with)."""
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=config["device"], protocol=mqtt.MQTTv311)
     client.username_pw_set(config["mqtt"]["user"], config["mqtt"]["password"])
     client.connect("127.0.0.1", port, keepalive=10)
     client.loop_start()

@@ -14,7 +14,7 @@ from coinche.game import RunningScore
 from coinche.rules import Rules
 from host_tools.club.cli import main
 from host_tools.rigs.light_table import simple_deal
-from host_tools.club.link_broker import acl_text, link_folder, mosquitto_hash
+from host_tools.club.link_broker import DYNSEC_NAME, link_folder, mosquitto_hash
 from host_tools.club.link_ingest import Ingest
 from host_tools.rigs.link_run import ADMIN_PASSWORD, club, make_event, provision_tables
 from host_tools.club.service import Club
@@ -235,22 +235,39 @@ def test_broker_files_a_table_speaks_only_as_itself(tmp_path):
     assert status == 0, err
     folder = link_folder(db)
     with open(os.path.join(folder, "mosquitto.conf")) as f:
-        conf = f.read()
+        conf = f.read().splitlines()
     for line in ("allow_anonymous false", "persistence true", "autosave_on_changes true", "autosave_interval 1",
-                 "listener 18830 0.0.0.0", "use_username_as_clientid true", "max_queued_messages 2000"):
-        assert line in conf.splitlines()
-    with open(os.path.join(folder, "acl")) as f:
-        acl = f.read()
-    assert acl == acl_text([{"id": c["device"]} for c in configs])
-    block = acl.split("user %s\n" % configs[0]["device"])[1].split("\n\n")[0].splitlines()
-    assert block == ["topic write coinche/%s/up" % configs[0]["device"], "topic read coinche/%s/ack" % configs[0]["device"],
-                     "topic read coinche/%s/draw" % configs[0]["device"]]
-    with open(os.path.join(folder, "passwords")) as f:
-        users = [line.split(":")[0] for line in f.read().splitlines()]
+                 "listener 18830 0.0.0.0", "max_queued_messages 2000", "log_type debug",
+                 "plugin_opt_config_file %s" % os.path.join(folder, DYNSEC_NAME)):
+        assert line in conf
+    # the plugin checks the client id against the user's: Mosquitto would replace it first
+    assert "use_username_as_clientid true" not in conf
+    assert not any(line.startswith(("password_file", "acl_file")) for line in conf)
+    path = os.path.join(folder, DYNSEC_NAME)
+    assert os.stat(path).st_mode & 0o777 == 0o600
+    with open(path) as f:
+        document = json.load(f)
+    assert document["defaultACLAccess"] == {"publishClientSend": False, "publishClientReceive": False,
+                                            "subscribe": False, "unsubscribe": True}
+    clients = {c["username"]: c for c in document["clients"]}
     # the organiser, its reader of each table's up (a session and a queue per table), the tables
-    assert users == ["organiser"] + ["organiser-" + c["device"] for c in configs] + [c["device"] for c in configs]
-    reader = acl.split("user organiser-%s\n" % configs[0]["device"])[1].split("\n\n")[0].splitlines()
-    assert reader == ["topic readwrite coinche/%s/up" % configs[0]["device"]]
+    assert list(clients) == ["organiser"] + [name for c in configs for name in ("organiser-" + c["device"], c["device"])]
+    assert all(client["clientid"] == user for user, client in clients.items())  # one client id per user
+    table = clients[configs[0]["device"]]
+    assert base64.b64decode(table["password"]) == hashlib.pbkdf2_hmac(
+        "sha512", configs[0]["mqtt"]["password"].encode(), base64.b64decode(table["salt"]), table["iterations"], 64)
+    acls = {role["rolename"]: [(a["acltype"], a["topic"], a["allow"]) for a in role["acls"]] for role in document["roles"]}
+    device = configs[0]["device"]
+    assert [r["rolename"] for r in table["roles"]] == [device]
+    assert acls[device] == [("publishClientSend", "coinche/%s/up" % device, True),
+                            ("subscribeLiteral", "coinche/%s/ack" % device, True),
+                            ("publishClientReceive", "coinche/%s/ack" % device, True),
+                            ("subscribeLiteral", "coinche/%s/draw" % device, True),
+                            ("publishClientReceive", "coinche/%s/draw" % device, True)]
+    assert acls["organiser-" + device] == [(kind, "coinche/%s/up" % device, True) for kind in
+                                           ("publishClientSend", "publishClientReceive", "subscribeLiteral")]
+    assert acls["organiser"] == [("publishClientSend", "coinche/+/ack", True),
+                                 ("publishClientSend", "coinche/+/draw", True)]
 
 
 def test_a_second_game_without_its_new_does_not_replay(event):

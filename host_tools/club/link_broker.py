@@ -9,9 +9,14 @@ exit or every 30 minutes, so a SIGKILL loses the QoS 1 messages it had queued;
 root it drops to the `mosquitto` user, which cannot write a folder of ours: it
 runs as the user who starts it instead.
 
-Who speaks as whom: the broker takes each client's user name as its client id
-(`use_username_as_clientid`), so a table's credentials cannot take over the
-organiser's session, clear its queue, or kick another table off. The organiser
+Who speaks as whom: users, passwords and ACLs are given to Mosquitto's dynamic
+security plugin in one JSON file written here (DYNSEC_NAME), where each user is
+bound to one client id, its own name (the id the tables' firmware connects with):
+a connection with a user's password but another client id is refused (CONNACK
+"not authorised"), so a table's credentials cannot take over the organiser's
+session, clear its queue, or kick another table off. `use_username_as_clientid`
+is off: Mosquitto 2.0 would put the user name in place of the client id before
+the plugin looks, and every such connection would be let in. The organiser
 reads each table's `up` in a session of its own (user `organiser-<device>`), so a
 table that floods fills only its own queue (MAX_QUEUED): another table's deals
 are never dropped to make room. The broker logs at debug level into its log file:
@@ -20,7 +25,9 @@ that is the only level at which Mosquitto 2.0 writes the publishes its ACL denie
 """
 import base64
 import getpass
+import glob
 import hashlib
+import json
 import os
 import secrets
 
@@ -34,6 +41,10 @@ MAX_PACKET = 4096  # bytes: a message of ours is at most protocol.MAX_MESSAGE, p
 # worst honest backlog is a whole event typed offline (10 rounds of at most 40 actions)
 MAX_QUEUED = 2000
 LOG_NAME = "mosquitto.log"
+DYNSEC_NAME = "dynamic-security.json"
+DYNSEC_PLUGIN = "mosquitto_dynamic_security.so"
+# where Debian, Fedora and a build from source put the plugin
+PLUGIN_FOLDERS = ("/usr/lib/*-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib")
 
 
 def reader_user(device):
@@ -74,29 +85,81 @@ def current_devices(club):
     return [newest[table] for table in sorted(newest)]
 
 
-def acl_text(devices):
-    lines = ["# written by host_tools.club broker: a table speaks only as itself", "",
-             "user %s" % SERVICE_USER, "topic write coinche/+/ack", "topic write coinche/+/draw", ""]
+def dynsec_plugin():
+    """The dynamic security plugin's path, or None when Mosquitto's is not installed."""
+    for folder in PLUGIN_FOLDERS:
+        found = sorted(glob.glob(os.path.join(folder, DYNSEC_PLUGIN)))
+        if found:
+            return found[0]
+    return None
+
+
+def dynsec_password(entry):
+    """A password-file hash ($7$rounds$salt$hash) as the plugin's JSON holds it."""
+    kind, rounds, salt, digest = entry.split("$")[1:]
+    if kind != "7":
+        raise ClubError("a password hash of an unknown kind ($%s$): provision the table again" % kind)
+    return {"password": digest, "salt": salt, "iterations": int(rounds)}
+
+
+def _acl(kind, topic):
+    return {"acltype": kind, "topic": topic, "priority": 0, "allow": True}
+
+
+def user_acls(devices):
+    """{user: [the plugin's ACL entries]}: a table publishes only on its own `up` and
+    subscribes to and receives only its own `ack` and `draw`; the organiser publishes
+    the acks and draws; its reader of a table reads that table's `up` and clears a
+    retained message left there. Everything else is denied (dynsec_document)."""
+    acls = {SERVICE_USER: [_acl("publishClientSend", "coinche/+/ack"), _acl("publishClientSend", "coinche/+/draw")]}
     for device in devices:
         name = device["id"]
-        # the organiser's reader: reads the table's up, and clears a retained message left there
-        lines += ["user %s" % reader_user(name), "topic readwrite coinche/%s/up" % name, ""]
-        lines += ["user %s" % name, "topic write coinche/%s/up" % name, "topic read coinche/%s/ack" % name,
-                  "topic read coinche/%s/draw" % name, ""]
-    return "\n".join(lines)
+        up, ack, draw = ("coinche/%s/%s" % (name, kind) for kind in ("up", "ack", "draw"))
+        acls[reader_user(name)] = [_acl("publishClientSend", up), _acl("publishClientReceive", up),
+                                   _acl("subscribeLiteral", up)]
+        acls[name] = [_acl("publishClientSend", up)] + [_acl(kind, topic) for topic in (ack, draw)
+                                                        for kind in ("subscribeLiteral", "publishClientReceive")]
+    return acls
 
 
-def config_text(folder, host, port, bridge=None, autosave=1):
+def dynsec_document(devices, service_hash):
+    """What the dynamic security plugin reads at start: every user with its password
+    hash, bound to the client id of its own name, with a role of its own holding its
+    ACL; nothing allowed by default. service_hash: the organiser's password hashed."""
+    hashes = {SERVICE_USER: service_hash}
+    hashes.update({reader_user(d["id"]): service_hash for d in devices})
+    hashes.update({d["id"]: d["mqtt_hash"] for d in devices})
+    clients, roles = [], []
+    for user, acls in user_acls(devices).items():
+        client = {"username": user, "clientid": user, "roles": [{"rolename": user, "priority": -1}]}
+        client.update(dynsec_password(hashes[user]))
+        clients.append(client)
+        roles.append({"rolename": user, "acls": acls})
+    return {"defaultACLAccess": {"publishClientSend": False, "publishClientReceive": False, "subscribe": False,
+                                 "unsubscribe": True},
+            "clients": clients, "groups": [], "roles": roles}
+
+
+def password_lines(folder):
+    """A broker that checks users and ACLs from the files `passwords` and `acl` (the league's)."""
+    return ["password_file %s" % os.path.join(folder, "passwords"), "acl_file %s" % os.path.join(folder, "acl"),
+            "use_username_as_clientid true"]
+
+
+def dynsec_lines(folder, plugin):
+    """A broker that checks users, client ids and ACLs with the dynamic security plugin (the club's)."""
+    return ["plugin %s" % plugin, "plugin_opt_config_file %s" % os.path.join(folder, DYNSEC_NAME)]
+
+
+def config_text(folder, host, port, bridge=None, autosave=1, security=None):
     user = getpass.getuser()
     lines = [
         "# written by host_tools.club broker; docs/link.md says why each line is there",
         "per_listener_settings false",
         "allow_anonymous false",
-        "password_file %s" % os.path.join(folder, "passwords"),
-        "acl_file %s" % os.path.join(folder, "acl"),
+    ] + (security or password_lines(folder)) + [
         "listener %d %s" % (port, host),
         "protocol mqtt",
-        "use_username_as_clientid true",
         "max_packet_size %d" % MAX_PACKET,
         "max_queued_messages %d" % MAX_QUEUED,
         # a session nobody can take any more (a table provisioned again, the organiser's
@@ -120,24 +183,29 @@ def config_text(folder, host, port, bridge=None, autosave=1):
     return "\n".join(lines) + "\n"
 
 
-def write_broker_files(club, db, host, port, autosave=1):
-    """Writes config, passwords and acl into the link folder; returns the config's path."""
+def write_broker_files(club, db, host, port, autosave=1, plugin=None):
+    """Writes the config and the plugin's users and ACLs into the link folder;
+    returns the config's path. plugin: the dynamic security plugin's path (found
+    here when not given; the broker refuses to start without it)."""
+    plugin = plugin or dynsec_plugin()
+    if plugin is None:
+        raise ClubError("Mosquitto's dynamic security plugin (%s) is not installed: it comes with mosquitto 2 "
+                        "(Debian: apt-get install mosquitto)" % DYNSEC_PLUGIN)
     folder = link_folder(db)
     os.makedirs(os.path.join(folder, "persistence"), exist_ok=True)
     devices = current_devices(club)
-    password = service_password(club)
-    entries = ["%s:%s" % (SERVICE_USER, mosquitto_hash(password))]
-    entries += ["%s:%s" % (reader_user(d["id"]), mosquitto_hash(password)) for d in devices]
-    entries += ["%s:%s" % (d["id"], d["mqtt_hash"]) for d in devices]
-    _write_private(os.path.join(folder, "passwords"), "\n".join(entries) + "\n")
-    _write_private(os.path.join(folder, "acl"), acl_text(devices))
+    document = dynsec_document(devices, mosquitto_hash(service_password(club)))
+    _write_private(os.path.join(folder, DYNSEC_NAME), json.dumps(document, indent=1) + "\n")
+    for older in ("passwords", "acl"):  # what an earlier version checked users with: hashes nobody reads
+        if os.path.exists(os.path.join(folder, older)):
+            os.remove(os.path.join(folder, older))
     bridge_path = os.path.join(folder, "bridge.conf")
     bridge = None
     if os.path.exists(bridge_path):
         with open(bridge_path, encoding="utf-8") as f:
             bridge = f.read()
     path = os.path.join(folder, "mosquitto.conf")
-    _write_private(path, config_text(folder, host, port, bridge, autosave))
+    _write_private(path, config_text(folder, host, port, bridge, autosave, dynsec_lines(folder, plugin)))
     with club.store.transaction():
         club.store.set_meta("link_broker", "%s:%d" % ("127.0.0.1" if host in ("0.0.0.0", "") else host, port))
     return path

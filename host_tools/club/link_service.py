@@ -40,7 +40,7 @@ from host_tools.club.service import Club
 
 from link import protocol
 
-CLIENT_ID = SERVICE_USER  # what the broker makes of any client id (use_username_as_clientid)
+CLIENT_ID = SERVICE_USER  # the only client id the broker lets the organiser's user in with
 DENIED = re.compile(r"Denied PUBLISH from (\S+) \(.*?'([^']*)'")
 LOG_READ = 1 << 20  # bytes of the broker's log read at most per poll
 OVERSIZE = re.compile(r"Client (\S+) disconnected due to oversize packet")
