@@ -356,3 +356,19 @@ def test_162_card_points_cost_one_press_for_the_capot_question():
         st = sim.state()
     assert st["deals"] == [{"taker": "NS", "bid": 80, "trump": "suit", "coinche": 0, "points": 162}]
     assert st["screen"] == "home"
+
+
+def test_held_out_corpus_costs_at_most_today_s_presses_and_time_per_deal():
+    """The planner's average over the held-out corpus (tests/ui_corpus.py, seed 9371,
+    whole games, five configurations) may only fall: 8.02 presses and 10.0 s per deal
+    in the keystroke model today (docs/user-guide.md, "Presses per deal"). A change of
+    the entry that costs presses or seconds at the table fails here, with its figures."""
+    import ui_corpus
+
+    counts, times = [], []
+    for _label, preset, options, records in ui_corpus.games(ui_corpus.SEED_HELD_OUT, 100):
+        counts += planner.plan(Rules(preset, options), records, times=times)[1]
+    assert len(counts) == 518
+    average, seconds = sum(counts) / len(counts), sum(times) / len(times)
+    assert round(average, 2) <= 8.02, average
+    assert round(seconds, 1) <= 10.0, seconds
