@@ -60,7 +60,6 @@ class App:
         # the concours round being played is not the organiser's draw (its round, table or
         # teams): home says so before the first deal (set_up_check(), after each link poll)
         self.setup_wrong = False
-        self._setup_seen = None  # (the draw, the table's version) setup_wrong was worked out for
         if getattr(board, "WIFI", False):
             from link import state as link_state
 
@@ -357,22 +356,9 @@ class App:
             self.set_up_check()
 
     def set_up_check(self):
-        """setup_wrong again when the draw or the game changed (nothing built otherwise):
-        the round started is not the one the organiser drew for this table."""
-        draw = self.club.draw
-        seen = self._setup_seen
-        if seen is not None and seen[0] is draw and seen[1] == self.version:
-            return
-        info = self.table.concours() if draw else None
-        wrong = False
-        if info:  # the teams may sit the other way round, as the organiser takes them
-            teams, drawn = info["teams"], draw["teams"] or {}
-            wrong = info["round"] != draw["round"] or info["table"] != draw["table"] or (
-                (teams["NS"], teams["EW"]) not in ((drawn.get("NS"), drawn.get("EW")), (drawn.get("EW"), drawn.get("NS"))))
-        self._setup_seen = (draw, self.version)
-        if wrong != self.setup_wrong:
-            self.setup_wrong = wrong
-            self.dirty = True
+        """setup_wrong again when the draw or the game changed: the link's own code
+        (link/table_link.py), on the heap only with /club.json."""
+        self.club.set_up_check(self)
 
     def render(self):
         self.dirty = False
