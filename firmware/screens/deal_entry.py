@@ -37,7 +37,7 @@ class Entry(Screen):
         self.scored = None
         self._ctx = None  # texts derived from the draft, rebuilt only after a key changes it
         self._stepno_s = None
-        self.confirm_texts = None  # the confirm step's texts (ConfirmTexts)
+        self.confirm_texts = None  # the confirm step's texts (screens/confirm_texts.py build())
         self.confirm_title = None  # the confirm step's title (the units do not change it)
         self._rows = None  # the contract's or card points' keys in words (_key_rows)
         # the confirm step's units value shown before, its error, result and texts: swapped
@@ -122,28 +122,38 @@ class Entry(Screen):
         if is_key(ev, BACK):
             self.retreat()
             return
+        # the taker's and whose-melds steps here, the others in a method each (fewer
+        # functions on the heap of `make deploy`: each costs its code object and its name)
         step = self.step
-        if step == S_TAKER:
-            self._key_taker(ev)
+        draft = self.draft
+        if step == S_TAKER:  # UP NS took, DOWN EW took, OK the taker kept
+            self._ctx = None
+            if is_key(ev, UP):
+                draft.taker = "NS"
+            elif is_key(ev, DOWN):
+                draft.taker = "EW"
+            elif not is_key(ev, OK):
+                return
+            self.advance()
         elif step == S_BID:
             self._key_bid(ev)
         elif step == S_TENS:
             self._key_tens(ev)
-        elif step == S_MELDS_TO:
-            self._key_melds_to(ev)
+        elif step == S_MELDS_TO:  # whose melds are best: UP NS, DOWN EW, OK nobody (or the team chosen), held OK nobody
+            if is_key(ev, UP):
+                draft.melds_to = "NS"
+            elif is_key(ev, DOWN):
+                draft.melds_to = "EW"
+            elif is_key(ev, OK):
+                if draft.melds_to == "auto":  # nothing chosen yet: OK means nobody
+                    draft.melds_to = None
+            elif is_key(ev, OK, LONG):
+                draft.melds_to = None  # nobody, even after a team was chosen
+            else:
+                return
+            self.goto(S_CONFIRM)
         elif step == S_CONFIRM:
             self._key_confirm(ev)
-
-    def _key_taker(self, ev):
-        """UP NS took, DOWN EW took, OK the taker kept."""
-        self._ctx = None
-        if is_key(ev, UP):
-            self.draft.taker = "NS"
-        elif is_key(ev, DOWN):
-            self.draft.taker = "EW"
-        elif not is_key(ev, OK):
-            return
-        self.advance()
 
     def _key_bid(self, ev):
         """UP/DOWN the contract, OK next, held OK its type (NT, AT), held BACK the coinche."""
@@ -197,22 +207,6 @@ class Entry(Screen):
                 draft.units = 2
         elif is_key(ev, OK):
             self.advance()
-
-    def _key_melds_to(self, ev):
-        """Whose melds are best: UP NS, DOWN EW, OK nobody (or the team chosen), held OK nobody."""
-        draft = self.draft
-        if is_key(ev, UP):
-            draft.melds_to = "NS"
-        elif is_key(ev, DOWN):
-            draft.melds_to = "EW"
-        elif is_key(ev, OK):
-            if draft.melds_to == "auto":  # nothing chosen yet: OK means nobody
-                draft.melds_to = None
-        elif is_key(ev, OK, LONG):
-            draft.melds_to = None  # nobody, even after a team was chosen
-        else:
-            return
-        self.goto(S_CONFIRM)
 
     def _key_confirm(self, ev):
         """UP/DOWN the units, OK save, held OK / held BACK the NS / EW announces."""
@@ -375,13 +369,22 @@ class Entry(Screen):
         elif self.meld_team is not None:
             self._draw_announces(layout)
         elif self.step == S_TAKER:
-            self._draw_taker(layout)
+            app = self.app
+            layout.choice3(app.texts["t_taker"], self._stepno(), (app.team_name("NS"), "NS"),
+                           (app.texts["keep"], "keep"), (app.team_name("EW"), "EW"), self.draft.taker, self.context())
         elif self.step == S_BID:
             self._draw_bid(layout)
         elif self.step == S_TENS:
             self._draw_tens(layout)
         elif self.step == S_MELDS_TO:
-            self._draw_melds_to(layout)
+            texts = self.app.texts
+            cur = self.draft.melds_to if self.draft.melds_to != "auto" else None
+            ns, ew = (self.app.team_name("NS"), "NS"), (self.app.team_name("EW"), "EW")
+            if cur is None:
+                layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["nobody"], None), ew, cur, None)
+            else:  # OK keeps the team chosen; held OK: nobody
+                layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["keep"], None), ew, cur,
+                               texts["hold_ok_nobody"])
         elif self.step == S_CONFIRM:
             self._draw_confirm(layout)
 
@@ -394,12 +397,6 @@ class Entry(Screen):
         up, down = choices[0], choices[1]  # values 1, 2, 3: none of them is highlighted (0)
         layout.choice3(title, None, (texts[up] if up else "-", 1), (texts["others"] if rows else "-", 2),
                        (texts[down] if down else "-", 3), 0, hold)
-
-    def _draw_taker(self, layout):
-        app = self.app
-        texts = app.texts
-        layout.choice3(texts["t_taker"], self._stepno(), (app.team_name("NS"), "NS"), (texts["keep"], "keep"),
-                       (app.team_name("EW"), "EW"), self.draft.taker, self.context())
 
     def _key_rows(self):
         """The keys of the contract and card-points steps in words, all shown at once: the
@@ -455,17 +452,6 @@ class Entry(Screen):
             lab = {ALL: texts["all_tricks"], DEF_ALL: texts["def_all"], SOLO: texts["solo"]}[draft.tens]
             layout.picker(title, self._stepno(), None, lab, self.context(), self._key_rows())
 
-    def _draw_melds_to(self, layout):
-        draft = self.draft
-        texts = self.app.texts
-        cur = draft.melds_to if draft.melds_to != "auto" else None
-        ns, ew = (self.app.team_name("NS"), "NS"), (self.app.team_name("EW"), "EW")
-        if cur is None:
-            layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["nobody"], None), ew, cur, None)
-        else:  # OK keeps the team chosen; held OK: nobody
-            layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["keep"], None), ew, cur,
-                           texts["hold_ok_nobody"])
-
     def _show_units(self, direction):
         """The confirm step's units one up or down (direction +1 or -1), scored at once. The value shown
         before is kept (its score and texts, swapped with the current ones), so going
@@ -487,36 +473,22 @@ class Entry(Screen):
 
     def _draw_confirm(self, layout):
         if self.confirm_texts is None:  # built once per change of the draft, by code loaded for it
-            self.confirm_texts = ConfirmTexts(*on_demand.load("screens.confirm_texts").build(self))
+            self.confirm_texts = on_demand.load("screens.confirm_texts").build(self)
             on_demand.release("screens.confirm_texts")
-        shown = self.confirm_texts
+        # a tuple, not an object of a class of ours: neither the class's code nor a dict per texts on the heap
+        title, verdict, detail, melds_sum, rows, mark = self.confirm_texts
         texts = self.app.texts
         if self.error is not None:
             e = self.error
-            layout.confirm(title=shown.title, verdict=shown.verdict, detail="", ns_label="", ns=0, ew_label="",
-                           ew=0, ns_total=0, ew_total=0, hint=texts["h_step_keys"],
-                           error=(texts["e_field"], texts.get("f_" + e.field, e.field)))
+            # positional arguments (the layout's order): a keyword's name costs bytecode
+            layout.confirm(title, verdict, "", "", 0, "", 0, 0, 0, texts["h_step_keys"],
+                           (texts["e_field"], texts.get("f_" + e.field, e.field)))
             return
-        detail = shown.detail
-        if shown.melds_sum is not None:  # the melds' sum when the detail line has no room for both
-            detail = shown.melds_sum if not detail else detail
+        if melds_sum is not None:  # the melds' sum when the detail line has no room for both
+            detail = melds_sum if not detail else detail
         r, tot, _ = self.scored
         app = self.app
-        layout.confirm(title=shown.title, verdict=shown.verdict, detail=detail, ns_label=app.team_name("NS"),
-                       ns=r.score["NS"], ew_label=app.team_name("EW"), ew=r.score["EW"],
-                       ns_total=tot["NS"], ew_total=tot["EW"], hint=shown.rows, error=None, made=r.made,
-                       mark_units=shown.mark)
+        # title, verdict, detail, each team's name, deal score and total, the keys, no error
+        layout.confirm(title, verdict, detail, app.team_name("NS"), r.score["NS"], app.team_name("EW"),
+                       r.score["EW"], tot["NS"], tot["EW"], rows, None, r.made, mark)
 
-
-class ConfirmTexts:
-    """What the confirm step draws, built once per change of the draft: the title (the
-    contract), the verdict and its detail line, the melds' sum (when the detail has no
-    room for it), the keys' rows and whether the verdict's units digit is underlined."""
-
-    def __init__(self, title, verdict, detail, melds_sum, rows, mark):
-        self.title = title
-        self.verdict = verdict
-        self.detail = detail
-        self.melds_sum = melds_sum
-        self.rows = rows
-        self.mark = mark
