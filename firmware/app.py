@@ -263,15 +263,11 @@ class App:
             pass
 
     def state(self):
-        game = self.table.game
-        return {"rules": game.rules.spec(), "dealer": game.first_dealer, "next_dealer": game.dealer(),
-                "order": game.order, "fixes": game.fixes, "deals": list(game.deals),
-                "total": dict(game.total), "over": game.over, "winner": game.winner,
-                "screen": self.screen_name(), "settings": self.table.settings,
-                "concours": self.round_result(),
-                "link": self.club and self.club.figures(), "setup_wrong": self.setup_wrong,
-                # what Menu > Concours offers while it is open (the simulator presses from it)
-                "offered": getattr(self.view, "info", None) if self.view.name == "concours" else None}
+        """The game, the screen, the settings, the round and the link as one dict (the
+        simulator, the tests, `--state-out`): table/state.py, loaded for the call."""
+        state = on_demand.load("table.state").state(self)
+        on_demand.release("table.state")
+        return state
 
     def round_result(self):
         """The concours object of the current game (coinche/result_code.py round_result:
