@@ -113,7 +113,7 @@ class Entry(Screen):
         except (RecordError, GameError) as e:
             self.error = e
 
-    # -- keys: one method per step
+    # -- keys
     def key(self, ev):
         if self.capot_question is not None:
             return self._capot_key(ev)
@@ -122,8 +122,8 @@ class Entry(Screen):
         if is_key(ev, BACK):
             self.retreat()
             return
-        # the taker's and whose-melds steps here, the others in a method each (fewer
-        # functions on the heap of `make deploy`: each costs its code object and its name)
+        # the taker's, the tens' and whose-melds steps here, the contract's and the check's in a
+        # method each (fewer functions on the heap of `make deploy`: each costs its code and its name)
         step = self.step
         draft = self.draft
         if step == S_TAKER:  # UP NS took, DOWN EW took, OK the taker kept
@@ -137,8 +137,27 @@ class Entry(Screen):
             self.advance()
         elif step == S_BID:
             self._key_bid(ev)
-        elif step == S_TENS:
-            self._key_tens(ev)
+        elif step == S_TENS:  # UP/DOWN the card points' tens (held: stop at the ends), OK next, held OK the other pile
+            if is_key(ev, OK, LONG):
+                draft.touched = True
+                draft.set_pile("D" if draft.pile == "T" else "T")  # count the other pile, same total
+                self._rows = None
+                self.app.show_message(self.app.texts["defence"] if draft.pile == "D" else self.app.texts["takers"])
+                return
+            move = up_down(ev)
+            if move:
+                draft.touched = True
+                items = draft.tens_items()
+                i = wrap_or_stop(items.index(draft.tens) if draft.tens in items else 0, move, len(items),
+                                 ev >> 2 == PRESS)
+                was_num = isinstance(draft.tens, int)
+                draft.tens = items[i]
+                if was_num != isinstance(draft.tens, int):
+                    self._stepno_s = None
+                if draft.tens == 16 and draft.units > 2:
+                    draft.units = 2
+            elif is_key(ev, OK):
+                self.advance()
         elif step == S_MELDS_TO:  # whose melds are best: UP NS, DOWN EW, OK nobody (or the team chosen), held OK nobody
             if is_key(ev, UP):
                 draft.melds_to = "NS"
@@ -184,29 +203,6 @@ class Entry(Screen):
                 self.app.show_message(self.app.texts["e_capot_coinche"])
             else:
                 draft.coinche = (draft.coinche + 1) % 3
-
-    def _key_tens(self, ev):
-        """UP/DOWN the card points' tens (held: stop at the ends), OK next, held OK the other pile."""
-        draft = self.draft
-        if is_key(ev, OK, LONG):
-            draft.touched = True
-            draft.set_pile("D" if draft.pile == "T" else "T")  # count the other pile, same total
-            self._rows = None
-            self.app.show_message(self.app.texts["defence"] if draft.pile == "D" else self.app.texts["takers"])
-            return
-        step = up_down(ev)
-        if step:
-            draft.touched = True
-            items = draft.tens_items()
-            i = wrap_or_stop(items.index(draft.tens) if draft.tens in items else 0, step, len(items), ev >> 2 == PRESS)
-            was_num = isinstance(draft.tens, int)
-            draft.tens = items[i]
-            if was_num != isinstance(draft.tens, int):
-                self._stepno_s = None
-            if draft.tens == 16 and draft.units > 2:
-                draft.units = 2
-        elif is_key(ev, OK):
-            self.advance()
 
     def _key_confirm(self, ev):
         """UP/DOWN the units, OK save, held OK / held BACK the NS / EW announces."""
@@ -361,7 +357,7 @@ class Entry(Screen):
         self._picker_texts = (team, p)
         return p
 
-    # -- drawing: one method per step; every key's action in words, all at once
+    # every key's action in words, all at once
     def draw(self, layout):
         if self.capot_question is not None:
             # OK's answer on the detail line, BACK's on the keys' line
@@ -372,10 +368,43 @@ class Entry(Screen):
             app = self.app
             layout.choice3(app.texts["t_taker"], self._stepno(), (app.team_name("NS"), "NS"),
                            (app.texts["keep"], "keep"), (app.team_name("EW"), "EW"), self.draft.taker, self.context())
-        elif self.step == S_BID:
-            self._draw_bid(layout)
+        elif self.step == S_BID:  # the contract, its type and coinche; the taker's line under it
+            draft = self.draft
+            texts = self.app.texts
+            b = draft.bid
+            if b == "pass":  # nobody took: no taker's line under "All passed"
+                self._ctx = ""
+            if self._ctx is None:
+                name = self.app.team_name(draft.taker)
+                ctx = name + " " + texts["took"]
+                if len(draft.kinds()) > 1:
+                    kind = texts["k_" + draft.kind] if draft.kind != "suit" else texts["suit"]
+                    ctx += " " + kind
+                    if len(ctx) > 16:  # a long team name: the contract type matters more
+                        ctx = name + " " + kind
+                self._ctx = ctx
+            coinche = draft.coinche_level()
+            if isinstance(b, int):
+                lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
+                if coinche:
+                    lab = (lab + " " if lab else "") + _COINCHE[coinche]
+                layout.picker(texts["t_bid"], self._stepno(), b, lab, self._ctx, self._key_rows())
+            else:
+                lab = texts[b]
+                if coinche:
+                    lab = lab + " " + _COINCHE[coinche]
+                layout.picker(texts["t_bid"], self._stepno(), None, lab, self._ctx, self._key_rows())
         elif self.step == S_TENS:
-            self._draw_tens(layout)
+            draft = self.draft
+            texts = self.app.texts
+            title = texts["t_points"] if draft.pile == "T" else texts["t_pile_def"]
+            if isinstance(draft.tens, int):
+                v = draft.points_entered()
+                layout.picker(title, self._stepno(), v, None, self.context(), self._key_rows())
+                layout.mark_digits(v, False)
+            else:
+                lab = {ALL: texts["all_tricks"], DEF_ALL: texts["def_all"], SOLO: texts["solo"]}[draft.tens]
+                layout.picker(title, self._stepno(), None, lab, self.context(), self._key_rows())
         elif self.step == S_MELDS_TO:
             texts = self.app.texts
             cur = self.draft.melds_to if self.draft.melds_to != "auto" else None
@@ -412,45 +441,6 @@ class Entry(Screen):
             else:
                 self._rows = (keys, texts["h_pile_def"] if draft.pile == "T" else texts["h_pile_takers"])
         return self._rows
-
-    def _draw_bid(self, layout):
-        draft = self.draft
-        texts = self.app.texts
-        b = draft.bid
-        if b == "pass":  # nobody took: no taker's line under "All passed"
-            self._ctx = ""
-        if self._ctx is None:
-            name = self.app.team_name(draft.taker)
-            ctx = name + " " + texts["took"]
-            if len(draft.kinds()) > 1:
-                kind = texts["k_" + draft.kind] if draft.kind != "suit" else texts["suit"]
-                ctx += " " + kind
-                if len(ctx) > 16:  # a long team name: the contract type matters more
-                    ctx = name + " " + kind
-            self._ctx = ctx
-        coinche = draft.coinche_level()
-        if isinstance(b, int):
-            lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
-            if coinche:
-                lab = (lab + " " if lab else "") + _COINCHE[coinche]
-            layout.picker(texts["t_bid"], self._stepno(), b, lab, self._ctx, self._key_rows())
-        else:
-            lab = texts[b]
-            if coinche:
-                lab = lab + " " + _COINCHE[coinche]
-            layout.picker(texts["t_bid"], self._stepno(), None, lab, self._ctx, self._key_rows())
-
-    def _draw_tens(self, layout):
-        draft = self.draft
-        texts = self.app.texts
-        title = texts["t_points"] if draft.pile == "T" else texts["t_pile_def"]
-        if isinstance(draft.tens, int):
-            v = draft.points_entered()
-            layout.picker(title, self._stepno(), v, None, self.context(), self._key_rows())
-            layout.mark_digits(v, False)
-        else:
-            lab = {ALL: texts["all_tricks"], DEF_ALL: texts["def_all"], SOLO: texts["solo"]}[draft.tens]
-            layout.picker(title, self._stepno(), None, lab, self.context(), self._key_rows())
 
     def _show_units(self, direction):
         """The confirm step's units one up or down (direction +1 or -1), scored at once. The value shown
