@@ -60,7 +60,6 @@ class App:
         # the concours round being played is not the organiser's draw (its round, table or
         # teams): home says so before the first deal (set_up_check(), after each link poll)
         self.setup_wrong = False
-        self._setup_seen = None  # (the draw, the table's version) setup_wrong was worked out for
         if getattr(board, "WIFI", False):
             from link import state as link_state
 
@@ -264,15 +263,11 @@ class App:
             pass
 
     def state(self):
-        game = self.table.game
-        return {"rules": game.rules.spec(), "dealer": game.first_dealer, "next_dealer": game.dealer(),
-                "order": game.order, "fixes": game.fixes, "deals": list(game.deals),
-                "total": dict(game.total), "over": game.over, "winner": game.winner,
-                "screen": self.screen_name(), "settings": self.table.settings,
-                "concours": self.round_result(),
-                "link": self.club and self.club.figures(), "setup_wrong": self.setup_wrong,
-                # what Menu > Concours offers while it is open (the simulator presses from it)
-                "offered": getattr(self.view, "info", None) if self.view.name == "concours" else None}
+        """The game, the screen, the settings, the round and the link as one dict (the
+        simulator, the tests, `--state-out`): table/state.py, loaded for the call."""
+        state = on_demand.load("table.state").state(self)
+        on_demand.release("table.state")
+        return state
 
     def round_result(self):
         """The concours object of the current game (coinche/result_code.py round_result:
@@ -357,22 +352,9 @@ class App:
             self.set_up_check()
 
     def set_up_check(self):
-        """setup_wrong again when the draw or the game changed (nothing built otherwise):
-        the round started is not the one the organiser drew for this table."""
-        draw = self.club.draw
-        seen = self._setup_seen
-        if seen is not None and seen[0] is draw and seen[1] == self.version:
-            return
-        info = self.table.concours() if draw else None
-        wrong = False
-        if info:  # the teams may sit the other way round, as the organiser takes them
-            teams, drawn = info["teams"], draw["teams"] or {}
-            wrong = info["round"] != draw["round"] or info["table"] != draw["table"] or (
-                (teams["NS"], teams["EW"]) not in ((drawn.get("NS"), drawn.get("EW")), (drawn.get("EW"), drawn.get("NS"))))
-        self._setup_seen = (draw, self.version)
-        if wrong != self.setup_wrong:
-            self.setup_wrong = wrong
-            self.dirty = True
+        """setup_wrong again when the draw or the game changed: the link's own code
+        (link/table_link.py), on the heap only with /club.json."""
+        self.club.set_up_check(self)
 
     def render(self):
         self.dirty = False

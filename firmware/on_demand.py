@@ -25,6 +25,7 @@ MODULES = {
     "render.languages": None,
     "store.recovery": None,
     "screens.confirm_texts": None,
+    "table.state": None,
     "table.settings": (),
     "screens.menu": ("Menu",),
     "screens.game_over": ("GameOver",),

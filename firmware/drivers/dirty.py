@@ -36,27 +36,3 @@ def sync_span(buf: ptr8, shadow: ptr8, start: int, count: int) -> int:
         return -1
     return ((first - start) << SPAN_SHIFT) | (last - start)
 
-
-
-@micropython.viper
-def sync_rows(buf: ptr32, shadow: ptr32, row_words: int, rows: int, flags: ptr8, force: int) -> int:
-    """Copy buf into shadow, rows of row_words 32-bit words each; flags[row] = 1 where
-    the row differed (every row when force), else 0; return how many rows are flagged.
-    One call and a word at a time: a colour panel's rows are compared in a quarter of
-    sync_span's steps, without a call per row."""
-    flagged = 0
-    row = 0
-    i = 0
-    while row < rows:
-        end = i + row_words
-        changed = force
-        while i < end:
-            w = buf[i]
-            if shadow[i] != w:
-                shadow[i] = w
-                changed = 1
-            i += 1
-        flags[row] = changed
-        flagged += changed
-        row += 1
-    return flagged

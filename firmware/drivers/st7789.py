@@ -21,8 +21,6 @@ import framebuf
 import micropython
 from coinche.compat import const
 
-from drivers.dirty import sync_rows
-
 _SWRESET = const(0x01)
 _SLPIN = const(0x10)
 _SLPOUT = const(0x11)
@@ -48,6 +46,32 @@ PALETTE = (
     0x000000, 0xFFFFFF, 0x808080, 0x404040, 0xC0C0C0, 0xE02020, 0x20C040, 0x2060FF,
     0xFFD000, 0xFF8000, 0x00C0C0, 0xC040C0, 0x102040, 0x103010, 0x401010, 0x202020,
 )
+
+
+@micropython.viper
+def sync_rows(buf: ptr32, shadow: ptr32, row_words: int, rows: int, flags: ptr8, force: int) -> int:
+    """Copy buf into shadow, rows of row_words 32-bit words each; flags[row] = 1 where
+    the row differed (every row when force), else 0; return how many rows are flagged.
+    One call and a word at a time: a colour panel's rows are compared in a quarter of
+    drivers/dirty.py sync_span's steps, without a call per row. Here, not in drivers/dirty.py: the
+    monochrome panels' driver imports that module, and on the heap of `make deploy` this
+    native code would be loaded for them too."""
+    flagged = 0
+    row = 0
+    i = 0
+    while row < rows:
+        end = i + row_words
+        changed = force
+        while i < end:
+            w = buf[i]
+            if shadow[i] != w:
+                shadow[i] = w
+                changed = 1
+            i += 1
+        flags[row] = changed
+        flagged += changed
+        row += 1
+    return flagged
 
 
 @micropython.viper

@@ -58,6 +58,7 @@ class TableLink:
         rebuild = None
         on_demand.release("link.unsent")
         self.cursor = 0  # offset in the outbox of the next message to publish
+        self.setup_seen = None  # (the draw, the table's version) the app's setup_wrong was worked out for
         self.last_progress = self.clock()
         self.draw = None  # the last draw body the organiser sent
         self.notices = []  # what the players are still to be told of it, one toast each
@@ -201,6 +202,24 @@ class TableLink:
             if self.draw is None or body != self.draw:
                 self.draw = body
                 self.fresh_draw = True
+
+    def set_up_check(self, app):
+        """app.setup_wrong again when the draw or the game changed (nothing built otherwise):
+        the concours round started is not the one the organiser drew for this table."""
+        draw = self.draw
+        seen = self.setup_seen
+        if seen is not None and seen[0] is draw and seen[1] == app.version:
+            return
+        info = app.table.concours() if draw else None
+        wrong = False
+        if info:  # the teams may sit the other way round, as the organiser takes them
+            teams, drawn = info["teams"], draw["teams"] or {}
+            wrong = info["round"] != draw["round"] or info["table"] != draw["table"] or (
+                (teams["NS"], teams["EW"]) not in ((drawn.get("NS"), drawn.get("EW")), (drawn.get("EW"), drawn.get("NS"))))
+        self.setup_seen = (draw, app.version)
+        if wrong != app.setup_wrong:
+            app.setup_wrong = wrong
+            app.dirty = True
 
     def figures(self):
         """What the link has done since it started (the simulator and the bench read it)."""

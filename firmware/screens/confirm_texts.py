@@ -160,8 +160,8 @@ def _points_line(entry, verdict):
 def build(entry):
     """The confirm step's texts, built once per change of the draft: (title, verdict,
     detail, the melds' sum, the keys' rows, whether the verdict's units digit is
-    underlined), for deal_entry.ConfirmTexts (a class of this module would keep the
-    module alive as long as its texts are shown)."""
+    underlined), a tuple deal entry keeps (an object of a class of this module would
+    keep the module alive as long as its texts are shown)."""
     texts = entry.app.texts
     draft = entry.draft
     if entry.confirm_title is None:

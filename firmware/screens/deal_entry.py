@@ -37,7 +37,7 @@ class Entry(Screen):
         self.scored = None
         self._ctx = None  # texts derived from the draft, rebuilt only after a key changes it
         self._stepno_s = None
-        self.confirm_texts = None  # the confirm step's texts (ConfirmTexts)
+        self.confirm_texts = None  # the confirm step's texts (screens/confirm_texts.py build())
         self.confirm_title = None  # the confirm step's title (the units do not change it)
         self._rows = None  # the contract's or card points' keys in words (_key_rows)
         # the confirm step's units value shown before, its error, result and texts: swapped
@@ -113,7 +113,7 @@ class Entry(Screen):
         except (RecordError, GameError) as e:
             self.error = e
 
-    # -- keys: one method per step
+    # -- keys
     def key(self, ev):
         if self.capot_question is not None:
             return self._capot_key(ev)
@@ -122,28 +122,57 @@ class Entry(Screen):
         if is_key(ev, BACK):
             self.retreat()
             return
+        # the taker's, the tens' and whose-melds steps here, the contract's and the check's in a
+        # method each (fewer functions on the heap of `make deploy`: each costs its code and its name)
         step = self.step
-        if step == S_TAKER:
-            self._key_taker(ev)
+        draft = self.draft
+        if step == S_TAKER:  # UP NS took, DOWN EW took, OK the taker kept
+            self._ctx = None
+            if is_key(ev, UP):
+                draft.taker = "NS"
+            elif is_key(ev, DOWN):
+                draft.taker = "EW"
+            elif not is_key(ev, OK):
+                return
+            self.advance()
         elif step == S_BID:
             self._key_bid(ev)
-        elif step == S_TENS:
-            self._key_tens(ev)
-        elif step == S_MELDS_TO:
-            self._key_melds_to(ev)
+        elif step == S_TENS:  # UP/DOWN the card points' tens (held: stop at the ends), OK next, held OK the other pile
+            if is_key(ev, OK, LONG):
+                draft.touched = True
+                draft.set_pile("D" if draft.pile == "T" else "T")  # count the other pile, same total
+                self._rows = None
+                self.app.show_message(self.app.texts["defence"] if draft.pile == "D" else self.app.texts["takers"])
+                return
+            move = up_down(ev)
+            if move:
+                draft.touched = True
+                items = draft.tens_items()
+                i = wrap_or_stop(items.index(draft.tens) if draft.tens in items else 0, move, len(items),
+                                 ev >> 2 == PRESS)
+                was_num = isinstance(draft.tens, int)
+                draft.tens = items[i]
+                if was_num != isinstance(draft.tens, int):
+                    self._stepno_s = None
+                if draft.tens == 16 and draft.units > 2:
+                    draft.units = 2
+            elif is_key(ev, OK):
+                self.advance()
+        elif step == S_MELDS_TO:  # whose melds are best: UP NS, DOWN EW, OK nobody (or the team chosen), held OK nobody
+            if is_key(ev, UP):
+                draft.melds_to = "NS"
+            elif is_key(ev, DOWN):
+                draft.melds_to = "EW"
+            elif is_key(ev, OK):
+                if draft.melds_to == "auto":  # nothing chosen yet: OK means nobody
+                    draft.melds_to = None
+            elif is_key(ev, OK, LONG):
+                draft.melds_to = None  # nobody, even after a team was chosen
+            else:
+                return
+            self.goto(S_CONFIRM)
         elif step == S_CONFIRM:
             self._key_confirm(ev)
-
-    def _key_taker(self, ev):
-        """UP NS took, DOWN EW took, OK the taker kept."""
-        self._ctx = None
-        if is_key(ev, UP):
-            self.draft.taker = "NS"
-        elif is_key(ev, DOWN):
-            self.draft.taker = "EW"
-        elif not is_key(ev, OK):
-            return
-        self.advance()
 
     def _key_bid(self, ev):
         """UP/DOWN the contract, OK next, held OK its type (NT, AT), held BACK the coinche."""
@@ -174,45 +203,6 @@ class Entry(Screen):
                 self.app.show_message(self.app.texts["e_capot_coinche"])
             else:
                 draft.coinche = (draft.coinche + 1) % 3
-
-    def _key_tens(self, ev):
-        """UP/DOWN the card points' tens (held: stop at the ends), OK next, held OK the other pile."""
-        draft = self.draft
-        if is_key(ev, OK, LONG):
-            draft.touched = True
-            draft.set_pile("D" if draft.pile == "T" else "T")  # count the other pile, same total
-            self._rows = None
-            self.app.show_message(self.app.texts["defence"] if draft.pile == "D" else self.app.texts["takers"])
-            return
-        step = up_down(ev)
-        if step:
-            draft.touched = True
-            items = draft.tens_items()
-            i = wrap_or_stop(items.index(draft.tens) if draft.tens in items else 0, step, len(items), ev >> 2 == PRESS)
-            was_num = isinstance(draft.tens, int)
-            draft.tens = items[i]
-            if was_num != isinstance(draft.tens, int):
-                self._stepno_s = None
-            if draft.tens == 16 and draft.units > 2:
-                draft.units = 2
-        elif is_key(ev, OK):
-            self.advance()
-
-    def _key_melds_to(self, ev):
-        """Whose melds are best: UP NS, DOWN EW, OK nobody (or the team chosen), held OK nobody."""
-        draft = self.draft
-        if is_key(ev, UP):
-            draft.melds_to = "NS"
-        elif is_key(ev, DOWN):
-            draft.melds_to = "EW"
-        elif is_key(ev, OK):
-            if draft.melds_to == "auto":  # nothing chosen yet: OK means nobody
-                draft.melds_to = None
-        elif is_key(ev, OK, LONG):
-            draft.melds_to = None  # nobody, even after a team was chosen
-        else:
-            return
-        self.goto(S_CONFIRM)
 
     def _key_confirm(self, ev):
         """UP/DOWN the units, OK save, held OK / held BACK the NS / EW announces."""
@@ -367,7 +357,7 @@ class Entry(Screen):
         self._picker_texts = (team, p)
         return p
 
-    # -- drawing: one method per step; every key's action in words, all at once
+    # every key's action in words, all at once
     def draw(self, layout):
         if self.capot_question is not None:
             # OK's answer on the detail line, BACK's on the keys' line
@@ -375,13 +365,55 @@ class Entry(Screen):
         elif self.meld_team is not None:
             self._draw_announces(layout)
         elif self.step == S_TAKER:
-            self._draw_taker(layout)
-        elif self.step == S_BID:
-            self._draw_bid(layout)
+            app = self.app
+            layout.choice3(app.texts["t_taker"], self._stepno(), (app.team_name("NS"), "NS"),
+                           (app.texts["keep"], "keep"), (app.team_name("EW"), "EW"), self.draft.taker, self.context())
+        elif self.step == S_BID:  # the contract, its type and coinche; the taker's line under it
+            draft = self.draft
+            texts = self.app.texts
+            b = draft.bid
+            if b == "pass":  # nobody took: no taker's line under "All passed"
+                self._ctx = ""
+            if self._ctx is None:
+                name = self.app.team_name(draft.taker)
+                ctx = name + " " + texts["took"]
+                if len(draft.kinds()) > 1:
+                    kind = texts["k_" + draft.kind] if draft.kind != "suit" else texts["suit"]
+                    ctx += " " + kind
+                    if len(ctx) > 16:  # a long team name: the contract type matters more
+                        ctx = name + " " + kind
+                self._ctx = ctx
+            coinche = draft.coinche_level()
+            if isinstance(b, int):
+                lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
+                if coinche:
+                    lab = (lab + " " if lab else "") + _COINCHE[coinche]
+                layout.picker(texts["t_bid"], self._stepno(), b, lab, self._ctx, self._key_rows())
+            else:
+                lab = texts[b]
+                if coinche:
+                    lab = lab + " " + _COINCHE[coinche]
+                layout.picker(texts["t_bid"], self._stepno(), None, lab, self._ctx, self._key_rows())
         elif self.step == S_TENS:
-            self._draw_tens(layout)
+            draft = self.draft
+            texts = self.app.texts
+            title = texts["t_points"] if draft.pile == "T" else texts["t_pile_def"]
+            if isinstance(draft.tens, int):
+                v = draft.points_entered()
+                layout.picker(title, self._stepno(), v, None, self.context(), self._key_rows())
+                layout.mark_digits(v, False)
+            else:
+                lab = {ALL: texts["all_tricks"], DEF_ALL: texts["def_all"], SOLO: texts["solo"]}[draft.tens]
+                layout.picker(title, self._stepno(), None, lab, self.context(), self._key_rows())
         elif self.step == S_MELDS_TO:
-            self._draw_melds_to(layout)
+            texts = self.app.texts
+            cur = self.draft.melds_to if self.draft.melds_to != "auto" else None
+            ns, ew = (self.app.team_name("NS"), "NS"), (self.app.team_name("EW"), "EW")
+            if cur is None:
+                layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["nobody"], None), ew, cur, None)
+            else:  # OK keeps the team chosen; held OK: nobody
+                layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["keep"], None), ew, cur,
+                               texts["hold_ok_nobody"])
         elif self.step == S_CONFIRM:
             self._draw_confirm(layout)
 
@@ -394,12 +426,6 @@ class Entry(Screen):
         up, down = choices[0], choices[1]  # values 1, 2, 3: none of them is highlighted (0)
         layout.choice3(title, None, (texts[up] if up else "-", 1), (texts["others"] if rows else "-", 2),
                        (texts[down] if down else "-", 3), 0, hold)
-
-    def _draw_taker(self, layout):
-        app = self.app
-        texts = app.texts
-        layout.choice3(texts["t_taker"], self._stepno(), (app.team_name("NS"), "NS"), (texts["keep"], "keep"),
-                       (app.team_name("EW"), "EW"), self.draft.taker, self.context())
 
     def _key_rows(self):
         """The keys of the contract and card-points steps in words, all shown at once: the
@@ -415,56 +441,6 @@ class Entry(Screen):
             else:
                 self._rows = (keys, texts["h_pile_def"] if draft.pile == "T" else texts["h_pile_takers"])
         return self._rows
-
-    def _draw_bid(self, layout):
-        draft = self.draft
-        texts = self.app.texts
-        b = draft.bid
-        if b == "pass":  # nobody took: no taker's line under "All passed"
-            self._ctx = ""
-        if self._ctx is None:
-            name = self.app.team_name(draft.taker)
-            ctx = name + " " + texts["took"]
-            if len(draft.kinds()) > 1:
-                kind = texts["k_" + draft.kind] if draft.kind != "suit" else texts["suit"]
-                ctx += " " + kind
-                if len(ctx) > 16:  # a long team name: the contract type matters more
-                    ctx = name + " " + kind
-            self._ctx = ctx
-        coinche = draft.coinche_level()
-        if isinstance(b, int):
-            lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
-            if coinche:
-                lab = (lab + " " if lab else "") + _COINCHE[coinche]
-            layout.picker(texts["t_bid"], self._stepno(), b, lab, self._ctx, self._key_rows())
-        else:
-            lab = texts[b]
-            if coinche:
-                lab = lab + " " + _COINCHE[coinche]
-            layout.picker(texts["t_bid"], self._stepno(), None, lab, self._ctx, self._key_rows())
-
-    def _draw_tens(self, layout):
-        draft = self.draft
-        texts = self.app.texts
-        title = texts["t_points"] if draft.pile == "T" else texts["t_pile_def"]
-        if isinstance(draft.tens, int):
-            v = draft.points_entered()
-            layout.picker(title, self._stepno(), v, None, self.context(), self._key_rows())
-            layout.mark_digits(v, False)
-        else:
-            lab = {ALL: texts["all_tricks"], DEF_ALL: texts["def_all"], SOLO: texts["solo"]}[draft.tens]
-            layout.picker(title, self._stepno(), None, lab, self.context(), self._key_rows())
-
-    def _draw_melds_to(self, layout):
-        draft = self.draft
-        texts = self.app.texts
-        cur = draft.melds_to if draft.melds_to != "auto" else None
-        ns, ew = (self.app.team_name("NS"), "NS"), (self.app.team_name("EW"), "EW")
-        if cur is None:
-            layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["nobody"], None), ew, cur, None)
-        else:  # OK keeps the team chosen; held OK: nobody
-            layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["keep"], None), ew, cur,
-                           texts["hold_ok_nobody"])
 
     def _show_units(self, direction):
         """The confirm step's units one up or down (direction +1 or -1), scored at once. The value shown
@@ -487,36 +463,22 @@ class Entry(Screen):
 
     def _draw_confirm(self, layout):
         if self.confirm_texts is None:  # built once per change of the draft, by code loaded for it
-            self.confirm_texts = ConfirmTexts(*on_demand.load("screens.confirm_texts").build(self))
+            self.confirm_texts = on_demand.load("screens.confirm_texts").build(self)
             on_demand.release("screens.confirm_texts")
-        shown = self.confirm_texts
+        # a tuple, not an object of a class of ours: neither the class's code nor a dict per texts on the heap
+        title, verdict, detail, melds_sum, rows, mark = self.confirm_texts
         texts = self.app.texts
         if self.error is not None:
             e = self.error
-            layout.confirm(title=shown.title, verdict=shown.verdict, detail="", ns_label="", ns=0, ew_label="",
-                           ew=0, ns_total=0, ew_total=0, hint=texts["h_step_keys"],
-                           error=(texts["e_field"], texts.get("f_" + e.field, e.field)))
+            # positional arguments (the layout's order): a keyword's name costs bytecode
+            layout.confirm(title, verdict, "", "", 0, "", 0, 0, 0, texts["h_step_keys"],
+                           (texts["e_field"], texts.get("f_" + e.field, e.field)))
             return
-        detail = shown.detail
-        if shown.melds_sum is not None:  # the melds' sum when the detail line has no room for both
-            detail = shown.melds_sum if not detail else detail
+        if melds_sum is not None:  # the melds' sum when the detail line has no room for both
+            detail = melds_sum if not detail else detail
         r, tot, _ = self.scored
         app = self.app
-        layout.confirm(title=shown.title, verdict=shown.verdict, detail=detail, ns_label=app.team_name("NS"),
-                       ns=r.score["NS"], ew_label=app.team_name("EW"), ew=r.score["EW"],
-                       ns_total=tot["NS"], ew_total=tot["EW"], hint=shown.rows, error=None, made=r.made,
-                       mark_units=shown.mark)
+        # title, verdict, detail, each team's name, deal score and total, the keys, no error
+        layout.confirm(title, verdict, detail, app.team_name("NS"), r.score["NS"], app.team_name("EW"),
+                       r.score["EW"], tot["NS"], tot["EW"], rows, None, r.made, mark)
 
-
-class ConfirmTexts:
-    """What the confirm step draws, built once per change of the draft: the title (the
-    contract), the verdict and its detail line, the melds' sum (when the detail has no
-    room for it), the keys' rows and whether the verdict's units digit is underlined."""
-
-    def __init__(self, title, verdict, detail, melds_sum, rows, mark):
-        self.title = title
-        self.verdict = verdict
-        self.detail = detail
-        self.melds_sum = melds_sum
-        self.rows = rows
-        self.mark = mark
