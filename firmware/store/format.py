@@ -95,6 +95,22 @@ def _check_names(deals, action):
             raise Unreadable
 
 
+def _check_confirm(deals, action):
+    """The other team's confirmation of a round's result: "n", the number of deals it
+    confirms (all the game holds). It leaves the deals alone: the game's rules carry it
+    until a deal changes (see rules_after)."""
+    count = action.get("n")
+    if type(count) is not int or count != len(deals):
+        raise Unreadable
+
+
+def _check_end(deals, action):
+    """The round ended on time after the deals played: exactly {"op": "end", "end": "time"}
+    (the shape the organiser's app takes). The game's rules carry it (see rules_after)."""
+    if action.get("end") != "time":
+        raise Unreadable
+
+
 # op -> (apply(deals, action): raises Unreadable before changing anything when the
 # action does not fit; the fields of the action that are stored with its "op")
 GAME_ACTIONS = {
@@ -103,14 +119,32 @@ GAME_ACTIONS = {
     "del": (_apply_delete, ("i",)),
     "dealer": (_check_dealer, ("fix",)),
     "names": (_check_names, ("names",)),
+    "confirm": (_check_confirm, ("n",)),
+    "end": (_check_end, ("end",)),
 }
 
 
+_CHANGES_RESULT = ("add", "edit", "del")
+
+
 def rules_after(rules, action):
-    """The game's rules spec after a game action: a dealer correction and the team
-    names are kept in it (so a base written later, and the archive, carry them too)."""
+    """The game's rules spec after a game action: a dealer correction, the team names,
+    the end on time and the other team's confirmation are kept in it (so a base written
+    later, and the archive, carry them too); a deal added, edited or removed drops the
+    confirmation (the changed result is confirmed again)."""
     op = action.get("op")
-    if op == "dealer":
+    if op in _CHANGES_RESULT:
+        if "confirmed" in rules:
+            rules = dict(rules)
+            rules.pop("confirmed")
+        return rules
+    if op == "confirm":
+        rules = dict(rules)
+        rules["confirmed"] = action["n"]
+    elif op == "end":
+        rules = dict(rules)
+        rules["end"] = action["end"]
+    elif op == "dealer":
         rules = dict(rules)
         rules["fix"] = action["fix"]
     elif op == "names":

@@ -18,6 +18,10 @@ GameTable and tell the player what it answers. Its public API:
   delete_deal(index)                deal `index` removed (undo: the last one)
   trial(record, index, checked)     what the game would be with that deal (nothing saved)
   at_deal_limit(), next_rules(), record(action), dealer_fixed(fixes)
+  confirm()                         the other team confirms a round's result (its
+                                    deals as they are: a change asks for it again)
+  end_now()                         a concours round ends on time after the deals played
+  confirmed(), ended()              are they in the journal for the game as it is?
   concours()                        the concours round the game is ({"round", "table",
                                     "teams"}), None: a game to the target
 
@@ -31,6 +35,7 @@ from coinche.compat import const
 from coinche.game import Game, GameError
 from coinche.record import RecordError
 from coinche.rules import Rules, RulesError
+from store.format import rules_after
 
 MAX_NAME = const(8)  # characters of a team name
 # The deal limit of one game. A game ends in 15-40 deals; only deals where all four
@@ -149,13 +154,58 @@ class GameTable:
         except ValueError:  # the journal refused an impossible action: nothing written
             return "e_store"
         self.version += 1
-        if action["op"] == "new":
+        op = action["op"]
+        if op == "new":
             self.journal_rules = action["rules"]
+        elif op != "set" and self.journal_rules is not None:  # a game action: as the journal keeps it
+            self.journal_rules = rules_after(self.journal_rules, action)
         return None
+
+    def confirmed(self):
+        """Has the other team confirmed the round's result as it is now?"""
+        held = self.journal_rules
+        return bool(held) and held.get("confirmed") == len(self.game.deals)
+
+    def ended(self):
+        """Did the round end on time ("end the round now", the organiser's clock)?"""
+        held = self.journal_rules
+        return bool(held) and held.get("end") == "time"
+
+    def settle_end(self):
+        """A round ended on time is over after the deals played, whatever their number:
+        the higher total wins, equal totals are a draw (as the calculator ends it)."""
+        game = self.game
+        if self.ended() and not game.over:
+            total = game.total
+            game.over = True
+            game.winner = None if total["NS"] == total["EW"] else ("NS" if total["NS"] > total["EW"] else "EW")
+
+    def confirm(self):
+        """The other team's confirmation of the round's result: (done, message)."""
+        if not self.game.over or self.confirmed():
+            return False, None
+        refused = self.record({"op": "confirm", "n": len(self.game.deals)})
+        if refused:
+            return False, refused
+        return True, None  # the result code appears in place of "not confirmed"
+
+    def end_now(self):
+        """End the concours round on time after the deals played: (done, message)."""
+        if not self.concours():
+            return False, "e_no_round"
+        if self.game.over:
+            return False, "e_over"
+        refused = self.record({"op": "end", "end": "time"})
+        if refused:
+            return False, refused
+        self.settle_end()
+        return True, None
 
     def save_deal(self, record, index):
         """Add a deal (index None) or put it in place of deal `index`: (done, message)."""
         game = self.game
+        if index is None and self.ended():  # no deal after the round's end on time
+            return False, "e_over"
         if index is None and self.at_deal_limit():
             return False, "e_limit"
         try:
@@ -177,6 +227,7 @@ class GameTable:
         # a new Game object per change, as always, but only the changed deals were scored
         self.game = game.same_table().commit(plan)
         plan = None
+        self.settle_end()
         return True, "saved"
 
     def delete_deal(self, index):
@@ -193,6 +244,7 @@ class GameTable:
         plan = None
         if not self.game.deals:
             self.game = self.empty_game()  # as after a reboot
+        self.settle_end()
         return True, "deleted"
 
     def dealer_fixed(self, fixes):
