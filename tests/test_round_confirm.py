@@ -112,3 +112,35 @@ app.table.confirm()
 print(json.dumps(look()))
 """)
     assert out["over"] is False and out["confirmed"] is False
+
+
+def test_the_key_planners_end_on_time_ends_the_round_on_the_simulator_with_the_deals_played(tmp_path):
+    """The calculator's records with {"end": "time"} last: the planner's keys press Menu >
+    "End the round now" and its question; the round is over with the totals so far, and
+    its end (journaled) stays after a power cut."""
+    import random
+
+    from coinche.game import RunningScore
+    from coinche.rules import Rules
+    from host_tools.calculator.keys import plan
+    from host_tools.sim import Sim
+    from host_tools.sim.concours import start_round
+    from vectors import gen_valid
+
+    rules = Rules("classic2000", {"deals": 12})
+    rnd = random.Random(3)
+    deals = [gen_valid(rules, rnd) for _ in range(3)]
+    score = RunningScore(rules)
+    for deal in deals:
+        score.add(deal)
+    flash = str(tmp_path / "flash.img")
+    with Sim(rules="classic2000", flash=flash) as sim:
+        start_round(sim, (2, 4, 1, 8))
+        sim.run_script(plan(rules, deals + [{"end": "time"}])[0])
+        state = sim.state()
+    assert state["screen"] == "roundover" and state["over"] and state["ended"] and not state["confirmed"]
+    assert state["total"] == score.total and len(state["deals"]) == 3
+    assert state["concours"]["totals"] == score.total and state["concours"]["code"]
+    with Sim(flash=flash) as sim:  # the power came back
+        again = sim.state()
+    assert again["screen"] == "roundover" and again["over"] and again["total"] == score.total
