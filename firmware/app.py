@@ -226,17 +226,6 @@ class App:
             self.home()
         self.tell(message)
 
-    def confirm_round(self):
-        """The other team confirms the round's result (held OK on the round's end)."""
-        self.tell(self.table.confirm()[1])
-
-    def end_round_now(self):
-        """End the concours round on time after the deals played (Menu, confirmed): its end shows."""
-        done, message = self.table.end_now()
-        if done:
-            self.home()
-        self.tell(message)
-
     # -- settings: their code is in table/settings.py, loaded for the call
     def change_setting(self, key, value, option=None):
         """Record one setting (table/settings.py) and show what it changes."""
@@ -276,13 +265,14 @@ class App:
 
     def state(self):
         game = self.table.game
+        held = self.table.journal_rules or {}
         return {"rules": game.rules.spec(), "dealer": game.first_dealer, "next_dealer": game.dealer(),
                 "order": game.order, "fixes": game.fixes, "deals": list(game.deals),
                 "total": dict(game.total), "over": game.over, "winner": game.winner,
                 "screen": self.screen_name(), "settings": self.table.settings,
                 "concours": self.round_result(),
-                # the other team confirmed the round's result; the round ended on time
-                "confirmed": self.table.confirmed(), "ended": self.table.ended(),
+                # the other team confirmed the round's result (its deals); it ended on time
+                "confirmed": held.get("confirmed") == len(game.deals), "ended": held.get("end") == "time",
                 "link": self.club and self.club.figures(), "setup_wrong": self.setup_wrong,
                 # what Menu > Concours offers while it is open (the simulator presses from it)
                 "offered": getattr(self.view, "info", None) if self.view.name == "concours" else None}

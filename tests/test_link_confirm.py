@@ -51,3 +51,34 @@ def test_the_admin_page_marks_a_result_confirmed_at_the_table_typed_from_a_code_
     client, _token = signed_in(create_app(db))
     page = client.get("/admin").get_data(as_text=True)
     assert "confirmé à la table" in page and "saisi d&#39;un code" in page and "saisi d&#39;une feuille" in page
+
+
+def test_a_real_firmware_table_confirms_its_round_and_the_organiser_marks_it(tmp_path):
+    """The simulated table (the real firmware) plays its drawn round through the link,
+    the other team holds OK on the round's end: the confirm action goes through the
+    outbox like the others and the filed result is marked "table"."""
+    from test_link_device import DEALS as ROUND_DEALS, Device, club_command, deal_together, running_club, settle, \
+        start_rounds
+
+    with running_club(str(tmp_path)) as (db, _broker, _service, _proxy, devices, folder):
+        drawn = club_command(db, "draw")
+        device = Device(folder, 1, seed=1).boot()
+        devices.append(device)
+        seat = drawn["tables"][0]
+        settle([device])
+        start_rounds([device], {1: (1, 1, seat["NS"], seat["EW"])})
+        for _ in range(ROUND_DEALS):
+            deal_together([device])
+        settle([device])
+        state = device.sim.state()
+        assert state["screen"] == "roundover" and not state["confirmed"]
+        assert source_of(db, 1, 1) == "code"
+        device.send([(0, "hold", "OK", 700)])
+        settle([device])
+        assert device.sim.state()["confirmed"]
+        until(lambda: source_of(db, 1, 1) == "table", 15, "the result marked")
+
+
+def source_of(db, round_number, table):
+    with Club(db) as opened:
+        return opened.store.results()[(round_number, table)]["source"]

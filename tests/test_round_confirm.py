@@ -108,7 +108,7 @@ def test_a_deal_changed_after_the_confirmation_asks_for_it_again():
 def test_held_ok_on_a_round_under_way_confirms_nothing():
     out = run("""
 app.save_deal(DEAL, None)
-app.table.confirm()
+on_demand.load("table.settings").confirm_round(app.table)
 print(json.dumps(look()))
 """)
     assert out["over"] is False and out["confirmed"] is False

@@ -148,8 +148,9 @@ class RoundOver(Screen):
 
     def key(self, ev):
         app = self.app
-        if is_key(ev, OK, LONG):
-            app.confirm_round()
+        if is_key(ev, OK, LONG):  # the other team's hold: the code shows once it is journaled
+            app.tell(on_demand.load("table.settings").confirm_round(app.table)[1])
+            on_demand.release("table.settings")
         elif is_key(ev, OK):
             app.go(Concours(app, self))
         elif is_key(ev, BACK):
@@ -172,7 +173,9 @@ class RoundOver(Screen):
             self._labels = (ns + " " + str(teams["NS"]) if names.get("NS") else ns,
                             ew + " " + str(teams["EW"]) if names.get("EW") else ew)
             self._code = grouped(result["code"]) if result["code"] else "-"
-            self._note = None if app.table.confirmed() else (texts["ro_unconf"], texts["ro_who"])
+            confirmed = on_demand.load("table.settings").confirmed(app.table)
+            on_demand.release("table.settings")
+            self._note = None if confirmed else (texts["ro_unconf"], texts["ro_who"])
             self._version = app.version
         return self._title, self._labels, self._code
 

@@ -10,6 +10,15 @@ from screens.base import Ask, ListScreen
 from screens.table_screens import ask_undo, start_entry
 
 
+def end_round_now(app):
+    """End the round on time (table/settings.py): its end shows, or why not."""
+    done, message = on_demand.load("table.settings").end_round_now(app.table)
+    on_demand.release("table.settings")
+    if done:
+        app.home()
+    app.tell(message)
+
+
 def ask_end(app, back_to):
     """The question before ending a concours round on time ("R2 T7 5/12": the round and
     the deals played), or why not (no round, a round already over)."""
@@ -20,7 +29,7 @@ def ask_end(app, back_to):
         return
     game = table.game
     app.go(Ask(app, app.texts["m_end"] + "?", "R%d T%d %d/%d" % (info["round"], info["table"], game.round_deal() - 1,
-                                                               game.rules.round_deals), app.end_round_now, back_to))
+                                                               game.rules.round_deals), lambda: end_round_now(app), back_to))
 
 
 class Menu(ListScreen):

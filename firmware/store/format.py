@@ -95,19 +95,15 @@ def _check_names(deals, action):
             raise Unreadable
 
 
-def _check_confirm(deals, action):
-    """The other team's confirmation of a round's result: "n", the number of deals it
-    confirms (all the game holds). It leaves the deals alone: the game's rules carry it
-    until a deal changes (see rules_after)."""
-    count = action.get("n")
-    if type(count) is not int or count != len(deals):
-        raise Unreadable
-
-
-def _check_end(deals, action):
-    """The round ended on time after the deals played: exactly {"op": "end", "end": "time"}
-    (the shape the organiser's app takes). The game's rules carry it (see rules_after)."""
-    if action.get("end") != "time":
+def _check_mark(deals, action):
+    """A mark on the round's result that leaves the deals alone (the game's rules carry
+    it: see rules_after): "confirm", the other team's confirmation of the "n" deals the
+    game holds (all of them), or "end", exactly "end": "time" (the round ended on time
+    after the deals played, the shape the organiser's app takes)."""
+    if action["op"] == "end":
+        if action.get("end") != "time":
+            raise Unreadable
+    elif action.get("n") != len(deals) or type(action.get("n")) is not int:
         raise Unreadable
 
 
@@ -119,12 +115,9 @@ GAME_ACTIONS = {
     "del": (_apply_delete, ("i",)),
     "dealer": (_check_dealer, ("fix",)),
     "names": (_check_names, ("names",)),
-    "confirm": (_check_confirm, ("n",)),
-    "end": (_check_end, ("end",)),
+    "confirm": (_check_mark, ("n",)),
+    "end": (_check_mark, ("end",)),
 }
-
-
-_CHANGES_RESULT = ("add", "edit", "del")
 
 
 def rules_after(rules, action):
@@ -133,17 +126,13 @@ def rules_after(rules, action):
     later, and the archive, carry them too); a deal added, edited or removed drops the
     confirmation (the changed result is confirmed again)."""
     op = action.get("op")
-    if op in _CHANGES_RESULT:
+    if op == "add" or op == "edit" or op == "del":
         if "confirmed" in rules:
             rules = dict(rules)
             rules.pop("confirmed")
-        return rules
-    if op == "confirm":
+    elif op == "confirm" or op == "end":
         rules = dict(rules)
-        rules["confirmed"] = action["n"]
-    elif op == "end":
-        rules = dict(rules)
-        rules["end"] = action["end"]
+        rules["confirmed" if op == "confirm" else op] = action["n" if op == "confirm" else op]
     elif op == "dealer":
         rules = dict(rules)
         rules["fix"] = action["fix"]

@@ -18,17 +18,15 @@ GameTable and tell the player what it answers. Its public API:
   delete_deal(index)                deal `index` removed (undo: the last one)
   trial(record, index, checked)     what the game would be with that deal (nothing saved)
   at_deal_limit(), next_rules(), record(action), dealer_fixed(fixes)
-  confirm()                         the other team confirms a round's result (its
-                                    deals as they are: a change asks for it again)
-  end_now()                         a concours round ends on time after the deals played
-  confirmed(), ended()              are they in the journal for the game as it is?
+  settle_end()                      a round ended on time is over after its deals
   concours()                        the concours round the game is ({"round", "table",
                                     "teams"}), None: a game to the target
 
 A change returns (done, message): done True when it was recorded, message the
 key in the language table of what to tell the player (None: nothing). The
 settings, team names, the dealer correction and the next game (a new game, a
-concours round) are in table/settings.py (loaded on demand); the start, which builds a GameTable from the journal, in
+concours round, the other team's confirmation of a round, its end on time)
+are in table/settings.py (loaded on demand); the start, which builds a GameTable from the journal, in
 table/start.py.
 """
 from coinche.compat import const
@@ -161,50 +159,19 @@ class GameTable:
             self.journal_rules = rules_after(self.journal_rules, action)
         return None
 
-    def confirmed(self):
-        """Has the other team confirmed the round's result as it is now?"""
-        held = self.journal_rules
-        return bool(held) and held.get("confirmed") == len(self.game.deals)
-
-    def ended(self):
-        """Did the round end on time ("end the round now", the organiser's clock)?"""
-        held = self.journal_rules
-        return bool(held) and held.get("end") == "time"
-
     def settle_end(self):
-        """A round ended on time is over after the deals played, whatever their number:
-        the higher total wins, equal totals are a draw (as the calculator ends it)."""
+        """A round ended on time ("end": "time" in its rules) is over after the deals played,
+        whatever their number: the higher total wins, equal totals are a draw."""
         game = self.game
-        if self.ended() and not game.over:
+        if not game.over and (self.journal_rules or {}).get("end"):
             total = game.total
             game.over = True
             game.winner = None if total["NS"] == total["EW"] else ("NS" if total["NS"] > total["EW"] else "EW")
 
-    def confirm(self):
-        """The other team's confirmation of the round's result: (done, message)."""
-        if not self.game.over or self.confirmed():
-            return False, None
-        refused = self.record({"op": "confirm", "n": len(self.game.deals)})
-        if refused:
-            return False, refused
-        return True, None  # the result code appears in place of "not confirmed"
-
-    def end_now(self):
-        """End the concours round on time after the deals played: (done, message)."""
-        if not self.concours():
-            return False, "e_no_round"
-        if self.game.over:
-            return False, "e_over"
-        refused = self.record({"op": "end", "end": "time"})
-        if refused:
-            return False, refused
-        self.settle_end()
-        return True, None
-
     def save_deal(self, record, index):
         """Add a deal (index None) or put it in place of deal `index`: (done, message)."""
         game = self.game
-        if index is None and self.ended():  # no deal after the round's end on time
+        if index is None and (self.journal_rules or {}).get("end"):  # none after a round's end on time
             return False, "e_over"
         if index is None and self.at_deal_limit():
             return False, "e_limit"
