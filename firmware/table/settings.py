@@ -1,11 +1,12 @@
 """What the settings change at the table, journaled: one setting (rules, first dealer,
 language, contrast, dimming, dealing order), a team name, the next dealer; and the
-next game the settings start (a new game, a concours round).
+next game the settings start (a new game, a concours round); and a round's end at
+the table (the other team's confirmation, the end on time).
 
 Loaded on demand (on_demand.py): the settings screens import it, and the App's
-change_setting(), set_team_name(), correct_dealer(), new_game() and start_round(),
-and the round's end (confirm_round(), end_round_now(): screens/concours.py, menu.py),
-(also called from the REPL and the bench) load it for one call. Each function takes the GameTable and returns
+change_setting(), set_team_name(), correct_dealer(), new_game() and start_round()
+(also called from the REPL and the bench) load it for one call, as the round's end
+and the menu do for confirm_round() and end_round_now(). Each function takes the GameTable and returns
 (done, message) as its methods do (table/game_table.py); the App then applies
 what the settings now say to the screen (language, contrast).
 """
