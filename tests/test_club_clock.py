@@ -15,7 +15,7 @@ from conftest import ROOT
 from test_club_cli import club, dump, export_file, ok, round_game
 from coinche.result_code import encode
 from coinche.rules import Rules
-from host_tools.calculator.keys import PlanError, plan
+from host_tools.calculator.keys import PlanError, plan, plan_end_now
 from host_tools.club.service import Club
 
 START = datetime.datetime(2026, 12, 3, 20, 0, 0, tzinfo=datetime.timezone.utc)
@@ -214,7 +214,9 @@ def test_the_key_planner_ends_its_script_on_time():
     rules = Rules("classic2000", {"deals": 12})
     records = [json.loads(line) for line in DEALS] + [{"end": "time"}]
     script, presses = plan(rules, records)
-    assert len(presses) == 2 and script[-1] == "# the round ends on time after deal 2: EW wins"
+    # the end's keys come after its line: Menu > "End the round now" > OK to its question
+    assert len(presses) == 2 and script[-5:] == ["# the round ends on time after deal 2: EW wins"] + plan_end_now()
+    assert plan_end_now()[0] == "ok" and plan_end_now()[-2:] == ["ok", "ok"]
     with pytest.raises(PlanError, match="line 2: the round ended on time at line 1"):
         plan(rules, [{"end": "time"}] + records[:1])
 

@@ -10,6 +10,7 @@ from coinche.rules import Rules
 from host_tools.calculator.keys import plan
 from host_tools.sim import Sim
 from host_tools.sim.concours import round_presses, start_round
+from screens.menu import Menu
 from vectors import gen_valid
 
 PRESET = "classic2000"
@@ -103,6 +104,6 @@ def test_new_game_after_a_round_plays_to_the_target_again():
     with Sim(rules=PRESET) as sim:
         start_round(sim, (1, 1, 1, 2))
         assert sim.state()["rules"]["options"] == {"deals": 12}
-        sim.run_script(["ok"] + ["down"] * 7 + ["ok", "ok"])  # Menu > New game, confirmed
+        sim.run_script(["ok"] + ["down"] * Menu.ITEMS.index("m_new") + ["ok", "ok"])  # Menu > New game, confirmed
         state = sim.state()
     assert state["concours"] is None and state["rules"]["options"] == {}

@@ -33,7 +33,8 @@ from host_tools.calculator import keys as planner
 from table import draft
 
 SCRIPT = os.path.join(ROOT, "tests", "mp", "power_e2e.py")
-MENU = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_dealer", "m_new", "m_games")  # screens/table_screens.py Menu.ITEMS
+MENU = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_dealer", "m_end", "m_new", "m_concours",
+        "m_games")  # screens/menu.py Menu.ITEMS
 SETTINGS = ("s_preset", "s_target", "s_options", "s_first", "s_lang", "s_contrast", "s_dim", "s_dir")
 
 

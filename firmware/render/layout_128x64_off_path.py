@@ -87,17 +87,22 @@ def game_over(layout, title, winner_line, ns_label, ns, ew_label, ew, hint_lines
     layout.label(hint_lines[1], 0, 56, W)
 
 
-def round_over(layout, title, ns_label, ns, ew_label, ew, code, hint):
+def round_over(layout, title, ns_label, ns, ew_label, ew, code, hint, note=None):
     """A concours round's end: the round, table and result on top, the totals under
     each team, the result code in two lines of two groups (it is wider than the
-    screen on one), what the keys do."""
+    screen on one), what the keys do. note: two lines in the code's place while the
+    other team has not confirmed the result (the code is not shown then)."""
     fb = layout.fb
     layout.label(title, 0, 0, W, 1, 1)
     fb.hline(0, 9, W, 1)
     team_totals(layout, ns_label, ns, ew_label, ew, 27, (20, 17, 10, 2))
     fb.hline(0, 38, W, 1)
-    layout.label(code[:9], 0, 40, W, 1)
-    layout.label(code[10:], 0, 48, W, 1)
+    if note is None:
+        layout.label(code[:9], 0, 40, W, 1)
+        layout.label(code[10:], 0, 48, W, 1)
+    else:
+        layout.label(note[0], 0, 40, W, 1)
+        layout.label(note[1], 0, 48, W, 1)
     layout.label(hint, 0, 56, W)
 
 

@@ -95,14 +95,19 @@ def game_over(layout, title, winner_line, ns_label, ns, ew_label, ew, hint_lines
     layout.keys_line(hint_lines[1], 4, 117, W - 8)
 
 
-def round_over(layout, title, ns_label, ns, ew_label, ew, code, hint):
+def round_over(layout, title, ns_label, ns, ew_label, ew, code, hint, note=None):
     """A concours round's end: the round, table and result on top, the totals under
-    each team, the result code on one line, what the keys do."""
+    each team, the result code on one line, what the keys do. note: two lines in the
+    code's place while the other team has not confirmed the result (no code then)."""
     fill = layout.fill_rect
     fill(0, 0, W, 24, TITLE)
     layout.label(title, 2, 0, W - 4, 24, 1, FOREGROUND, SIZE_TRIPLE)
     team_totals(layout, ns_label, ns, ew_label, ew, 40, (45, 36, 18, 5, 4))
-    layout.label(code, 0, 85, W, 28, 1, FOREGROUND, SIZE_DOUBLE, SIZE_SMALL)
+    if note is None:
+        layout.label(code, 0, 85, W, 28, 1, FOREGROUND, SIZE_DOUBLE, SIZE_SMALL)
+    else:
+        layout.label(note[0], 0, 85, W, 16, 1, FOREGROUND, SIZE_DOUBLE, SIZE_SMALL)
+        layout.label(note[1], 0, 101, W, 16, 1, FOREGROUND, SIZE_DOUBLE, SIZE_SMALL)
     fill(0, 117, W, H - 117, BAR)
     layout.keys_line(hint, 4, 118, W - 8)
 

@@ -9,7 +9,7 @@ table/settings.py (start_round), through the App.
 import on_demand
 from coinche.compat import const
 from coinche.result_code import MAX_ROUND, MAX_TABLE, MAX_TEAM, grouped
-from events.inputs import BACK, OK, is_key, up_down
+from events.inputs import BACK, LONG, OK, is_key, up_down
 from screens.base import Ask, ListScreen, Screen
 from screens.table_screens import ask_undo
 
@@ -128,10 +128,15 @@ class NumberPicker(Screen):
 
 
 class RoundOver(Screen):
-    """The end of a concours round: OK opens the next round's Concours screen (round + 1,
-    the same table), BACK undoes the last deal as on game over."""
+    """The end of a concours round. Until the other team confirms the result (held OK)
+    it says "not confirmed" and who confirms, in the code's place: the code is shown
+    only once the result is confirmed (a deal changed since asks for it again). OK
+    opens the next round's Concours screen (round + 1, the same table), BACK undoes
+    the last deal as on game over. Unconfirmed, its key line turns between the
+    confirmation and the other keys."""
 
     name = "roundover"
+    turns = True
 
     def __init__(self, app):
         Screen.__init__(self, app)
@@ -139,10 +144,14 @@ class RoundOver(Screen):
         self._title = None
         self._labels = None
         self._version = -1
+        self._note = None
 
     def key(self, ev):
         app = self.app
-        if is_key(ev, OK):
+        if is_key(ev, OK, LONG):  # the other team's hold: the code shows once it is journaled
+            app.tell(on_demand.load("table.settings").confirm_round(app.table)[1])
+            on_demand.release("table.settings")
+        elif is_key(ev, OK):
             app.go(Concours(app, self))
         elif is_key(ev, BACK):
             ask_undo(app, self)
@@ -164,11 +173,18 @@ class RoundOver(Screen):
             self._labels = (ns + " " + str(teams["NS"]) if names.get("NS") else ns,
                             ew + " " + str(teams["EW"]) if names.get("EW") else ew)
             self._code = grouped(result["code"]) if result["code"] else "-"
+            confirmed = on_demand.load("table.settings").confirmed(app.table)
+            on_demand.release("table.settings")
+            self._note = None if confirmed else (texts["ro_unconf"], texts["ro_who"])
             self._version = app.version
         return self._title, self._labels, self._code
 
     def draw(self, layout):
         title, labels, code = self.texts_of_round()
         total = self.app.game.total
-        on_demand.load(layout.OFF_PATH).round_over(layout, title, labels[0], total["NS"], labels[1], total["EW"], code,
-                                                    self.app.texts["ro_keys"])
+        texts = self.app.texts
+        note = self._note
+        hint = texts["ro_hold"] if note is not None and not self.phase & 1 else texts["ro_keys"]
+        # unconfirmed, the code is not even handed to the layout: the note takes its place
+        on_demand.load(layout.OFF_PATH).round_over(layout, title, labels[0], total["NS"], labels[1], total["EW"],
+                                                    code if note is None else None, hint, note)

@@ -10,11 +10,33 @@ from screens.base import Ask, ListScreen
 from screens.table_screens import ask_undo, start_entry
 
 
+def end_round_now(app):
+    """End the round on time (table/settings.py): its end shows, or why not."""
+    done, message = on_demand.load("table.settings").end_round_now(app.table)
+    on_demand.release("table.settings")
+    if done:
+        app.home()
+    app.tell(message)
+
+
+def ask_end(app, back_to):
+    """The question before ending a concours round on time ("R2 T7 5/12": the round and
+    the deals played), or why not (no round, a round already over)."""
+    table = app.table
+    info = table.concours()
+    if not info or table.game.over:
+        app.tell("e_over" if info else "e_no_round")
+        return
+    game = table.game
+    app.go(Ask(app, app.texts["m_end"] + "?", "R%d T%d %d/%d" % (info["round"], info["table"], game.round_deal() - 1,
+                                                               game.rules.round_deals), lambda: end_round_now(app), back_to))
+
+
 class Menu(ListScreen):
     name = "menu"
     # the list wraps: the concours is two UP presses away (OK, UP, UP, OK from home)
-    ITEMS = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_dealer", "m_new", "m_concours",
-             "m_games")
+    ITEMS = ("m_pass", "m_history", "m_undo", "m_settings", "m_chart", "m_stats", "m_dealer", "m_end",
+             "m_new", "m_concours", "m_games")
 
     def title(self):
         return "Menu"
@@ -42,6 +64,8 @@ class Menu(ListScreen):
             app.go(on_demand.screen("Settings")(app, self))  # BACK returns to the menu
         elif item == "m_new":
             app.go(Ask(app, app.texts["m_new"], None, app.new_game, self))
+        elif item == "m_end":
+            ask_end(app, self)
         elif item == "m_concours":
             app.go(on_demand.screen("Concours")(app, self))
         elif item == "m_games":

@@ -95,6 +95,18 @@ def _check_names(deals, action):
             raise Unreadable
 
 
+def _check_mark(deals, action):
+    """A mark on the round's result that leaves the deals alone (the game's rules carry
+    it: see rules_after): "confirm", the other team's confirmation of the "n" deals the
+    game holds (all of them), or "end", exactly "end": "time" (the round ended on time
+    after the deals played, the shape the organiser's app takes)."""
+    if action["op"] == "end":
+        if action.get("end") != "time":
+            raise Unreadable
+    elif action.get("n") != len(deals) or type(action.get("n")) is not int:
+        raise Unreadable
+
+
 # op -> (apply(deals, action): raises Unreadable before changing anything when the
 # action does not fit; the fields of the action that are stored with its "op")
 GAME_ACTIONS = {
@@ -103,14 +115,25 @@ GAME_ACTIONS = {
     "del": (_apply_delete, ("i",)),
     "dealer": (_check_dealer, ("fix",)),
     "names": (_check_names, ("names",)),
+    "confirm": (_check_mark, ("n",)),
+    "end": (_check_mark, ("end",)),
 }
 
 
 def rules_after(rules, action):
-    """The game's rules spec after a game action: a dealer correction and the team
-    names are kept in it (so a base written later, and the archive, carry them too)."""
+    """The game's rules spec after a game action: a dealer correction, the team names,
+    the end on time and the other team's confirmation are kept in it (so a base written
+    later, and the archive, carry them too); a deal added, edited or removed drops the
+    confirmation (the changed result is confirmed again)."""
     op = action.get("op")
-    if op == "dealer":
+    if op == "add" or op == "edit" or op == "del":
+        if "confirmed" in rules:
+            rules = dict(rules)
+            rules.pop("confirmed")
+    elif op == "confirm" or op == "end":
+        rules = dict(rules)
+        rules["confirmed" if op == "confirm" else op] = action["n" if op == "confirm" else op]
+    elif op == "dealer":
         rules = dict(rules)
         rules["fix"] = action["fix"]
     elif op == "names":

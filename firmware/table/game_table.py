@@ -18,19 +18,22 @@ GameTable and tell the player what it answers. Its public API:
   delete_deal(index)                deal `index` removed (undo: the last one)
   trial(record, index, checked)     what the game would be with that deal (nothing saved)
   at_deal_limit(), next_rules(), record(action), dealer_fixed(fixes)
+  settle_end()                      a round ended on time is over after its deals
   concours()                        the concours round the game is ({"round", "table",
                                     "teams"}), None: a game to the target
 
 A change returns (done, message): done True when it was recorded, message the
 key in the language table of what to tell the player (None: nothing). The
 settings, team names, the dealer correction and the next game (a new game, a
-concours round) are in table/settings.py (loaded on demand); the start, which builds a GameTable from the journal, in
+concours round, the other team's confirmation of a round, its end on time)
+are in table/settings.py (loaded on demand); the start, which builds a GameTable from the journal, in
 table/start.py.
 """
 from coinche.compat import const
 from coinche.game import Game, GameError
 from coinche.record import RecordError
 from coinche.rules import Rules, RulesError
+from store.format import rules_after
 
 MAX_NAME = const(8)  # characters of a team name
 # The deal limit of one game. A game ends in 15-40 deals; only deals where all four
@@ -149,13 +152,27 @@ class GameTable:
         except ValueError:  # the journal refused an impossible action: nothing written
             return "e_store"
         self.version += 1
-        if action["op"] == "new":
+        op = action["op"]
+        if op == "new":
             self.journal_rules = action["rules"]
+        elif op != "set" and self.journal_rules is not None:  # a game action: as the journal keeps it
+            self.journal_rules = rules_after(self.journal_rules, action)
         return None
+
+    def settle_end(self):
+        """A round ended on time ("end": "time" in its rules) is over after the deals played,
+        whatever their number: the higher total wins, equal totals are a draw."""
+        game = self.game
+        if not game.over and (self.journal_rules or {}).get("end"):
+            total = game.total
+            game.over = True
+            game.winner = None if total["NS"] == total["EW"] else ("NS" if total["NS"] > total["EW"] else "EW")
 
     def save_deal(self, record, index):
         """Add a deal (index None) or put it in place of deal `index`: (done, message)."""
         game = self.game
+        if index is None and (self.journal_rules or {}).get("end"):  # none after a round's end on time
+            return False, "e_over"
         if index is None and self.at_deal_limit():
             return False, "e_limit"
         try:
@@ -177,6 +194,7 @@ class GameTable:
         # a new Game object per change, as always, but only the changed deals were scored
         self.game = game.same_table().commit(plan)
         plan = None
+        self.settle_end()
         return True, "saved"
 
     def delete_deal(self, index):
@@ -193,6 +211,7 @@ class GameTable:
         plan = None
         if not self.game.deals:
             self.game = self.empty_game()  # as after a reboot
+        self.settle_end()
         return True, "deleted"
 
     def dealer_fixed(self, fixes):

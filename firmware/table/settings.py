@@ -1,10 +1,12 @@
 """What the settings change at the table, journaled: one setting (rules, first dealer,
 language, contrast, dimming, dealing order), a team name, the next dealer; and the
-next game the settings start (a new game, a concours round).
+next game the settings start (a new game, a concours round); and a round's end at
+the table (the other team's confirmation, the end on time).
 
 Loaded on demand (on_demand.py): the settings screens import it, and the App's
 change_setting(), set_team_name(), correct_dealer(), new_game() and start_round()
-(also called from the REPL and the bench) load it for one call. Each function takes the GameTable and returns
+(also called from the REPL and the bench) load it for one call, as the round's end
+and the menu do for confirm_round() and end_round_now(). Each function takes the GameTable and returns
 (done, message) as its methods do (table/game_table.py); the App then applies
 what the settings now say to the screen (language, contrast).
 """
@@ -149,3 +151,32 @@ def start_round(table, info, shown_names=None):
     except RulesError:
         deals = 0
     return new_game(table, shown_names, info, deals or ROUND_DEALS)
+
+
+def confirmed(table):
+    """Has the other team confirmed the round's result as it is now (its deals)?"""
+    held = table.journal_rules
+    return bool(held) and held.get("confirmed") == len(table.game.deals)
+
+
+def confirm_round(table):
+    """The other team's confirmation of a round's result, for its deals as they are
+    (any change of a deal drops it: store/format.py rules_after): (done, message)."""
+    if not table.game.over or confirmed(table):
+        return False, None
+    refused = table.record({"op": "confirm", "n": len(table.game.deals)})
+    return (False, refused) if refused else (True, None)  # the code shows in place of "not confirmed"
+
+
+def end_round_now(table):
+    """End the concours round on time after the deals played ({"op": "end", "end":
+    "time"}, the shape the organiser's app takes): (done, message)."""
+    if not table.concours():
+        return False, "e_no_round"
+    if table.game.over:
+        return False, "e_over"
+    refused = table.record({"op": "end", "end": "time"})
+    if refused:
+        return False, refused
+    table.settle_end()
+    return True, None

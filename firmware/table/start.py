@@ -126,6 +126,7 @@ def start(journal, defaults, languages):
             # first start: the new game is a confirmed fact from now on
             table.record(new_game_action(rules, game.first_dealer, None, game.order))
     table.game = game
+    table.settle_end()  # a round that ended on time is over after its deals
     try:  # the UF2's boot (uf2/_boot.py, store/partitions.py): damaged flash kept, not formatted
         from flash_report import NOTES
     except ImportError:  # the stock firmware (make deploy)

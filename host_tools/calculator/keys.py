@@ -261,6 +261,14 @@ def plan_dealer(game, seat):
     return ev + ["ok"]
 
 
+def plan_end_now():
+    """Events (from the home screen) that end a concours round on time after the deals
+    played: menu > "End the round now" > OK to its question."""
+    from screens.menu import Menu
+    items = Menu.ITEMS
+    return ["ok"] + wrap_moves(0, items.index("m_end"), len(items), up_increases=False) + ["ok", "ok"]
+
+
 class PlanError(ValueError):
     pass
 
@@ -297,9 +305,11 @@ def plan(rules, records, lines=None, times=None):
                 if game.over:
                     raise GameError("the round is already over: it cannot also end on time")
                 ended = n
-                # no keys: the round ends on the organiser's clock (or the table's "end the round now")
+                # the table's Menu > "End the round now" and its question (the organiser's
+                # clock over the link ends it the same way, without keys)
                 out.append("# the round ends on time after deal %d: %s wins" % (len(game.deals),
                                                                              winner_on_time(game.total)))
+                out += plan_end_now()
                 continue
             ev, reads = plan_deal_read(rules, game, rec)
             game.add(rec)

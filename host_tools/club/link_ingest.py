@@ -28,7 +28,7 @@ from coinche.record import RecordError
 from coinche.rules import Rules, RulesError
 from link import protocol
 
-GAME_OPS = ("new", "add", "edit", "del", "dealer", "end")
+GAME_OPS = ("new", "add", "edit", "del", "dealer", "end", "confirm")
 END_ON_TIME = {"op": "end", "end": "time"}  # the round ended on time after the deals played
 
 
@@ -117,6 +117,7 @@ class DeviceChain:
         self.game = None  # the Game being played (None: none, or it does not replay)
         self.spec = None  # its rules spec
         self.ended = False  # the current game ended on time (its "end" action) after the deals played
+        self.confirmed = False  # the other team confirmed the current game's result as it is (its "confirm")
         self.problem = None  # why the current game is not filed: "wrong_setup", "refused_deal" (None: none)
         self.why = None  # the problem's one line, for the log
 
@@ -274,7 +275,7 @@ class Ingest:
             if chain.current is None or chain.current[0] != game:
                 chain.current = [game, [], None]  # (game number, its actions, the replay error)
                 chain.game, chain.spec, chain.problem, chain.why = None, None, None, None
-                chain.ended = False
+                chain.ended = chain.confirmed = False
             number, played_actions, broken = chain.current
             played_actions.append(action)
             if broken:
@@ -288,8 +289,12 @@ class Ingest:
                     chain.ended = True
                 elif action["op"] == "add" and chain.ended:
                     raise GameError("deal", "a deal after the round's end on time")
+                elif action["op"] == "confirm":  # as the device keeps it: for the deals as they are
+                    chain.confirmed = action.get("n") == len(chain.game.deals)
                 else:
                     replay_game_step(chain.game, action)
+                    if action["op"] in ("add", "edit", "del"):
+                        chain.confirmed = False  # a changed deal: the result is confirmed again
                     if action["op"] == "dealer":
                         chain.game = Game(chain.game.rules, chain.game.deals, chain.game.first_dealer,
                                           chain.game.order, action.get("fix") or ())
@@ -352,6 +357,9 @@ class Ingest:
         ns, ew = played.total["NS"], played.total["EW"]
         stored = self.club.store.results().get((round_number, chain.table))
         if stored is not None and (stored["NS"], stored["EW"]) in ((ns, ew), (ew, ns)):
+            if chain.confirmed and self.club.confirmed_at_table(round_number, chain.table, ns, ew):
+                self.log("confirmed", chain.device, "round %d table %d: confirmed at the table" % (
+                    round_number, chain.table))
             return  # filed already (or typed in by hand, with the same totals)
         try:
             code = result_code.encode(round_number, chain.table, ns, ew, teams.get("NS"), teams.get("EW"))
@@ -361,6 +369,8 @@ class Ingest:
             return
         self.log("filed", chain.device, "round %d table %d: NS %d - EW %d (code %s)" % (
             filed["round"], filed["table"], filed["totals"]["NS"], filed["totals"]["EW"], result_code.grouped(code)))
+        if chain.confirmed:
+            self.club.confirmed_at_table(round_number, chain.table, ns, ew)
 
     def live(self):
         """The live page's rows: one per table whose device has spoken (with its device:

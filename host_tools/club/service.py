@@ -560,6 +560,19 @@ class Club:
         round_number, table, ns, ew, code = self._from_code(text)
         return self._store_result(round_number, table, ns, ew, "code", code)
 
+    def confirmed_at_table(self, round_number, table, ns, ew):
+        """The table's other team confirmed its result (the link's "confirm" action):
+        a result filed from its code with these totals (either way round) is marked
+        "table". Nothing else changes; a result typed or corrected by hand stays as it is.
+        True when it is marked."""
+        stored = self.store.results().get((round_number, table))
+        if stored is None or stored["source"] != "code" or (stored["NS"], stored["EW"]) not in ((ns, ew), (ew, ns)):
+            return False
+        with self.store.transaction():
+            self.store.put_result(round_number, table, stored["NS"], stored["EW"], "table", stored["code"],
+                                  stored["entered"])
+        return True
+
     def code(self, round_number, table, ns_team, ew_team, ns, ew):
         """The code a device shows for this round's result (nothing is stored)."""
         self.event()

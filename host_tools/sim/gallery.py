@@ -112,7 +112,8 @@ SCENES = [
         *_s("up up up up ok up"), "shot:concours_round", "ok",  # round 2
         *_s("down down down down ok"), "shot:concours_ask",  # the start says what it starts
         "ok", "wait:1600", "shot:concours_home",
-        *(_s(_CAPOT_FIRST) * 12), "wait:1600", "shot:concours_round_over",
+        *(_s(_CAPOT_FIRST) * 12), "wait:1600", "shot:concours_round_over",  # not confirmed: no code
+        "hold:ok:700", "shot:concours_round_confirmed",  # the other team held OK: the code
     ]),
     ("chart", "classic2000", [
         *_s(_NS_100_COINCHED), "wait:1600", *_s(_EW_100_BELOTE), "wait:1600",
@@ -312,6 +313,31 @@ def entry_shots(out_dir):
     return written
 
 
+def confirm_words():
+    """The end of a concours round (twelve capots): not confirmed, its key line's other
+    text, the other team's hold and the code; then the next round's end asked from the
+    menu after one deal ("end the round now") and the round ended on time."""
+    return [*_s("ok up up ok ok ok"), "wait:1600", *(_s(_CAPOT_FIRST) * 12), "wait:1600", "shot:round-not-confirmed",
+            "wait:2100", "shot:round-not-confirmed-keys", "hold:ok:700", "shot:round-confirmed",
+            *_s("ok ok ok"), "wait:1600", *_s(_CAPOT_FIRST), "wait:1600",
+            *_s("ok up up up up ok"), "shot:end-the-round-now", "ok", "wait:1600", "shot:round-ended-on-time"]
+
+
+def confirm_shots(out_dir):
+    """The other team's confirmation and the end of a round on time on both boards, in
+    French and German, into out_dir/STEP-BOARD-LANG.png."""
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    for board in ("pico_oled", "pico_display_pack"):
+        for lang in ("fr", "de"):
+            words = (_s(_TO_SETTINGS) + _s(_LANG[lang]) + ["back", "back"] if lang != "fr" else []) + confirm_words()
+            for name, fr in run_scene("classic2000", words, board).items():
+                path = os.path.join(out_dir, "%s-%s-%s.png" % (name, board, lang))
+                frame_image(fr, 2).save(path, optimize=True)
+                written.append(path)
+    return written
+
+
 def pack_shots():
     """{shot name: Frame} of the Display Pack scenes (the docs' colour pictures)."""
     out = {}
@@ -416,7 +442,11 @@ def main(argv=None):
     g.add_argument("--out", help="write this run's screens to DIR")
     g.add_argument("--guards", help="write the guards' pictures (both boards, fr and de) to DIR")
     g.add_argument("--entry", help="write the entry steps' pictures (both boards, fr and de) to DIR")
+    g.add_argument("--confirm", help="write the round's confirmation pictures (both boards, fr and de) to DIR")
     a = p.parse_args(argv)
+    if a.confirm:
+        print("%d pictures in %s" % (len(confirm_shots(a.confirm)), a.confirm))
+        return 0
     if a.entry:
         print("%d pictures in %s" % (len(entry_shots(a.entry)), a.entry))
         return 0

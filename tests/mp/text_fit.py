@@ -57,7 +57,7 @@ from screens import history as history_screens, past_games as past_games_screen,
 from screens.base import Ask  # noqa: E402
 from screens.deal_entry import Entry  # noqa: E402
 from screens.game_over import GameOver  # noqa: E402
-from screens.menu import Menu  # noqa: E402
+from screens.menu import Menu, ask_end  # noqa: E402
 from screens.table_screens import Home, ask_undo  # noqa: E402
 from app import App  # noqa: E402
 from table.draft import Draft  # noqa: E402
@@ -771,8 +771,18 @@ def tour_concours(app, code):
             render(app, "concours %s deal %d" % (outcome, len(app.game.deals)))
         assert app.game.over, (outcome, app.game.deals)
         app.home()
-        render(app, "round over " + outcome)
+        render(app, "round over " + outcome)  # not confirmed: who confirms, how
+        app.view.phase = 1
+        render(app, "round over keys " + outcome)  # its key line's other text
+        press(app, OK, LONG, "round over confirmed " + outcome)  # the other team's hold: the code
         press(app, OK, PRESS, "next round " + outcome)
+    # the end of a round on time, asked from the menu with the deals played
+    app.start_round({"round": 9, "table": 49, "teams": {"NS": 98, "EW": 99}})
+    app.toast_msg = None
+    play(app, [games["NS"]])
+    ask_end(app, Menu(app))
+    render(app, "end the round now")
+    press(app, OK, PRESS, "round ended on time")
     app.new_game()
     app.toast_msg = None
 
