@@ -470,15 +470,16 @@ class Entry(Screen):
         texts = self.app.texts
         if self.error is not None:
             e = self.error
-            # positional arguments (the layout's order): a keyword's name costs bytecode
-            layout.confirm(title, verdict, "", "", 0, "", 0, 0, 0, texts["h_step_keys"],
-                           (texts["e_field"], texts.get("f_" + e.field, e.field)))
+            layout.confirm(title=title, verdict=verdict, detail="", ns_label="", ns=0, ew_label="", ew=0,
+                           ns_total=0, ew_total=0, hint=texts["h_step_keys"],
+                           error=(texts["e_field"], texts.get("f_" + e.field, e.field)))
             return
         if melds_sum is not None:  # the melds' sum when the detail line has no room for both
             detail = melds_sum if not detail else detail
         r, tot, _ = self.scored
         app = self.app
         # title, verdict, detail, each team's name, deal score and total, the keys, no error
-        layout.confirm(title, verdict, detail, app.team_name("NS"), r.score["NS"], app.team_name("EW"),
-                       r.score["EW"], tot["NS"], tot["EW"], rows, None, r.made, mark)
+        layout.confirm(title=title, verdict=verdict, detail=detail, ns_label=app.team_name("NS"),
+                       ns=r.score["NS"], ew_label=app.team_name("EW"), ew=r.score["EW"], ns_total=tot["NS"],
+                       ew_total=tot["EW"], hint=rows, made=r.made, mark_units=mark)
 
