@@ -250,13 +250,15 @@ class TableLink:
             app.dirty = True
 
     def end_round(self, app):
-        """The round ended on time, as Menu > End the round now ends it: its end shows."""
-        done = on_demand.load("table.settings").end_round_now(app.table)[0]
+        """The round ended on time, as Menu > End the round now ends it: its end shows (or
+        why not: the flash full, say; then the next deal saved tries again)."""
+        done, message = on_demand.load("table.settings").end_round_now(app.table)
         on_demand.release("table.settings")
         self.line = None
         self.last_from = None
         if done:
             app.home()
+        app.tell(message)
 
     def set_up_check(self, app):
         """app.setup_wrong again when the draw or the game changed (nothing built otherwise):
