@@ -84,6 +84,38 @@ def test_a_table_reads_only_its_own_acknowledgements(running):
     assert protocol.topic(other["device"], "ack") not in got
 
 
+def test_a_table_reads_only_its_own_clock_and_cannot_write_one(running):
+    """The round clock (retained, the organiser's): a table receives its own, never
+    another table's, and a clock it publishes itself is denied: the retained one stays
+    the organiser's."""
+    db, port, configs, broker, processes = running
+    with Club(db) as opened:
+        from host_tools.club.link_broker import service_password
+        secret = service_password(opened)
+    organiser, reason = connect(port, "organiser", secret, "organiser")
+    assert not reason.is_failure
+    for config in configs:
+        body = protocol.clock_body(config["device"], 1, 600, True)
+        organiser.publish(protocol.topic(config["device"], "clock"), protocol.sign(bytes.fromhex(config["key"]), body),
+                          qos=1, retain=True).wait_for_publish(5)
+    first, other = configs
+    mine, theirs = protocol.topic(first["device"], "clock"), protocol.topic(other["device"], "clock")
+    table, reason = connect(port, first["device"], first["mqtt"]["password"], first["device"])
+    assert not reason.is_failure
+    forged = protocol.sign(bytes.fromhex(first["key"]), protocol.clock_body(first["device"], 1, 9999, False))
+    table.publish(mine, forged, qos=1, retain=True)
+    table.publish(theirs, forged, qos=1, retain=True)
+    time.sleep(0.5)
+    got = []
+    table.on_message = lambda c, u, message: got.append((message.topic, bytes(message.payload)))
+    table.subscribe([(mine, 1), (theirs, 1), ("coinche/#", 1)])
+    time.sleep(1.0)
+    organiser.loop_stop()
+    table.loop_stop()
+    assert [topic for topic, payload in got] == [mine]
+    assert protocol.open_message(bytes.fromhex(first["key"]), got[0][1])["left"] == 600
+
+
 def test_queued_messages_survive_a_sigkill_of_the_broker(running):
     """The organiser's session holds what the tables sent while it was away; the
     broker saves it on every change, so a SIGKILL loses none of it."""

@@ -263,11 +263,14 @@ def test_broker_files_a_table_speaks_only_as_itself(tmp_path):
                             ("subscribeLiteral", "coinche/%s/ack" % device, True),
                             ("publishClientReceive", "coinche/%s/ack" % device, True),
                             ("subscribeLiteral", "coinche/%s/draw" % device, True),
-                            ("publishClientReceive", "coinche/%s/draw" % device, True)]
+                            ("publishClientReceive", "coinche/%s/draw" % device, True),
+                            ("subscribeLiteral", "coinche/%s/clock" % device, True),
+                            ("publishClientReceive", "coinche/%s/clock" % device, True)]
     assert acls["organiser-" + device] == [(kind, "coinche/%s/up" % device, True) for kind in
                                            ("publishClientSend", "publishClientReceive", "subscribeLiteral")]
     assert acls["organiser"] == [("publishClientSend", "coinche/+/ack", True),
-                                 ("publishClientSend", "coinche/+/draw", True)]
+                                 ("publishClientSend", "coinche/+/draw", True),
+                                 ("publishClientSend", "coinche/+/clock", True)]
 
 
 def test_a_second_game_without_its_new_does_not_replay(event):

@@ -21,7 +21,7 @@ ABBREVIATIONS = {
            "italien": "italienisch", "kap": "kapot", "max": "maximal", "meld": "meldungen", "sieg": "sieger",
            "spie": "spieler", "eig": "eigene", "gew": "gewonnen", "o": "ohne", "sich": "sichern",
            "zur": "zurück", "sp": "spiele", "rück": "rückgängig",
-           "rückg": "rückgängig"},
+           "rückg": "rückgängig", "min": "minuten"},
     "it": {"ann": "annunci", "bel": "belote", "capp": "cappotto", "gen": "generale", "pross": "prossimo",
            "surc": "surcontrate", "vinc": "vincitore", "agg": "aggiungi", "annul": "annullare", "cap": "cappotto",
            "dif": "difesa", "migl": "migliore", "part": "partita", "ult": "ultima",

@@ -13,6 +13,7 @@ Topics, per table (`device` is the table's MQTT user name as well):
   coinche/<device>/up     table -> organiser: one journal action (QoS 1)
   coinche/<device>/ack    organiser -> table: every action up to (game, seq) is stored (retained)
   coinche/<device>/draw   organiser -> table: the round, table and teams it plays next (retained)
+  coinche/<device>/clock  organiser -> table: a timed round's clock, the seconds left then (retained)
 
 docs/link.md gives every field, what is signed and the replay rules.
 """
@@ -33,7 +34,7 @@ class MessageError(ValueError):
 
 
 def topic(device, kind):
-    """The topic of `kind` ('up', 'ack', 'draw') for one table."""
+    """The topic of `kind` ('up', 'ack', 'draw', 'clock') for one table."""
     return TOPIC_ROOT + device + "/" + kind
 
 
@@ -135,3 +136,10 @@ def draw_body(device, round_number, table, teams, names, next_table=None):
     if next_table is not None:
         body["next"] = next_table
     return body
+
+
+def clock_body(device, round_number, left, running):
+    """The organiser's round clock as it is when sent: the round it times, the whole
+    seconds left then, and whether it runs (False: paused, or no time left). The table
+    has no wall clock: it counts down from the moment the message came."""
+    return {"v": VERSION, "device": device, "round": round_number, "left": left, "running": running}

@@ -12,6 +12,11 @@ connection (link/mqtt.py), publish the next unacknowledged message, and read
 what came in. After every (re)connect, and when no acknowledgement comes for
 RESEND_MS, everything after the last acknowledged seq is sent again, in order,
 with the bytes it was first signed with. link/state.py follows the connection.
+
+A timed round's clock comes from the organiser too (the seconds left when it was
+sent, running or paused): the link counts it down from its own ticks and gives home
+its line (self.line: '5/12 12 min', then 'last deal'); once no time is left and the
+deal in play is saved, it ends the round as Menu > End the round now does.
 """
 import binascii
 import json
@@ -50,6 +55,7 @@ class TableLink:
         self.up_topic = protocol.topic(self.device, "up").encode()
         self.ack_topic = protocol.topic(self.device, "ack").encode()
         self.draw_topic = protocol.topic(self.device, "draw").encode()
+        self.clock_topic = protocol.topic(self.device, "clock").encode()
         rebuild = on_demand.load("link.unsent")
         self.outbox = Outbox(folder, self.device, rebuild.newest(journal))
         # (game, seq, action) journalled, not yet in the outbox file: whatever a power
@@ -64,8 +70,12 @@ class TableLink:
         self.notices = []  # what the players are still to be told of it, one toast each
         self.fresh_draw = False  # a draw came that the players were not told of yet
         self.published = 0
+        self.round_clock = None  # the organiser's clock: (round, ms left, running, the ticks it came at)
+        self.line = None  # home's line in the timed round (None: home's own)
+        self.line_key = self.line_version = None  # what self.line was built for
+        self.last_from = None  # the deals saved when the time was over: one more ends the round
         self.mqtt = Mqtt(broker["host"], broker["port"], self.device.encode(), config["mqtt"]["user"].encode(),
-                         config["mqtt"]["password"].encode(), (self.ack_topic, self.draw_topic),
+                         config["mqtt"]["password"].encode(), (self.ack_topic, self.draw_topic, self.clock_topic),
                          self.received, self.connected, self.clock)
         self.wlan = None
         self.wifi_since = self.wifi_started = self.clock()
@@ -120,6 +130,8 @@ class TableLink:
         if self.notices and app.toast_msg is None:
             app.show_message(self.notices.pop(0), NOTICE_MS)
         self.step()
+        if self.round_clock is not None:
+            self.tick(app)
         if self.fresh_draw:
             self.fresh_draw = False
             self.notices = draw_notices(self.draw, app.texts)
@@ -202,6 +214,51 @@ class TableLink:
             if self.draw is None or body != self.draw:
                 self.draw = body
                 self.fresh_draw = True
+        elif topic == self.clock_topic:
+            number, left = body.get("round"), body.get("left")
+            if isinstance(number, int) and isinstance(left, int):
+                self.round_clock = (number, left * 1000, body.get("running") is True, self.clock())
+
+    # -- the round's clock -----------------------------------------------------------
+    def tick(self, app):
+        """Home's line from the clock, when it times the concours round being played (not
+        over, as drawn); rebuilt only when what it shows changes (a redraw then). Once
+        no time is left: 'last deal', and the deal in play saved, the round's end."""
+        number, left, running, since = self.round_clock
+        table = app.table
+        info = table.concours()
+        game = table.game
+        if not info or info["round"] != number or game.over or app.setup_wrong:
+            if self.line is not None:
+                self.line = None
+                app.dirty = True
+            return
+        if running:
+            left -= ticks_diff(self.clock(), since)
+        seconds = (left + 999) // 1000 if left > 0 else 0
+        if seconds:
+            self.last_from = None
+        elif self.last_from is None:
+            self.last_from = len(game.deals)  # the deal in play is the last
+        elif len(game.deals) > self.last_from and app.view.name == "home":
+            self.end_round(app)
+            return
+        key = seconds if seconds < 60 else 1000 + (seconds + 59) // 60
+        if key != self.line_key or app.version != self.line_version or self.line is None:
+            self.line_key, self.line_version = key, app.version
+            self.line = clock_line(app.texts, game.round_deal(), game.rules.round_deals, seconds)
+            app.dirty = True
+
+    def end_round(self, app):
+        """The round ended on time, as Menu > End the round now ends it: its end shows (or
+        why not: the flash full, say; then the next deal saved tries again)."""
+        done, message = on_demand.load("table.settings").end_round_now(app.table)
+        on_demand.release("table.settings")
+        self.line = None
+        self.last_from = None
+        if done:
+            app.home()
+        app.tell(message)
 
     def set_up_check(self, app):
         """app.setup_wrong again when the draw or the game changed (nothing built otherwise):
@@ -228,7 +285,17 @@ class TableLink:
                 "bytes_received": mqtt.bytes_received, "packets_sent": mqtt.packets_sent,
                 "packets_received": mqtt.packets_received, "published": self.published,
                 "pending": self.outbox.pending + len(self.noted), "acked": [self.outbox.acked_game, self.outbox.acked_seq],
-                "draw": self.draw}
+                "draw": self.draw, "clock": self.round_clock, "line": self.line}
+
+
+def clock_line(texts, deal, deals, seconds):
+    """Home's line in a timed round: the deal in play and the time left ('5/12 12 min',
+    the minutes rounded up; '5/12 0:45' under a minute), then 'last deal' once no time
+    is left (seconds 0). texts: the language table in use."""
+    if seconds <= 0:
+        return texts["l_last"]
+    shown = texts["l_min"] % ((seconds + 59) // 60) if seconds >= 60 else "0:%02d" % seconds
+    return "%d/%d %s" % (deal, deals, shown)
 
 
 

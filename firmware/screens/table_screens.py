@@ -67,8 +67,12 @@ class Home(Screen):
 
     def last_line(self):
         """The last deal's contract ('Nous 100 SA x2', 'Tous passent'), or the target before
-        the first deal; built once per confirmed change, so a redraw allocates nothing."""
+        the first deal; built once per confirmed change, so a redraw allocates nothing.
+        With the club link, the line the link gives in a timed round ('5/12 12 min')."""
         app = self.app
+        line = getattr(app.club, "line", None)  # a timed round's clock (link/table_link.py)
+        if line:
+            return line
         if self._line is None or self._version != app.version or self._wrong != app.setup_wrong:
             game = app.game
             info = app.table.concours()

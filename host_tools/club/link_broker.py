@@ -1,7 +1,7 @@
 """The club's Mosquitto broker, configured from the event: its configuration, the
 password file (one user per provisioned table, one for the organiser's service)
-and the ACL (a table publishes only on its own `up`, reads only its own `ack` and
-`draw`), written into the event's link folder; and the bridge to a league's broker.
+and the ACL (a table publishes only on its own `up`, reads only its own `ack`,
+`draw` and `clock`), written into the event's link folder; and the bridge to a league's broker.
 
 Why these settings (docs/link.md): Mosquitto's defaults save its database only at
 exit or every 30 minutes, so a SIGKILL loses the QoS 1 messages it had queued;
@@ -108,16 +108,16 @@ def _acl(kind, topic):
 
 def user_acls(devices):
     """{user: [the plugin's ACL entries]}: a table publishes only on its own `up` and
-    subscribes to and receives only its own `ack` and `draw`; the organiser publishes
-    the acks and draws; its reader of a table reads that table's `up` and clears a
+    subscribes to and receives only its own `ack`, `draw` and `clock`; the organiser
+    publishes the acks, draws and clocks; its reader of a table reads that table's `up` and clears a
     retained message left there. Everything else is denied (dynsec_document)."""
-    acls = {SERVICE_USER: [_acl("publishClientSend", "coinche/+/ack"), _acl("publishClientSend", "coinche/+/draw")]}
+    acls = {SERVICE_USER: [_acl("publishClientSend", "coinche/+/" + kind) for kind in ("ack", "draw", "clock")]}
     for device in devices:
         name = device["id"]
-        up, ack, draw = ("coinche/%s/%s" % (name, kind) for kind in ("up", "ack", "draw"))
+        up, ack, draw, clock = ("coinche/%s/%s" % (name, kind) for kind in ("up", "ack", "draw", "clock"))
         acls[reader_user(name)] = [_acl("publishClientSend", up), _acl("publishClientReceive", up),
                                    _acl("subscribeLiteral", up)]
-        acls[name] = [_acl("publishClientSend", up)] + [_acl(kind, topic) for topic in (ack, draw)
+        acls[name] = [_acl("publishClientSend", up)] + [_acl(kind, topic) for topic in (ack, draw, clock)
                                                         for kind in ("subscribeLiteral", "publishClientReceive")]
     return acls
 

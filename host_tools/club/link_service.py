@@ -1,6 +1,8 @@
 """The organiser's service on the club's broker: takes every table's actions
 (link_ingest.Ingest judges and stores them), acknowledges each after it is
-committed, and publishes each table's draw when a round is drawn.
+committed, publishes each table's draw when a round is drawn, and a timed
+event's round clock to every table on each clock action (start, pause, resume,
+add), retained: the seconds left when it is sent, running or paused.
 
 Each table's `up` is read in a session of its own (user and client id
 `organiser-<device>`, the broker binding client ids to users): a table that floods
@@ -45,6 +47,9 @@ DENIED = re.compile(r"Denied PUBLISH from (\S+) \(.*?'([^']*)'")
 LOG_READ = 1 << 20  # bytes of the broker's log read at most per poll
 OVERSIZE = re.compile(r"Client (\S+) disconnected due to oversize packet")
 DRAW_POLL_SECONDS = 1.0
+# a running clock is sent again this often: the retained message a table reads when it
+# (re)connects says the time left within this many seconds
+CLOCK_REFRESH_SECONDS = 60
 BATCH = 500
 
 
@@ -150,6 +155,24 @@ def draw_messages(club, devices):
             for device in devices if device["id"] in bodies]
 
 
+def clock_messages(club, devices):
+    """(what the clock is now, [(topic, payload)]): the round clock every device should
+    hold (link/protocol.py clock_body: the round, the seconds left now, running or
+    not), signed; what it is: a key that changes with each clock action and when the
+    time runs out, None (and no message) while no clock is started or the event is not
+    timed. Every table gets it: a table playing another round ignores it."""
+    event = club.store.event()
+    view = club.clock_view(event)
+    if view is None or view["round"] is None:
+        return None, []
+    what = (json.dumps(event["clock"], sort_keys=True), view["running"])
+    return what, [(protocol.topic(device["id"], "clock"),
+                   protocol.sign(bytes.fromhex(device["key_hex"]),
+                                 protocol.clock_body(device["id"], view["round"], view["left_seconds"],
+                                                     view["running"])))
+                  for device in devices]
+
+
 class LinkService:
     def __init__(self, db, broker=None, log=stderr_log):
         self.db = db
@@ -168,6 +191,7 @@ class LinkService:
         self.host, self.port = parse_address(address, "--broker")
         self.ingest = Ingest(self.club, self.log)
         self.published = {}  # topic -> the draw message the broker holds for that table
+        self.clock_sent = {}  # topic -> (the clock's key, when) of the clock the broker holds for that table
         self.connected = threading.Event()
         self.stopping = threading.Event()
         self.inbox = queue.Queue()  # (the reader's client, the message)
@@ -239,6 +263,7 @@ class LinkService:
             return
         self.connected.set()
         self.published = {}  # retained draws again: the broker may have lost them
+        self.clock_sent = {}
         self.log("connected", "-", "broker %s:%d" % (self.host, self.port))
 
     def on_reader_connect(self, client, userdata, flags, reason, properties):
@@ -371,6 +396,10 @@ class LinkService:
                 self.publish_draws()
             except Exception as e:
                 self.log("error", "-", "draw: %r" % e)
+            try:
+                self.publish_clocks()
+            except Exception as e:
+                self.log("error", "-", "clock: %r" % e)
 
     def publish_draws(self):
         """Every table whose draw is not what the broker holds for it (a new round, an
@@ -388,6 +417,31 @@ class LinkService:
         self.log("draw", "-", "round %d%s published to %d table%s" % (
             body["round"], " (cleared: %s)" % body["cleared"] if body.get("cleared") else "", len(messages),
             "" if len(messages) == 1 else "s"))
+
+    def publish_clocks(self):
+        """The round clock, retained, to every table that does not hold it as it is now
+        (a start, a pause, a resume, minutes added, the time run out); a running clock
+        again every CLOCK_REFRESH_SECONDS, so that a table (re)connecting reads the time
+        left within that. A table counts it down from when it came (it has no wall clock)."""
+        with self.lock:
+            what, messages = clock_messages(self.club, current_devices(self.club))
+        if what is None:
+            return
+        now = time.monotonic()
+        due = []
+        for topic, payload in messages:
+            sent = self.clock_sent.get(topic)
+            if sent is None or sent[0] != what or (what[1] and now - sent[1] >= CLOCK_REFRESH_SECONDS):
+                due.append((topic, payload, sent is None or sent[0] != what))
+        for topic, payload, _fresh in due:
+            self.client.publish(topic, payload, qos=1, retain=True)
+            self.clock_sent[topic] = (what, now)
+        changed = [topic for topic, payload, fresh in due if fresh]
+        if changed:
+            body = json_body(due[0][1])
+            self.log("clock", "-", "round %d: %d s left, %s, published to %d table%s" % (
+                body["round"], body["left"], "running" if body["running"] else "stopped", len(changed),
+                "" if len(changed) == 1 else "s"))
 
     def status(self, devices=False):
         """What the pages show: each table by its number (devices: with its device id,

@@ -5,6 +5,8 @@
     python3 -m host_tools.sim.gallery --check       compare with tests/golden/ (exit status 1 on a change)
     python3 -m host_tools.sim.gallery --guards DIR  the guards and hints on both boards, fr and de
     python3 -m host_tools.sim.gallery --entry DIR   the entry steps and the Concours screen, both boards, fr and de
+    python3 -m host_tools.sim.gallery --confirm DIR the round's confirmation and its end on time, both boards, fr and de
+    python3 -m host_tools.sim.gallery --clock DIR   home with a timed round's clock (club link), both Pico W boards, fr and de
 
 Each scene is a fresh simulated device (rules preset, virtual clock) and a
 key script; `shot NAME` takes a picture of the current frame. A golden is a
@@ -338,6 +340,91 @@ def confirm_shots(out_dir):
     return written
 
 
+CLOCK_MINUTES = 12  # the timed round of the clock's pictures: 12 deals or 12 minutes
+
+
+def _run_real(sim, ms):
+    """Let a device with the club link run for ms, for real (its link with it)."""
+    sim.wait(ms)
+    sim.flush()
+    sim.sync()
+
+
+def _until_line(sim, check, what, timeout=30):
+    """Run the device until check(home's line from the link) holds."""
+    import time
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        _run_real(sim, 200)
+        link = sim.state()["link"] or {}
+        if check(link):
+            return link
+    raise RuntimeError("--clock: %s did not come (the link: %r)" % (what, sim.state()["link"]))
+
+
+def clock_scene(folder, board, lang):
+    """{shot name: Frame} of home in a timed round on a Pico W board with the club link:
+    a real Mosquitto and the organiser's service on 127.0.0.1 (host_tools/rigs/link_run.py),
+    the round drawn and its clock started, the round started from Menu > Concours and a
+    deal played: the time left; then the organiser takes the minutes away (clock add
+    -12): "last deal"."""
+    from host_tools.rigs import link_run
+    from host_tools.sim.concours import start_round
+
+    db = os.path.join(folder, "event.db")
+    link_run.club(db, "new", "--name", "Chrono", "--rounds", 1, "--deals", 12, "--rules", "classic2000",
+                  "--minutes", CLOCK_MINUTES, "--seed", 7)
+    link_run.club(db, "team", "add", "A", "B", "C", "D")
+    link_run.club(db, "password", stdin=link_run.ADMIN_PASSWORD + "\n")
+    port, web = link_run.free_port(), link_run.free_port()
+    link_run.provision_tables(db, 1, port)
+    broker = link_run.broker_process(db, port).start()
+    service = link_run.service_process(db, port, web).start()
+    shots = {}
+    try:
+        seat = link_run.club(db, "draw")["tables"][0]
+        link_run.club(db, "clock", "start")
+        with Sim(rules="classic2000", options={"deals": 12}, board=board, club=os.path.join(folder, "table1.json"),
+                 timeout=60) as sim:
+            for button in (_s(_TO_SETTINGS) + _s(_LANG[lang]) + ["back", "back"] if lang != "fr" else []):
+                sim.press(button)
+            _until_line(sim, lambda link: link.get("draw"), "the draw")
+            _run_real(sim, 13000)  # the draw's four notices, three seconds each
+            start_round(sim, (1, seat["table"], seat["NS"], seat["EW"]))
+            for button in _s(_CAPOT_FIRST):
+                sim.press(button)
+            _until_line(sim, lambda link: link.get("line"), "the clock")
+            _run_real(sim, 1600)
+            shots["clock-time-left"] = sim.frame()
+            link_run.club(db, "clock", "add", -CLOCK_MINUTES)
+            _until_line(sim, lambda link: link.get("line") and "/" not in link["line"], "the last deal")
+            _run_real(sim, 200)
+            shots["clock-last-deal"] = sim.frame()
+    finally:
+        service.stop()
+        broker.stop()
+    return shots
+
+
+def clock_shots(out_dir):
+    """Home with a timed round's clock, the time left and then the last deal, on both
+    Pico W boards, in French and German, into out_dir/STEP-BOARD-LANG.png (Mosquitto
+    needed: the clock comes from the organiser's service over the link)."""
+    import tempfile
+
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    for board in ("pico_w_oled", "pico_w_display_pack"):
+        for lang in ("fr", "de"):
+            with tempfile.TemporaryDirectory() as folder:
+                for name, fr in clock_scene(folder, board, lang).items():
+                    path = os.path.join(out_dir, "%s-%s-%s.png" % (name, board, lang))
+                    frame_image(fr, 2).save(path, optimize=True)
+                    written.append(path)
+    return written
+
+
 def pack_shots():
     """{shot name: Frame} of the Display Pack scenes (the docs' colour pictures)."""
     out = {}
@@ -443,7 +530,11 @@ def main(argv=None):
     g.add_argument("--guards", help="write the guards' pictures (both boards, fr and de) to DIR")
     g.add_argument("--entry", help="write the entry steps' pictures (both boards, fr and de) to DIR")
     g.add_argument("--confirm", help="write the round's confirmation pictures (both boards, fr and de) to DIR")
+    g.add_argument("--clock", help="write home with a timed round's clock (both Pico W boards, fr and de) to DIR")
     a = p.parse_args(argv)
+    if a.clock:
+        print("%d pictures in %s" % (len(clock_shots(a.clock)), a.clock))
+        return 0
     if a.confirm:
         print("%d pictures in %s" % (len(confirm_shots(a.confirm)), a.confirm))
         return 0

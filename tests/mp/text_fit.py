@@ -785,6 +785,30 @@ def tour_concours(app, code):
     press(app, OK, PRESS, "round ended on time")
     app.new_game()
     app.toast_msg = None
+    tour_clock(app)
+
+
+class ClockLink:
+    """What home reads of the club link in a timed round: its line (link/table_link.py)."""
+    line = None
+
+
+def tour_clock(app):
+    """A timed round's clock on home, as the club link gives it: the longest time left
+    (1200 minutes, the twelfth deal), under a minute, then the last deal."""
+    from link.table_link import clock_line
+
+    app.start_round({"round": 9, "table": 49, "teams": {"NS": 98, "EW": 99}})
+    app.toast_msg = None
+    held = app.club
+    app.club = ClockLink()
+    for seconds in (72000, 59, 0):
+        app.club.line = clock_line(app.texts, 12, 12, seconds)
+        app.dirty = True
+        render(app, "clock home %d" % seconds)
+    app.club = held
+    app.new_game()
+    app.toast_msg = None
 
 
 # twelve deals, each team taking in turn: both totals pass 1000 before either reaches
