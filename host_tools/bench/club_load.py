@@ -209,9 +209,9 @@ def page(figures, pace):
         ("wall time, load average at the end", "%s s, %.1f" % (figures["wall_seconds"], figures["load_average"])),
     ]
     lines = [
-        "## The club link under load (host_tools/club/load.py)",
+        "## The club link under load (host_tools/bench/club_load.py)",
         "",
-        "Light tables speaking the device's protocol (host_tools/club/light_table.py), each in its own MQTT "
+        "Light tables speaking the device's protocol (host_tools/rigs/light_table.py), each in its own MQTT "
         "connection, through a real Mosquitto on 127.0.0.1 to the organiser's service started as `serve` is. "
         "Each table plays one round: its `new`, half its deals paced (one per table every %s s), then the other "
         "half at once (the burst). Measured on this machine, shared with whatever else runs: figures, never "

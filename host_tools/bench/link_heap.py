@@ -94,7 +94,7 @@ def page(figures):
     without, linked = figures["without"], figures["with"]
     states = ("offline", "connecting", "online")  # link/state.py's values
     return "\n".join([
-        "## The club link's heap on the emulated Pico W (host_tools/club/link_heap.py)",
+        "## The club link's heap on the emulated Pico W (host_tools/bench/link_heap.py)",
         "",
         "The stock Pico W UF2 on the emulated RP2040, the scoreboard deployed as `.mpy` files (as `make deploy`), "
         "board `%s`; the App started and polled 30 times, then the heap collected and read, without and with a "

@@ -212,7 +212,7 @@ def page(figures):
                                                            emulated.summary(latency)))
     link, standin = figures["standin"]["link"] or {}, figures["standin"]["standin"] or {}
     return "\n".join([
-        "## The club link's cost in the device's time (host_tools/club/link_time.py)",
+        "## The club link's cost in the device's time (host_tools/bench/link_time.py)",
         "",
         "%s on the emulated RP2040 (125 MHz), board `%s`, a provisioned `/club.json`; the %s bench game's 40 "
         "deals typed on the button pins at 30 ms presses / 30 ms gaps, then one deal with the keys apart for "
