@@ -11,7 +11,6 @@ Played on the simulator, each table's round is 12 deals keyed on the real firmwa
 the quick run plays every fourth of the event's 32 table-rounds there (which ones moves
 from run to run, tests/sweep.py) and makes the others' codes as the calculator variant
 does; SWEEP=full plays all 32 on it."""
-import io
 import json
 import random
 import subprocess
@@ -24,9 +23,9 @@ from conftest import ROOT
 from coinche.result_code import encode, grouped
 from coinche.rules import Rules
 from host_tools.calculator.keys import plan
-from host_tools.club.cli import main
 from host_tools.sim import Sim
 from host_tools.sim.concours import start_round
+from individual_evening import club
 from vectors import gen_valid
 
 TEAMS = 16
@@ -39,14 +38,6 @@ TABLES = TEAMS // 2
 # (round - 1) * TABLES + table - 1
 ON_SIMULATOR = set(sweep.take(range(ROUNDS * TABLES), 4))
 TOTALS = {}  # the calculator's totals by its input: both variants score the same records
-
-
-def club(db, *argv):
-    out, err = io.StringIO(), io.StringIO()
-    status = main(["--db", str(db)] + [str(a) for a in argv], out, err)
-    assert status == 0, err.getvalue()
-    text = out.getvalue()
-    return json.loads(text) if text.startswith("{") else text
 
 
 def round_records(rnd):

@@ -532,18 +532,11 @@ def main(argv=None):
     g.add_argument("--confirm", help="write the round's confirmation pictures (both boards, fr and de) to DIR")
     g.add_argument("--clock", help="write home with a timed round's clock (both Pico W boards, fr and de) to DIR")
     a = p.parse_args(argv)
-    if a.clock:
-        print("%d pictures in %s" % (len(clock_shots(a.clock)), a.clock))
-        return 0
-    if a.confirm:
-        print("%d pictures in %s" % (len(confirm_shots(a.confirm)), a.confirm))
-        return 0
-    if a.entry:
-        print("%d pictures in %s" % (len(entry_shots(a.entry)), a.entry))
-        return 0
-    if a.guards:
-        print("%d pictures in %s" % (len(guard_shots(a.guards)), a.guards))
-        return 0
+    for folder, make in ((a.clock, clock_shots), (a.confirm, confirm_shots), (a.entry, entry_shots),
+                         (a.guards, guard_shots)):
+        if folder:
+            print("%d pictures in %s" % (len(make(folder)), folder))
+            return 0
     shots = all_shots()
     if a.update:
         write(shots)
