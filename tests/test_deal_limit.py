@@ -27,10 +27,14 @@ def tree(tmp_path_factory):
 
 
 def test_a_game_at_the_deal_limit_starts_plays_and_archives_at_the_device_heap(tree, tmp_path):
-    image = str(tmp_path / "flash.img")
-    built = run_mp(script=SCRIPT, args=["build", image, str(MAX_DEALS), tree], heapsize="32M")
+    # run from the tree's folder with short relative paths: every module's file name is on the
+    # heap, and pytest's temporary folders grow longer with its run count (on the device the
+    # modules sit at the root of the flash: short names too)
+    folder, name = os.path.split(tree)
+    image = os.path.relpath(str(tmp_path / "flash.img"), folder)
+    built = run_mp(script=SCRIPT, args=["build", image, str(MAX_DEALS), name], heapsize="32M", cwd=folder)
     assert json.loads(built.stdout.strip().splitlines()[-1])["deals"] == MAX_DEALS - 1
-    proc = run_mp(script=SCRIPT, args=["run", image, tree], heapsize=DEVICE_HEAP_ON_UNIX)
+    proc = run_mp(script=SCRIPT, args=["run", image, name], heapsize=DEVICE_HEAP_ON_UNIX, cwd=folder)
     r = json.loads(proc.stdout.strip().splitlines()[-1])
     assert "memory_error" not in r, r
     assert r["start_deals"] == MAX_DEALS - 1 and r["played_deals"] == MAX_DEALS
