@@ -228,6 +228,7 @@ def test_deployed_mpy_live_heap_peak_of_a_40_deal_game(deployed_game):
 
 def _tour(game, install):
     seen = game["then"]
+    assert not isinstance(seen, dict), "after the 40-deal game, with %s, the tour raised:\n%s" % (install, seen["error"])
     print("%s, after the game: %r" % (install, list(zip([v[0] for v in screen_tour.VISITS], seen))))
     wrong = screen_tour.failures(seen)
     assert not wrong, "after the 40-deal game, with %s:\n  %s" % (install, "\n  ".join(wrong))
