@@ -72,6 +72,8 @@ class App:
         self.table, message = start.start(journal, defaults or {}, languages)
         start = None
         on_demand.release("table.start")
+        on_demand.release("coinche.record")  # the check of the deals replayed, and
+        on_demand.release("coinche.rule_options")  # the options the rules were built from
         if self.link is not None and self.link.club_exists(board):
             self.club = on_demand.load("link.table_link").open_link(board, self.table.journal)
             on_demand.release("link.table_link")
@@ -181,6 +183,7 @@ class App:
         edit from the history returns there), else home; a game that ended shows its end."""
         dealer = None if index is None else self.table.game.dealer()  # a new deal moves it on, as expected
         done, message = self.table.save_deal(record, index)
+        on_demand.release("coinche.record")  # the record's check, loaded for it (coinche.game.validate)
         if done and after is not None and not self.table.game.over:
             after()
         elif done:

@@ -27,6 +27,8 @@ MODULES = {
     "screens.confirm_texts": None,
     "table.state": None,
     "table.settings": (),
+    "coinche.record": (),
+    "coinche.rule_options": (),
     "screens.menu": ("Menu",),
     "screens.game_over": ("GameOver",),
     "screens.history": ("History", "DealMenu"),

@@ -21,12 +21,14 @@ import shutil
 import pytest
 
 import deployed_images
+import screen_tour
 from conftest import BOARDS
 from host_tools.bench import budgets, frozen
 from host_tools.bench.device_figures import display_bytes, firmware_sizes
 from host_tools.bench.games import bench_game
 from host_tools.bench.heap import alloc_per_press
 from host_tools.bench.tree import build_tree
+from host_tools.common.script import PRESS_MS
 from host_tools.device import deploy
 
 
@@ -159,35 +161,21 @@ def _emulated_pico_missing():
     return None
 
 
-@pytest.mark.parametrize("preset", ["federation"])
-def test_frozen_image_live_heap_peak_of_a_40_deal_game(uf2_images, preset):
-    """build/coinche-pico_oled.uf2 on the emulated RP2040: the live heap
-    (gc.mem_alloc() after gc.collect(), after every press, measuring script
-    included) of a 40-deal game stays within 48 KB (host_tools/bench/frozen.py). The
-    figures of the last `make bench` are in docs/bench_uf2.md; where the heap goes, in
-    docs/heap.md."""
+@pytest.fixture(scope="module")
+def frozen_game(uf2_images):
+    """The 40-deal federation game on build/coinche-pico_oled.uf2 (the emulated RP2040), then
+    the tour of the screens loaded on demand (tests/screen_tour.py) in the same session:
+    the figures of host_tools/bench/frozen.py, the tour's answers in figures["then"]."""
     reason = _emulated_pico_missing()
     if reason:
         pytest.skip("frozen image heap: " + reason)
-    figures = frozen.measure("pico_oled", uf2_images["pico_oled"], preset)
-    print("frozen image, %s: %r" % (preset, figures))  # the figures, for the record (pytest -s)
-    assert figures["deals"] == budgets.GAME_DEALS, figures
-    assert figures["peak"] <= frozen.HEAP_BUDGET, (
-        "the frozen image's live heap peaks at %d B over a %d-deal %s game, over %d B: %r"
-        % (figures["peak"], budgets.GAME_DEALS, preset, frozen.HEAP_BUDGET, figures))
+    return frozen.measure("pico_oled", uf2_images["pico_oled"], "federation", then=screen_tour.tour_code(PRESS_MS))
 
 
-@pytest.mark.device  # make deploy into the emulated RP2040
-def test_deployed_mpy_live_heap_peak_of_a_40_deal_game(tmp_path):
-    """`make deploy`'s .mpy files on the stock rp2 UF2 (the emulated RP2040): the live heap
-    (gc.mem_alloc() after gc.collect(), after every press, measuring script included) of a
-    40-deal federation game stays within half of the rp2 heap (host_tools/bench/frozen.py
-    on the run's one `make deploy` image, tests/deployed_images.py: keys fed to the app's
-    polled buttons, where make bench's figure 9 types them at 30/30 ms on the GPIO pins). The stock firmware has no ROMFS: the imported
-    modules' bytecode is on the heap, so the code a game does not use (the start, the
-    journal's recovery, the screens off deal entry) is loaded on demand and released
-    (on_demand.py). The figures of the last `make bench` are in docs/bench_uf2.md; where
-    the heap goes, and what moved it, in docs/heap.md."""
+@pytest.fixture(scope="module")
+def deployed_game(tmp_path_factory):
+    """The same game and tour on the stock rp2 UF2 with `make deploy`'s .mpy files (the run's
+    one `make deploy` image, tests/deployed_images.py)."""
     reason = _emulated_pico_missing()
     if reason:
         pytest.skip(".mpy heap: " + reason)
@@ -197,12 +185,69 @@ def test_deployed_mpy_live_heap_peak_of_a_40_deal_game(tmp_path):
     if rp2emu.missing(stock):
         pytest.skip(".mpy heap: " + rp2emu.missing(stock))
     # make deploy's image, shared with the other emulated tests (tests/deployed_images.py)
-    image = str(tmp_path / "flash.img")
+    image = str(tmp_path_factory.mktemp("deployed_game") / "flash.img")
     shutil.copy(deployed_images.deployed("pico_oled")[0], image)
-    figures = frozen.measure("pico_oled", stock, "federation", flash=image)
-    print("make deploy's .mpy files, federation: %r" % (figures,))  # the figures, for the record (pytest -s)
+    return frozen.measure("pico_oled", stock, "federation", flash=image, then=screen_tour.tour_code(PRESS_MS))
+
+
+@pytest.mark.device  # the UF2 built, on the emulated RP2040
+def test_frozen_image_live_heap_peak_of_a_40_deal_game(frozen_game):
+    """build/coinche-pico_oled.uf2 on the emulated RP2040: the live heap
+    (gc.mem_alloc() after gc.collect(), after every press, measuring script
+    included) of a 40-deal federation game stays within 48 KB (host_tools/bench/frozen.py).
+    The figures of the last `make bench` are in docs/bench_uf2.md; where the heap goes,
+    in docs/heap.md."""
+    figures = dict(frozen_game, then=None)
+    print("frozen image, federation: %r" % (figures,))  # the figures, for the record (pytest -s)
+    assert figures["deals"] == budgets.GAME_DEALS, figures
+    assert figures["peak"] <= frozen.HEAP_BUDGET, (
+        "the frozen image's live heap peaks at %d B over a %d-deal federation game, over %d B: %r"
+        % (figures["peak"], budgets.GAME_DEALS, frozen.HEAP_BUDGET, figures))
+
+
+@pytest.mark.device  # make deploy into the emulated RP2040
+def test_deployed_mpy_live_heap_peak_of_a_40_deal_game(deployed_game):
+    """`make deploy`'s .mpy files on the stock rp2 UF2 (the emulated RP2040): the live heap
+    (gc.mem_alloc() after gc.collect(), after every press, measuring script included) of a
+    40-deal federation game stays within half of the rp2 heap (host_tools/bench/frozen.py
+    on the run's one `make deploy` image, tests/deployed_images.py: keys fed to the app's
+    polled buttons, where make bench's figure 9 types them at 30/30 ms on the GPIO pins). The stock firmware has no ROMFS: the imported
+    modules' bytecode is on the heap, so the code a game does not use (the start, the
+    journal's recovery, the screens off deal entry, a record's check, the rule options) is
+    loaded on demand and released (on_demand.py). The figures of the last `make bench` are in docs/bench_uf2.md; where the heap goes, and
+    what moved it, in docs/heap.md."""
+    figures = dict(deployed_game, then=None)
+    print("make deploy's .mpy files, federation: %r (%d B under the budget)"
+          % (figures, budgets.RP2_LIVE_BUDGET - figures["peak"]))  # the figures, for the record (pytest -s)
     assert figures["deals"] == budgets.GAME_DEALS, figures
     message = ("with make deploy's .mpy files the live heap peaks at %d B over a %d-deal federation game, "
                "over %d B (half the rp2 heap): %r" % (figures["peak"], budgets.GAME_DEALS, budgets.RP2_LIVE_BUDGET,
                                                       figures))
     assert figures["peak"] <= budgets.RP2_LIVE_BUDGET, message
+
+
+def _tour(game, install):
+    seen = game["then"]
+    assert not isinstance(seen, dict), "after the 40-deal game, with %s, the tour raised:\n%s" % (install, seen["error"])
+    print("%s, after the game: %r" % (install, list(zip([v[0] for v in screen_tour.VISITS], seen))))
+    wrong = screen_tour.failures(seen)
+    assert not wrong, "after the 40-deal game, with %s:\n  %s" % (install, "\n  ".join(wrong))
+
+
+def test_the_tour_visits_every_screen_loaded_on_demand():
+    """tests/screen_tour.py names every screen of firmware/on_demand.py's table."""
+    assert sorted(screen_tour.SCREENS) == screen_tour.screens_of_the_table()
+
+
+@pytest.mark.device  # make deploy into the emulated RP2040
+def test_every_screen_loaded_on_demand_opens_after_a_40_deal_game_with_make_deploy(deployed_game):
+    """After the 40-deal game of the heap budget, on the same emulated Pico: each screen
+    loaded on demand opens by its keys (tests/screen_tour.py), none answers that it
+    cannot be opened (no heap left for its module)."""
+    _tour(deployed_game, "make deploy's .mpy files")
+
+
+@pytest.mark.device  # the UF2 built, on the emulated RP2040
+def test_every_screen_loaded_on_demand_opens_after_a_40_deal_game_with_the_frozen_image(frozen_game):
+    """The same with the frozen image (build/coinche-pico_oled.uf2)."""
+    _tour(frozen_game, "the frozen image")

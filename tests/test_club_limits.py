@@ -7,7 +7,8 @@ import pytest
 
 from coinche import result_code
 from coinche.record import validate
-from coinche.rules import MAX_ROUND_DEALS, PRESET_NAMES, Rules
+from coinche.rule_options import MAX_ROUND_DEALS, PRESET_NAMES
+from coinche.rules import Rules
 from coinche.scoring import score
 from host_tools.club.limits import deal_limits
 from vectors import gen_valid

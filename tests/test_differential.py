@@ -17,7 +17,8 @@ import pytest
 
 import sweep
 from conftest import FIRMWARE, ROOT, micropython_path
-from coinche.rules import OPTIONS, ORDER, Rules, RulesError
+from coinche.rule_options import OPTIONS, ORDER
+from coinche.rules import Rules, RulesError
 from vectors import PRESETS, gen_invalid, gen_valid
 from test_cli import C2_GAME, FED_GAME  # the games the CPython CLI test plays
 from test_cli import text as lines_of  # deals as the calculator reads them: one JSON object a line

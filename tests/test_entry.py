@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 import ui_corpus
 from coinche.melds import CODES, SEQUENCES
 from coinche.record import RecordError, validate
-from coinche.rules import PRESET_NAMES, Rules
+from coinche.rule_options import PRESET_NAMES
+from coinche.rules import Rules
 from table import draft
 
 RULES = {p: Rules(p) for p in PRESET_NAMES}

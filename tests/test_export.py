@@ -20,7 +20,8 @@ import sys
 import pytest
 
 import ui_corpus
-from coinche.rules import PRESET_NAMES, Rules
+from coinche.rule_options import PRESET_NAMES
+from coinche.rules import Rules
 from conftest import ROOT
 from host_tools.device import export as exporter
 from host_tools.calculator import keys as planner

@@ -1,7 +1,8 @@
 """Options, presets and overrides (coinche.rules)."""
 import pytest
 
-from coinche.rules import OPTIONS, ORDER, PRESET_NAMES, PRESETS, Rules, RulesError, check_option
+from coinche.rule_options import OPTIONS, ORDER, PRESET_NAMES, PRESETS, check_option
+from coinche.rules import Rules, RulesError
 from host_tools.common.rules_help import parse_value
 from vectors import deal, result
 

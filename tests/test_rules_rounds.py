@@ -8,7 +8,8 @@ import pytest
 
 from conftest import ROOT, run_mp
 from coinche.game import Game, GameError, RunningScore
-from coinche.rules import MAX_ROUND_DEALS, Rules, RulesError
+from coinche.rule_options import MAX_ROUND_DEALS
+from coinche.rules import Rules, RulesError
 from host_tools.common.rules_help import parse_value
 from vectors import deal
 

@@ -41,7 +41,8 @@ def test_a_uf2_without_the_trees_firmware_digest_is_stale(tmp_path, monkeypatch)
 
 
 def test_the_new_games_choices_are_the_firmwares():
-    from coinche.rules import DEFAULT_PRESET, PRESET_NAMES, Rules
+    from coinche.rule_options import PRESET_NAMES
+    from coinche.rules import DEFAULT_PRESET, Rules
 
     config = web_build.page_config()
     assert [code for code, _ in config["languages"]] == list(web_build.firmware_constant("LANGS"))

@@ -5,7 +5,7 @@ every change, so editing or removing a past deal can never leave a stale total.
 """
 
 from coinche import scoring
-from coinche.record import FieldError, RecordError, validate
+from coinche.fields import FieldError, RecordError
 
 # Seats in dealing order: the deal passes to the right, counter-clockwise
 # seen from above (N -> W -> S -> E); tables that deal the other way use
@@ -50,6 +50,15 @@ def end_of_game(rules, tot, result, counted=0):
     if rules["tie"] == "deal" and result.winner is not None:
         return True, result.winner
     return False, None  # exact tie: one more deal
+
+
+def validate(rules, rec):
+    """coinche.record.validate(): the record module imported for the check (on the device
+    it is released afterwards, firmware/on_demand.py: its code is not kept on the heap
+    between two deals)."""
+    from coinche.record import validate as check
+
+    return check(rules, rec)
 
 
 class GameError(FieldError):

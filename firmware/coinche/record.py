@@ -4,32 +4,18 @@ Every error names the offending field, because the same message reaches a
 player on a 128x64 screen, a calculator user on a terminal and a test.
 The canonical record returned keeps only what matters, so two records that
 score the same way compare equal after validation.
+
+On the device this module is loaded for each check and released afterwards (the
+screens and the App: firmware/on_demand.py); its errors are coinche/fields.py's, so
+that they stay the same class whichever copy of it raised them.
 """
 
+from coinche.fields import RecordError, other
 from coinche.melds import CODES, SEQUENCES
 
 TEAMS = ("NS", "EW")
 KEYS = ("taker", "bid", "trump", "coinche", "points", "tricks", "solo", "belote", "melds", "melds_to")
 TRUMPS = ("S", "H", "D", "C", "NT", "AT", "suit")
-SUITS = ("S", "H", "D", "C", "suit")
-
-
-class FieldError(ValueError):
-    """What the scoring core refuses: `field` names what is at fault, `message` says why
-    (str(): "field: message"). RecordError, GameError and RulesError are its kinds."""
-
-    def __init__(self, field, message):
-        super().__init__("%s: %s" % (field, message))
-        self.field = field
-        self.message = message
-
-
-class RecordError(FieldError):
-    """An invalid deal record; `field` names the key at fault."""
-
-
-def other(team):
-    return "EW" if team == "NS" else "NS"
 
 
 def _is_int(value):
@@ -37,9 +23,8 @@ def _is_int(value):
 
 
 def suggest(word, choices):
-    """The choice `word` was probably meant to be ("did you mean"), or None. Its code is in
-    coinche/suggestion.py, imported only when a bad key or value is met: on the device
-    that is never during a game, and the heap does not hold it."""
+    """The choice `word` was probably meant to be ("did you mean"), or None: its code is in
+    coinche/suggestion.py, imported only when a bad key or value is met."""
     from coinche.suggestion import closest
 
     return closest(word, choices)

@@ -10,7 +10,7 @@ The four presets are one formula with options (see docs/rules.md):
 """
 
 from coinche import melds as _melds
-from coinche.record import other
+from coinche.fields import other
 
 CAPOT = 250
 GENERALE = 500

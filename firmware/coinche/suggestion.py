@@ -1,6 +1,6 @@
 """The "did you mean" of an error message: the closest choice to a mistyped word.
 
-Imported by coinche.record.suggest() only when a record, an option or a preset is
+Imported by coinche.record.suggest() and coinche.rule_options only when a record, an option or a preset is
 wrong (the calculator's and the host tools' messages); a game on the device never
 needs it, so its code stays off the Pico's heap.
 """

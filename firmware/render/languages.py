@@ -67,7 +67,9 @@ def read_file(code, skip=None, only=None):
     # (none when the code names it: then it is interned) and the value string are
     # allocated, so the table's strings lie side by side instead of between freed lines.
     with open(_dir() + code + ".txt", "rb") as f:
-        data = f.read()
+        size = f.seek(0, 2)  # read at its size: one block, not a buffer grown 256 B at a time
+        f.seek(0)
+        data = f.read(size)
     mv = memoryview(data)
     table = {}
     n = len(data)

@@ -6,8 +6,8 @@ and saves it (app.save_deal); this screen only turns keys into changes of the
 draft and draws each step.
 """
 import on_demand
-from coinche.game import GameError
-from coinche.record import RecordError, validate
+from coinche.fields import RecordError
+from coinche.game import GameError, validate
 from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP, is_key, up_down
 from screens.base import Screen, contract_text, wrap_or_stop
 from table.draft import ALL, BEST, DEF_ALL, REMOVE_BELOTE, S_BID, S_CONFIRM, S_MELDS_TO, S_TAKER, S_TENS, SOLO
@@ -112,6 +112,7 @@ class Entry(Screen):
             self.scored = app.table.trial(self.checked, self.index, True)
         except (RecordError, GameError) as e:
             self.error = e
+        on_demand.release("coinche.record")  # the check's code, loaded for it: off the heap until the next one
 
     # -- keys
     def key(self, ev):

@@ -10,7 +10,8 @@ open screen comes from it (App.go).
 """
 import on_demand
 from coinche.game import ORDERS
-from coinche.rules import ORDER, PRESET_NAMES, ROUND_ORDER, Rules, allowed_values
+from coinche.rule_options import ORDER, PRESET_NAMES, ROUND_ORDER, allowed_values
+from coinche.rules import Rules
 from events.inputs import BACK, LONG, OK, is_key, up_down
 from screens.base import ListScreen, Screen
 from table.settings import SETTINGS

@@ -5,7 +5,7 @@ tests reason about exactly the same steps and defaults as the device.
 """
 
 from coinche import melds as _melds
-from coinche.record import other
+from coinche.fields import other
 
 # steps
 S_TAKER = "taker"

@@ -31,7 +31,7 @@ table/start.py.
 """
 from coinche.compat import const
 from coinche.game import Game, GameError
-from coinche.record import RecordError
+from coinche.fields import RecordError
 from coinche.rules import Rules, RulesError
 from store.format import rules_after
 

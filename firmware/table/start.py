@@ -6,7 +6,7 @@ firmware's .mpy files a module's bytecode is on the heap, and this code runs onc
 per start. App() loads it and releases it when the app has started.
 """
 from coinche.game import Game, GameError
-from coinche.record import RecordError
+from coinche.fields import RecordError
 from coinche.rules import DEFAULT_PRESET, Rules, RulesError
 from table.game_table import MAX_NAME, GameTable, new_game_action
 

@@ -131,9 +131,12 @@ def encode_events(lines):
     return bytes(out)
 
 
-def measure(board, uf2, preset, deals=GAME_DEALS, flash=None, deploy=False):
+def measure(board, uf2, preset, deals=GAME_DEALS, flash=None, deploy=False, then=None):
     """The heap figures (dict) of a `deals`-deal game of `preset` on the UF2
-    (deploy: on the stock UF2 after `make deploy`'s .mpy files, for comparison)."""
+    (deploy: on the stock UF2 after `make deploy`'s .mpy files, for comparison).
+    then: code run on the device after the game, in the same session (its `app`, its
+    buttons `level` and clock `run(app, ms)`); the last line it prints, read as JSON,
+    is figures["then"] ({"error": what the device said} when it raised)."""
     _rules, records, lines, _counts = bench_game(preset, deals)
     code = DEVICE_SCRIPT % {
         "events": encode_events(lines),
@@ -151,11 +154,20 @@ def measure(board, uf2, preset, deals=GAME_DEALS, flash=None, deploy=False):
             pico.deploy()
         pico.wait_for_frame()
         out = pico.exec(code, timeout=1800)
+        seconds = time.monotonic() - started  # the game's (what follows is not the bench's)
+        after = None
+        if then is not None:
+            try:
+                after = pico.exec(then, timeout=1800)
+            except rp2emu.EmulatorError as error:  # the game's figures stand; what raised is told
+                after = '{"error": %s}' % json.dumps(str(error)[-3000:])
     if scratch is not None:
         shutil.rmtree(scratch, ignore_errors=True)
     figures = json.loads(out.strip().splitlines()[-1].replace("'", '"'))
-    figures["seconds"] = round(time.monotonic() - started, 1)
+    figures["seconds"] = round(seconds, 1)
     figures["records"] = len(records)
+    if after is not None:
+        figures["then"] = json.loads(after.strip().splitlines()[-1])
     return figures
 
 

@@ -34,8 +34,8 @@ except ImportError:  # MicroPython runs this file as a script: no package, its f
 
 from coinche.game import GameError, RunningScore
 from coinche.record import RecordError
-from coinche.rules import (
-    EVERY_OPTION, MAX_ROUND_DEALS, PRESET_NAMES, PRESETS, ROUND_DEFAULTS, Rules, RulesError, allowed_values, value_text)
+from coinche.rule_options import EVERY_OPTION, MAX_ROUND_DEALS, PRESET_NAMES, PRESETS, ROUND_DEFAULTS, allowed_values, value_text
+from coinche.rules import Rules, RulesError
 
 EPIPE = 32  # errno of a write to a closed pipe (Linux)
 MAX_LINE_BYTES = 4096  # a deal record is a short line; longer is refused, never read whole

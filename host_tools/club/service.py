@@ -18,7 +18,8 @@ from host_tools.club.limits import deal_limits
 from host_tools.club.databases import open_storage
 
 from coinche import result_code
-from coinche.rules import MAX_ROUND_DEALS, PRESET_NAMES, Rules, RulesError
+from coinche.rule_options import MAX_ROUND_DEALS, PRESET_NAMES
+from coinche.rules import Rules, RulesError
 
 MAX_ROUNDS = result_code.MAX_ROUND
 MAX_TEAMS = 2 * result_code.MAX_TABLE  # 49 tables: the most a result code can name

@@ -31,7 +31,8 @@ from host_tools.club.service import Club, make_event
 from host_tools.club.standings import RANKINGS
 from host_tools.club.words import LANG_NAMES, LANGS, Words
 
-from coinche.rules import PRESET_NAMES, RulesError
+from coinche.rule_options import PRESET_NAMES
+from coinche.rules import RulesError
 from host_tools.common.rules_help import UsageError, parse_setting
 
 REFRESH_SECONDS = 10

@@ -9,7 +9,7 @@ goes onto the device beside it, under its own name (deploy, the UF2)."""
 import ast
 import os
 
-from coinche.record import suggest
+from coinche.suggestion import closest as suggest
 
 from host_tools.common.paths import BOARDS
 

@@ -5,8 +5,9 @@ import argparse
 import json
 import sys
 
-from coinche.record import suggest
-from coinche.rules import DEFAULT_PRESET, PRESET_NAMES, Rules, RulesError
+from coinche.suggestion import closest as suggest
+from coinche.rule_options import PRESET_NAMES
+from coinche.rules import DEFAULT_PRESET, Rules, RulesError
 
 from host_tools.common.boards import board_problem
 from host_tools.common.rules_help import parse_value

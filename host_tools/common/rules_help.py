@@ -32,7 +32,7 @@ DIGITS = "0123456789"
 
 def accepted_text(name):
     """What `--set NAME=VALUE` accepts for option name, as every refusal says it."""
-    from coinche.rules import allowed_values, value_text
+    from coinche.rule_options import allowed_values, value_text
     allowed = allowed_values(name)
     if allowed is None:
         return "a whole number written in the digits 0-9 (no sign, no spaces, no leading zero)"
@@ -46,7 +46,8 @@ def parse_value(name, text):
     from text (the calculator, the key planner, the simulator, the emulator, the club)
     reads it here, so they accept the same texts; RulesError says what is accepted.
     Host tools only: the device picks values from lists and never parses them."""
-    from coinche.rules import RulesError, allowed_values, value_text
+    from coinche.rule_options import allowed_values, value_text
+    from coinche.rules import RulesError
     allowed = allowed_values(name)  # RulesError for an option that does not exist
     if allowed is None or isinstance(allowed[0], int) and not isinstance(allowed[0], bool):
         if not _decimal(text):
@@ -123,6 +124,6 @@ def parse_rules_arguments(argv, default_preset=None):
         path = a
         i += 1
     if preset is None:
-        from coinche.rules import PRESET_NAMES
+        from coinche.rule_options import PRESET_NAMES
         raise UsageError("--rules PRESET is required (presets: %s)" % ", ".join(PRESET_NAMES))
     return preset, overrides, path

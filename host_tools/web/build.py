@@ -120,7 +120,8 @@ def firmware_constant(name):
 
 def page_config():
     """config.json: each board's wiring and glass, and the choices of a new game (from the firmware)."""
-    from coinche.rules import DEFAULT_PRESET, PRESET_NAMES, Rules
+    from coinche.rule_options import PRESET_NAMES
+    from coinche.rules import DEFAULT_PRESET, Rules
 
     langs, targets, settings = (firmware_constant(name) for name in ("LANGS", "TARGETS", "SETTINGS"))
     boards = {}
