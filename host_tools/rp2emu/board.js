@@ -17,6 +17,8 @@
 const { RP2040, USBCDC, ConsoleLogger, LogLevel } = require('rp2040js');
 const { FLASH_BYTES, NorFlash, FlashSsi, QspiPins, ChipResetRegisters } = require('./flash');
 const { ButtonPins } = require('./buttons');
+const fastcore = require('./fastcore');
+const hotloops = require('./hotloops');
 
 const CYCLE_NANOS = 1e9 / 125e6;
 // DMA channel CTRL bits (RP2040 datasheet, 2.5.7)
@@ -62,9 +64,18 @@ class Board {
     this.pwmAlarms = null; // the new chip's PWM alarms (nextWakeNanos)
     const mcu = new RP2040();
     mcu.logger = new ConsoleLogger(LogLevel.Error);
+    // rp2040js's decoder with its tests chosen by a table (fastcore.js): the same instructions
+    if (!this.options.plainCore) mcu.core.executeInstruction = fastcore.executeInstruction;
     mcu.loadBootrom(this.bootrom); // resets, which erases rp2040js's flash array
     mcu.flash.set(this.image);
     this.image = null;
+    // the firmware's hot loops (hotloops.js), by their heads' addresses
+    this.hotLoops = new Map();
+    if (!this.options.plainCore && !this.options.noHotLoops) {
+      for (const { pc, loop } of hotloops.find(mcu.flash.subarray(0, FLASH_BYTES))) this.hotLoops.set(pc, loop);
+    }
+    this.hotLow = this.hotLoops.size ? Math.min(...this.hotLoops.keys()) : -1;
+    this.hotHigh = this.hotLoops.size ? Math.max(...this.hotLoops.keys()) : -1;
     const chip = new NorFlash(mcu.flash, (what) => this.powerCut(what), () => mcu.clock.nanos);
     chip.onWrite = (address, bytes) => this.tell('flashWrite', address, bytes);
     if (this.cutArmed) {
@@ -127,6 +138,14 @@ class Board {
         i += wait / CYCLE_NANOS;
         continue;
       }
+      const pc = core.PC;
+      if (pc >= this.hotLow && pc <= this.hotHigh) {
+        const done = this.hotTurns(Infinity);
+        if (done) {
+          i += done - 1;
+          continue;
+        }
+      }
       const delta = core.executeInstruction() * CYCLE_NANOS;
       const after = clock.nanosCounter + delta;
       const alarm = clock.nextAlarm;
@@ -160,6 +179,14 @@ class Board {
         i += wait / CYCLE_NANOS;
         continue;
       }
+      const pc = core.PC;
+      if (pc >= this.hotLow && pc <= this.hotHigh) {
+        const done = this.hotTurns(nanos);
+        if (done) {
+          i += done - 1;
+          continue;
+        }
+      }
       const delta = core.executeInstruction() * CYCLE_NANOS;
       const after = clock.nanosCounter + delta;
       const alarm = clock.nextAlarm;
@@ -168,6 +195,32 @@ class Board {
         this.polling = false; // what fell due may have ended the wait or raised an interrupt
       } else clock.nanosCounter = after;
     }
+  }
+
+  /**
+   * At a hot loop's head (hotloops.js): its plain turns at once, each ending before the
+   * next alarm and before `limit` (simulated nanos), so no alarm falls due and no
+   * interrupt comes within them, as instruction by instruction; none while an interrupt
+   * may be pending (the core looks for one before its next instruction).  Returns the
+   * instructions those turns stand for (0: none taken, the core runs the head itself).
+   */
+  hotTurns(limit) {
+    const mcu = this.mcu;
+    const core = mcu.core;
+    const loop = this.hotLoops.get(core.PC);
+    if (loop === undefined || core.interruptsUpdated || core.waiting) return 0;
+    if (!hotloops.codeAt(mcu.flash, loop, core.PC - hotloops.FLASH_BASE)) return 0; // the flash changed
+    const clock = mcu.clock;
+    const turnNanos = loop.cycles * CYCLE_NANOS;
+    const alarm = clock.nextAlarm;
+    const until = alarm !== null && alarm.nanos < limit ? alarm.nanos : limit;
+    const most = until === Infinity ? 1e6 : Math.ceil((until - clock.nanosCounter) / turnNanos) - 1;
+    if (most <= 0) return 0;
+    const turns = loop.run(mcu, core, most);
+    if (!turns) return 0;
+    core.cycles += turns * loop.cycles;
+    clock.nanosCounter += turns * turnNanos;
+    return turns * loop.instructions;
   }
 
   /**
