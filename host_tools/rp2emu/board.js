@@ -21,6 +21,7 @@ const fastcore = require('./fastcore');
 const hotloops = require('./hotloops');
 
 const CYCLE_NANOS = 1e9 / 125e6;
+const SRAM_BASE = 0x20000000;
 // DMA channel CTRL bits (RP2040 datasheet, 2.5.7)
 const DMA_EN = 1 << 0;
 const DMA_INCR_READ = 1 << 4;
@@ -65,7 +66,19 @@ class Board {
     const mcu = new RP2040();
     mcu.logger = new ConsoleLogger(LogLevel.Error);
     // rp2040js's decoder with its tests chosen by a table (fastcore.js): the same instructions
-    if (!this.options.plainCore) mcu.core.executeInstruction = fastcore.executeInstruction;
+    if (!this.options.plainCore) {
+      mcu.core.executeInstruction = fastcore.executeInstruction;
+      // A word stored in SRAM: rp2040js looks for a peripheral at the address first (none
+      // is mapped at 0x20000000-0x20041fff), then stores it as here.
+      const sram = mcu.sramView;
+      const sramBytes = mcu.sram.length;
+      const writeUint32 = mcu.writeUint32.bind(mcu);
+      mcu.writeUint32 = (address, value) => {
+        const at = (address >>> 0) - SRAM_BASE;
+        if (at >= 0 && at + 3 < sramBytes) sram.setUint32(at, value, true);
+        else writeUint32(address, value);
+      };
+    }
     mcu.loadBootrom(this.bootrom); // resets, which erases rp2040js's flash array
     mcu.flash.set(this.image);
     this.image = null;
@@ -74,8 +87,9 @@ class Board {
     if (!this.options.plainCore && !this.options.noHotLoops) {
       for (const { pc, loop } of hotloops.find(mcu.flash.subarray(0, FLASH_BYTES))) this.hotLoops.set(pc, loop);
     }
-    this.hotLow = this.hotLoops.size ? Math.min(...this.hotLoops.keys()) : -1;
-    this.hotHigh = this.hotLoops.size ? Math.max(...this.hotLoops.keys()) : -1;
+    this.hotCounts = new Map(); // turns taken at once, by loop name (speed.js reports them)
+    this.hotMarks = new Uint8Array(65536); // at (pc >>> 1) & 0xffff: a hot loop's head may be there
+    for (const pc of this.hotLoops.keys()) this.hotMarks[(pc >>> 1) & 0xffff] = 1;
     const chip = new NorFlash(mcu.flash, (what) => this.powerCut(what), () => mcu.clock.nanos);
     chip.onWrite = (address, bytes) => this.tell('flashWrite', address, bytes);
     if (this.cutArmed) {
@@ -128,6 +142,7 @@ class Board {
     const mcu = this.mcu;
     const clock = mcu.clock;
     const core = mcu.core;
+    const hotMarks = this.hotMarks;
     this.polling = false; // the host may have raised an interrupt between two runs (a USB byte)
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu; i++) {
       if (core.waiting || this.polling) {
@@ -138,8 +153,7 @@ class Board {
         i += wait / CYCLE_NANOS;
         continue;
       }
-      const pc = core.PC;
-      if (pc >= this.hotLow && pc <= this.hotHigh) {
+      if (hotMarks[(core.registers[15] >>> 1) & 0xffff] !== 0) {
         const done = this.hotTurns(Infinity);
         if (done) {
           i += done - 1;
@@ -168,6 +182,7 @@ class Board {
     const mcu = this.mcu;
     const clock = mcu.clock;
     const core = mcu.core;
+    const hotMarks = this.hotMarks;
     this.polling = false; // the host may have raised an interrupt between two runs (a USB byte)
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu && clock.nanos < nanos; i++) {
       if (core.waiting || this.polling) {
@@ -179,8 +194,7 @@ class Board {
         i += wait / CYCLE_NANOS;
         continue;
       }
-      const pc = core.PC;
-      if (pc >= this.hotLow && pc <= this.hotHigh) {
+      if (hotMarks[(core.registers[15] >>> 1) & 0xffff] !== 0) {
         const done = this.hotTurns(nanos);
         if (done) {
           i += done - 1;
@@ -218,6 +232,7 @@ class Board {
     if (most <= 0) return 0;
     const turns = loop.run(mcu, core, most);
     if (!turns) return 0;
+    this.hotCounts.set(loop.name, (this.hotCounts.get(loop.name) || 0) + turns);
     core.cycles += turns * loop.cycles;
     clock.nanosCounter += turns * turnNanos;
     return turns * loop.instructions;

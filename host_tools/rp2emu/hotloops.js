@@ -80,7 +80,128 @@ const GC_ALLOC_SCAN = {
   },
 };
 
-const LOOPS = [GC_ALLOC_SCAN];
+/**
+ * MicroPython's framebuf, mono_horiz_fill_rect's inner loop (extmod/modframebuf.c): one
+ * byte a row down a column of a MONO_HLSB/HMSB buffer (a vertical line, a glyph's
+ * column).  At the head r6 = the rows left, r3 = the byte, r5 = the stride, r2 = the
+ * mask that keeps the other pixels, r7 = the pixel's bits; a turn on a row left is 9
+ * instructions, 13 cycles:
+ *   head+0  cmp r6,#0; bne +8                                          (1+2)
+ *   head+8  ldrb r4,[r3,#0]; subs r6,#1; ands r4,r2; orrs r4,r7;
+ *           strb r4,[r3,#0]; adds r3,r3,r5; b head                     (2+1+1+1+2+1+2)
+ */
+const MONO_FILL_COLUMN = {
+  name: 'mono_horiz_fill_rect column',
+  code: [
+    [0x000, [0x2e00, 0xd101]],
+    [0x008, [0x781c, 0x3e01, 0x4014, 0x433c, 0x701c, 0x195b, 0xe7f4]],
+  ],
+  instructions: 9,
+  cycles: 13,
+  run(mcu, core, most) {
+    const registers = core.registers;
+    const sram = mcu.sram;
+    const keep = registers[2];
+    const bits = registers[7];
+    const stride = registers[5];
+    let rows = registers[6];
+    let at = registers[3];
+    let previous = at;
+    let value = 0;
+    let taken = 0;
+    while (taken < most && rows !== 0) {
+      const offset = at - 0x20000000;
+      if (offset < 0 || offset >= sram.length) break; // the buffer is in SRAM; anything else, the core writes it
+      value = ((sram[offset] & keep) | bits) >>> 0;
+      sram[offset] = value & 0xff;
+      rows = (rows - 1) >>> 0;
+      previous = at;
+      at = (at + stride) >>> 0;
+      taken++;
+    }
+    if (!taken) return 0;
+    registers[4] = value;
+    registers[6] = rows;
+    registers[3] = core.addUpdateFlags(previous, stride);
+    return taken;
+  },
+};
+
+const SRAM_BASE = 0x20000000;
+
+/**
+ * The Display Pack driver's expand_gs4 (firmware/drivers/st7789.py, viper, frozen in the
+ * UF2): out[o] = palette[b >> 4] | palette[b & 15] << 16 for each byte b of the GS4
+ * picture's changed rows.  Viper keeps i, o and every temporary in the frame: at the
+ * head (the body's first instruction) r4 = pixels, [sp,#24] = i, [sp,#20] = o,
+ * [sp,#28] = end, [sp,#32] = out, [sp,#36] = palette.  A turn whose `while i < end`
+ * goes on is 63 instructions, 97 cycles (each ldr/str 2, push/pop of one register 2,
+ * the two taken branches 2, the rest 1), and leaves [sp,#0] = i + 1, [sp,#4] = out,
+ * [sp,#16] = b, [sp,#20] = o + 1, [sp,#24] = i + 1, [sp,#-4] = o (its push),
+ * r0 = 1, r1 = i + 1, r2 = end, the flags of `cmp r0,#0`.  The last turn (i reaches
+ * end) runs on the core.
+ */
+const EXPAND_GS4 = {
+  name: 'expand_gs4',
+  code: [
+    [0x00, [0x9806, 0x4601, 0x4620, 0x5c40, 0x9004, 0x9809, 0x9000, 0x9804, 0x2204, 0x4601, 0x4111, 0x9800,
+      0x004a, 0x5a80, 0x9000, 0x9809, 0x9001, 0x9804, 0x220f, 0x4601, 0x4011, 0x9801, 0x004a, 0x5a80, 0x2210,
+      0x4601, 0x4091, 0x460a, 0x9900, 0x4311, 0x9808, 0x9001, 0x9805, 0x9100, 0x4601, 0x9801, 0x9a00, 0xb402,
+      0x0089, 0x5042, 0xbc02, 0x9806, 0x2201, 0x4601, 0x1889, 0x4608, 0x9006, 0x9805, 0x2201, 0x4601, 0x1889,
+      0x4608, 0x9005, 0x9806, 0x9000, 0x9807, 0x4602, 0x9900, 0x4291, 0xdb01]],
+    [0x7c, [0x2001, 0x2800, 0xd1be]],
+  ],
+  instructions: 63,
+  cycles: 97,
+  run(mcu, core, most) {
+    const registers = core.registers;
+    const sram = mcu.sram;
+    const view = mcu.sramView;
+    const bytes = sram.length;
+    const sp = registers[13] - SRAM_BASE;
+    if (sp < 4 || sp + 40 > bytes) return 0;
+    const pixels = registers[4];
+    let i = view.getUint32(sp + 24, true);
+    let o = view.getUint32(sp + 20, true);
+    const end = view.getUint32(sp + 28, true);
+    const out = view.getUint32(sp + 32, true);
+    const palette = view.getUint32(sp + 36, true);
+    let b = 0;
+    let taken = 0;
+    while (taken < most) {
+      const next = (i + 1) >>> 0;
+      if (!((next | 0) < (end | 0))) break; // cmp r1,r2; blt: the loop ends after this turn
+      const at = pixels + i - SRAM_BASE;
+      const word = out + ((o << 2) >>> 0) - SRAM_BASE;
+      if (at < 0 || at >= bytes || word < 0 || word + 3 >= bytes) break;
+      if (word + 4 > sp - 4 && word < sp + 40) break; // out over the frame: the core does it
+      const value = sram[at];
+      const high = palette + ((value >> 4) << 1) - SRAM_BASE;
+      const low = palette + ((value & 15) << 1) - SRAM_BASE;
+      if (high < 0 || high + 1 >= bytes || low < 0 || low + 1 >= bytes) break;
+      const entries = (view.getUint16(high, true) | (view.getUint16(low, true) << 16)) >>> 0;
+      view.setUint32(word, entries, true);
+      b = value;
+      view.setUint32(sp - 4, o, true); // push {r1}
+      i = next;
+      o = (o + 1) >>> 0;
+      taken++;
+    }
+    if (!taken) return 0;
+    view.setUint32(sp + 0, i, true);
+    view.setUint32(sp + 4, out, true);
+    view.setUint32(sp + 16, b, true);
+    view.setUint32(sp + 20, o, true);
+    view.setUint32(sp + 24, i, true);
+    registers[0] = 1;
+    registers[1] = i;
+    registers[2] = end;
+    core.substractUpdateFlags(1, 0);
+    return taken;
+  },
+};
+
+const LOOPS = [GC_ALLOC_SCAN, MONO_FILL_COLUMN, EXPAND_GS4];
 
 function halfword(flash, offset) {
   return flash[offset] | (flash[offset + 1] << 8);
@@ -102,10 +223,9 @@ function find(flash, limit) {
   const found = [];
   const end = Math.min(flash.length, limit || flash.length);
   for (const loop of LOOPS) {
-    const [first, second, third] = loop.code[0][1];
-    for (let at = 0; at + 6 <= end; at += 2) {
-      if (halfword(flash, at) === first && halfword(flash, at + 2) === second
-          && halfword(flash, at + 4) === third && codeAt(flash, loop, at)) {
+    const [first, second] = loop.code[0][1];
+    for (let at = 0; at + 4 <= end; at += 2) {
+      if (halfword(flash, at) === first && halfword(flash, at + 2) === second && codeAt(flash, loop, at)) {
         found.push({ pc: FLASH_BASE + at, loop });
       }
     }

@@ -1,6 +1,7 @@
 // How fast the emulated Pico runs the scoreboard, and a fingerprint of what it did.
 //
-//   node host_tools/rp2emu/speed.js --web build/web --board pico_oled [--presses 10] [--no-hotloops]
+//   node host_tools/rp2emu/speed.js --web build/web --board pico_oled [--presses 10] [--still MS]
+//                                   [--kept FLASH.img] [--no-hotloops] [--plain-core]
 //
 // One board, in node, the way the page's Worker runs it but without the wall clock:
 // a first boot on a blank flash to its first picture and a quiet moment, a second boot
@@ -10,6 +11,8 @@
 // (the core's registers, the SRAM, the flash, the clock).  The presses and their times
 // are in simulated time, so two runs of the same emulator give the same digests:
 // a change to the emulator that keeps them is exact on this run (the hot loops, say).
+// --kept: the first boot's flash is kept in that file, and a later run starts from it.
+// --no-hotloops: without hotloops.js; --plain-core: without fastcore.js and hotloops.js.
 'use strict';
 
 const fs = require('fs');
@@ -30,6 +33,7 @@ function parse(argv) {
     else if (name === '--still') options.still = Number(argv[++i]);
     else if (name === '--no-hotloops') options.hotloops = false;
     else if (name === '--plain-core') options.plainCore = true;
+    else if (name === '--kept') options.kept = argv[++i];
     else throw new Error(`unknown option ${name}`);
   }
   return options;
@@ -44,6 +48,11 @@ function digest(board) {
   const registers = [...core.registers, core.PC, core.xPSR >>> 0, core.cycles, mcu.clock.nanos];
   hash.update(JSON.stringify(registers));
   return hash.digest('hex').slice(0, 16);
+}
+
+function cpuMs(before) {
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
 }
 
 function main() {
@@ -86,14 +95,16 @@ function main() {
   // runs to `untilMs` of simulated time, counting the real time spent
   const runTo = (board, name, untilMs) => {
     const began = performance.now();
+    const cpuBefore = process.cpuUsage();
     const nanosBefore = board.nanos();
     while (board.nanos() < untilMs * 1e6) board.runUntil(untilMs * 1e6, 20000);
     const wall = performance.now() - began;
     const sim = (board.nanos() - nanosBefore) / 1e6;
-    phases.push({ name, simMs: sim, wallMs: wall, speed: sim / wall, digest: digest(board) });
+    phases.push({ name, simMs: sim, wallMs: wall, cpuMs: cpuMs(cpuBefore), speed: sim / wall, digest: digest(board) });
   };
   const untilQuiet = (board, name) => {
     const began = performance.now();
+    const cpuBefore = process.cpuUsage();
     const nanosBefore = board.nanos();
     let quietSince = board.nanos();
     let seen = pictures;
@@ -107,14 +118,20 @@ function main() {
     }
     const wall = performance.now() - began;
     const sim = (board.nanos() - nanosBefore) / 1e6;
-    phases.push({ name, simMs: sim, wallMs: wall, speed: sim / wall, pictures, digest: digest(board) });
+    phases.push({ name, simMs: sim, wallMs: wall, cpuMs: cpuMs(cpuBefore), speed: sim / wall, pictures, digest: digest(board) });
   };
 
   const image = new Uint8Array(FLASH_BYTES).fill(0xff);
   loadUf2(uf2, image, wiring.uf2);
-  let board = makeBoard(image);
-  untilQuiet(board, 'first boot (blank flash) to a quiet screen');
-  const kept = Uint8Array.from(board.flash());
+  let board;
+  let kept;
+  if (options.kept && fs.existsSync(options.kept)) kept = new Uint8Array(fs.readFileSync(options.kept));
+  else {
+    board = makeBoard(image);
+    untilQuiet(board, 'first boot (blank flash) to a quiet screen');
+    kept = Uint8Array.from(board.flash());
+    if (options.kept) fs.writeFileSync(options.kept, kept);
+  }
   board = makeBoard(kept);
   pictures = 0;
   untilQuiet(board, 'next boot (kept flash) to a quiet screen');
@@ -143,9 +160,10 @@ function main() {
   busy.answersMs = answers.map((x) => Math.round(x * 10) / 10);
   busy.wallPerPressMs = (performance.now() - wallBefore) / (options.presses + 1);
   void up;
+  process.stdout.write(`hot loops' turns on the last board: ${JSON.stringify([...board.hotCounts])}\n`);
   for (const phase of phases) {
     process.stdout.write(`${phase.name}: ${phase.simMs.toFixed(0)} ms simulated in ${phase.wallMs.toFixed(0)} ms`
-      + ` (${(100 * phase.speed).toFixed(0)}% of real time) digest ${phase.digest}`
+      + ` (${(100 * phase.speed).toFixed(0)}% of real time; ${phase.cpuMs.toFixed(0)} ms of CPU) digest ${phase.digest}`
       + (phase.answersMs ? ` answers(sim ms) ${phase.answersMs.join(',')}` : '') + '\n');
   }
 }
