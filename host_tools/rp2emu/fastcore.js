@@ -8,37 +8,17 @@ const RP2040JS_VERSION = "1.4.1";
 const LOG_NAME = 'CortexM0Core';
 const spRegister = 13;
 const pcRegister = 15;
-function signExtend8(value) {
-    return (value << 24) >> 24;
-}
-function signExtend16(value) {
-    return (value << 16) >> 16;
-}
-
+function signExtend8(value) { return (value << 24) >> 24; }
+function signExtend16(value) { return (value << 16) >> 16; }
 // which chain of branches each first halfword takes: [group, count] runs over 0..65535
 const RUNS = [0,2048,1,2048,2,2048,3,512,4,512,5,512,6,512,7,2048,8,2048,9,2048,10,2048,11,64,12,64,13,64,14,64,15,64,16,64,17,64,18,64,19,64,20,64,21,64,22,64,23,64,24,64,25,64,26,64,27,256,28,256,29,256,30,1,31,7,30,1,31,7,30,1,31,7,30,1,31,7,30,1,31,7,30,1,31,7,30,1,31,7,30,1,31,7,30,1,31,7,30,1,31,7,30,1,31,7,30,1,31,7,30,1,31,7,30,1,31,7,30,1,31,7,30,1,31,7,32,1,31,7,32,1,31,7,32,1,31,7,32,1,31,7,32,1,31,7,32,1,31,7,32,1,31,7,32,1,31,7,32,1,31,7,32,1,31,7,32,1,31,7,32,1,31,7,32,1,31,7,32,1,31,7,32,1,31,7,32,1,31,7,33,2048,34,512,35,512,36,512,37,512,38,512,39,512,40,512,41,512,42,2048,43,2048,44,2048,45,2048,46,2048,47,2048,48,2048,49,2048,50,2048,51,2048,52,128,53,128,31,256,54,64,55,64,56,64,57,64,31,256,58,512,31,98,59,1,31,15,60,1,31,909,61,64,62,64,31,64,63,64,31,256,64,512,65,256,66,1,31,15,67,1,31,15,68,1,31,15,69,1,31,15,70,1,31,191,71,2048,72,2048,73,3584,74,256,75,256,76,2048,31,2048,77,896,78,16,77,47,79,1,77,47,80,1,77,1024,81,16,31,2048];
 const DECODE = new Uint8Array(65536);
-for (let i = 0, at = 0; i < RUNS.length; i += 2) {
-    DECODE.fill(RUNS[i], at, at + RUNS[i + 1]);
-    at += RUNS[i + 1];
-}
-
-function executeInstruction() {
-        if (this.interruptsUpdated) {
-            if (this.checkForInterrupts()) {
-                this.waiting = false;
-            }
-        }
-        // ARM Thumb instruction encoding - 16 bits / 2 bytes
-        const opcodePC = this.PC & ~1; //ensure no LSB set PC are executed
-        const opcode = this.readUint16(opcodePC);
-        const wideInstruction = opcode >> 12 === 0b1111 || opcode >> 11 === 0b11101;
-        const opcode2 = wideInstruction ? this.readUint16(opcodePC + 2) : 0;
-        this.PC += 2;
+for (let i = 0, at = 0; i < RUNS.length; i += 2) { DECODE.fill(RUNS[i], at, at + RUNS[i + 1]); at += RUNS[i + 1]; }
+// each group's chain, a function of its own (V8 optimizes a small function soon after
+// the Worker starts; one function with all of them took a second of a boot to get there)
+const HANDLERS = [
+    function (opcode, opcode2, opcodePC) {
         let deltaCycles = 1;
-        // ADCS
-        switch (DECODE[opcode]) {
-            case 0:
                 {
                             const imm5 = (opcode >> 6) & 0x1f;
                             const Rm = (opcode >> 3) & 0x7;
@@ -50,8 +30,10 @@ function executeInstruction() {
                             this.Z = result === 0;
                             this.C = imm5 ? !!(input & (1 << (32 - imm5))) : this.C;
                         } // LSLS (immediate)
-                break;
-            case 1:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm5 = (opcode >> 6) & 0x1f;
                             const Rm = (opcode >> 3) & 0x7;
@@ -63,8 +45,10 @@ function executeInstruction() {
                             this.Z = result === 0;
                             this.C = !!((input >>> (imm5 ? imm5 - 1 : 31)) & 0x1);
                         } // LSRS (immediate)
-                break;
-            case 2:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm5 = (opcode >> 6) & 0x1f;
                             const Rm = (opcode >> 3) & 0x7;
@@ -77,40 +61,50 @@ function executeInstruction() {
                             this.Z = (result & 0xffffffff) === 0;
                             this.C = input & (1 << (shiftN - 1)) ? true : false;
                         } // ASRS (immediate)
-                break;
-            case 3:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 6) & 0x7;
                             const Rn = (opcode >> 3) & 0x7;
                             const Rd = opcode & 0x7;
                             this.registers[Rd] = this.addUpdateFlags(this.registers[Rn], this.registers[Rm]);
                         } // ADDS (register)
-                break;
-            case 4:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 6) & 0x7;
                             const Rn = (opcode >> 3) & 0x7;
                             const Rd = opcode & 0x7;
                             this.registers[Rd] = this.substractUpdateFlags(this.registers[Rn], this.registers[Rm]);
                         } // SUBS (register)
-                break;
-            case 5:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm3 = (opcode >> 6) & 0x7;
                             const Rn = (opcode >> 3) & 0x7;
                             const Rd = opcode & 0x7;
                             this.registers[Rd] = this.addUpdateFlags(this.registers[Rn], imm3);
                         } // ADDS (Encoding T1)
-                break;
-            case 6:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm3 = (opcode >> 6) & 0x7;
                             const Rn = (opcode >> 3) & 0x7;
                             const Rd = opcode & 0x7;
                             this.registers[Rd] = this.substractUpdateFlags(this.registers[Rn], imm3);
                         } // SUBS (Encoding T1)
-                break;
-            case 7:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const value = opcode & 0xff;
                             const Rd = (opcode >> 8) & 7;
@@ -118,29 +112,37 @@ function executeInstruction() {
                             this.N = !!(value & 0x80000000);
                             this.Z = value === 0;
                         } // MOVS
-                break;
-            case 8:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rn = (opcode >> 8) & 0x7;
                             const imm8 = opcode & 0xff;
                             this.substractUpdateFlags(this.registers[Rn], imm8);
                         } // CMP immediate
-                break;
-            case 9:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm8 = opcode & 0xff;
                             const Rdn = (opcode >> 8) & 0x7;
                             this.registers[Rdn] = this.addUpdateFlags(this.registers[Rdn], imm8);
                         } // ADDS (Encoding T2)
-                break;
-            case 10:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm8 = opcode & 0xff;
                             const Rdn = (opcode >> 8) & 0x7;
                             this.registers[Rdn] = this.substractUpdateFlags(this.registers[Rdn], imm8);
                         } // SUBS (Encoding T2)
-                break;
-            case 11:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rdn = opcode & 0x7;
@@ -149,8 +151,10 @@ function executeInstruction() {
                             this.N = !!(result & 0x80000000);
                             this.Z = (result & 0xffffffff) === 0;
                         } // ANDS (Encoding T2)
-                break;
-            case 12:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rdn = opcode & 0x7;
@@ -159,8 +163,10 @@ function executeInstruction() {
                             this.N = !!(result & 0x80000000);
                             this.Z = result === 0;
                         } // EORS
-                break;
-            case 13:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rdn = opcode & 0x7;
@@ -172,8 +178,10 @@ function executeInstruction() {
                             this.Z = result === 0;
                             this.C = shiftCount ? !!(input & (1 << (32 - shiftCount))) : this.C;
                         } // LSLS (register)
-                break;
-            case 14:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rdn = opcode & 0x7;
@@ -185,8 +193,10 @@ function executeInstruction() {
                             this.Z = result === 0;
                             this.C = shiftAmount <= 32 ? !!((input >>> (shiftAmount - 1)) & 0x1) : false;
                         } // LSRS (register)
-                break;
-            case 15:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rdn = opcode & 0x7;
@@ -198,22 +208,28 @@ function executeInstruction() {
                             this.Z = (result & 0xffffffff) === 0;
                             this.C = input & (1 << (shiftN - 1)) ? true : false;
                         } // ASRS (register)
-                break;
-            case 16:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rdn = opcode & 0x7;
                             this.registers[Rdn] = this.addUpdateFlags(this.registers[Rm], this.registers[Rdn] + (this.C ? 1 : 0));
                         } // ADCS
-                break;
-            case 17:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rdn = opcode & 0x7;
                             this.registers[Rdn] = this.substractUpdateFlags(this.registers[Rdn], this.registers[Rm] + (1 - (this.C ? 1 : 0)));
                         } // SBCS (Encoding T1)
-                break;
-            case 18:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rdn = opcode & 0x7;
@@ -225,8 +241,10 @@ function executeInstruction() {
                             this.Z = result === 0;
                             this.C = !!(result & 0x80000000);
                         } // ROR
-                break;
-            case 19:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rn = opcode & 0x7;
@@ -234,29 +252,37 @@ function executeInstruction() {
                             this.N = !!(result & 0x80000000);
                             this.Z = result === 0;
                         } // TST
-                break;
-            case 20:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rn = (opcode >> 3) & 0x7;
                             const Rd = opcode & 0x7;
                             this.registers[Rd] = this.substractUpdateFlags(0, this.registers[Rn]);
                         } // NEGS / RSBS
-                break;
-            case 21:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rn = opcode & 0x7;
                             this.substractUpdateFlags(this.registers[Rn], this.registers[Rm]);
                         } // CMP (register)
-                break;
-            case 22:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rn = opcode & 0x7;
                             this.addUpdateFlags(this.registers[Rn], this.registers[Rm]);
                         } // CMN (register)
-                break;
-            case 23:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rdn = opcode & 0x7;
@@ -265,8 +291,10 @@ function executeInstruction() {
                             this.N = !!(result & 0x80000000);
                             this.Z = (result & 0xffffffff) === 0;
                         } // ORRS (Encoding T2)
-                break;
-            case 24:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rn = (opcode >> 3) & 0x7;
                             const Rdm = opcode & 0x7;
@@ -275,8 +303,10 @@ function executeInstruction() {
                             this.N = !!(result & 0x80000000);
                             this.Z = (result & 0xffffffff) === 0;
                         } // MULS
-                break;
-            case 25:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rdn = opcode & 0x7;
@@ -284,8 +314,10 @@ function executeInstruction() {
                             this.N = !!(result & 0x80000000);
                             this.Z = result === 0;
                         } // BICS
-                break;
-            case 26:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 7;
                             const Rd = opcode & 7;
@@ -294,8 +326,10 @@ function executeInstruction() {
                             this.N = !!(result & 0x80000000);
                             this.Z = result === 0;
                         } // MVNS
-                break;
-            case 27:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0xf;
                             const Rdn = ((opcode & 0x80) >> 4) | (opcode & 0x7);
@@ -313,15 +347,19 @@ function executeInstruction() {
                                 this.registers[Rdn] = result & ~0x3;
                             }
                         } // ADD (register)
-                break;
-            case 28:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0xf;
                             const Rn = ((opcode >> 4) & 0x8) | (opcode & 0x7);
                             this.substractUpdateFlags(this.registers[Rn], this.registers[Rm]);
                         } // CMP (register) encoding T2
-                break;
-            case 29:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0xf;
                             const Rd = ((opcode >> 4) & 0x8) | (opcode & 0x7);
@@ -335,21 +373,27 @@ function executeInstruction() {
                             }
                             this.registers[Rd] = value;
                         } // MOV
-                break;
-            case 30:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0xf;
                             this.BXWritePC(this.registers[Rm]);
                             deltaCycles++;
                         } // BX
-                break;
-            case 31:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             this.logger.warn(LOG_NAME, `Warning: Instruction at ${opcodePC.toString(16)} is not implemented yet!`);
                             this.logger.warn(LOG_NAME, `Opcode: 0x${opcode.toString(16)} (0x${opcode2.toString(16)})`);
                         } // not implemented
-                break;
-            case 32:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0xf;
                             this.LR = this.PC | 0x1;
@@ -357,8 +401,10 @@ function executeInstruction() {
                             deltaCycles++;
                             this.blTaken(this, true);
                         } // BLX
-                break;
-            case 33:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm8 = (opcode & 0xff) << 2;
                             const Rt = (opcode >> 8) & 7;
@@ -367,8 +413,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(addr);
                             this.registers[Rt] = this.readUint32(addr);
                         } // LDR (literal)
-                break;
-            case 34:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 6) & 0x7;
                             const Rn = (opcode >> 3) & 0x7;
@@ -377,8 +425,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(address, true);
                             this.writeUint32(address, this.registers[Rt]);
                         } // STR (register)
-                break;
-            case 35:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 6) & 0x7;
                             const Rn = (opcode >> 3) & 0x7;
@@ -387,8 +437,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(address, true);
                             this.writeUint16(address, this.registers[Rt]);
                         } // STRH (register)
-                break;
-            case 36:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 6) & 0x7;
                             const Rn = (opcode >> 3) & 0x7;
@@ -397,8 +449,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(address, true);
                             this.writeUint8(address, this.registers[Rt]);
                         } // STRB (register)
-                break;
-            case 37:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 6) & 0x7;
                             const Rn = (opcode >> 3) & 0x7;
@@ -407,8 +461,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(addr);
                             this.registers[Rt] = signExtend8(this.readUint8(addr));
                         } // LDRSB
-                break;
-            case 38:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 6) & 0x7;
                             const Rn = (opcode >> 3) & 0x7;
@@ -417,8 +473,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(addr);
                             this.registers[Rt] = this.readUint32(addr);
                         } // LDR (register)
-                break;
-            case 39:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 6) & 0x7;
                             const Rn = (opcode >> 3) & 0x7;
@@ -427,8 +485,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(addr);
                             this.registers[Rt] = this.readUint16(addr);
                         } // LDRH (register)
-                break;
-            case 40:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 6) & 0x7;
                             const Rn = (opcode >> 3) & 0x7;
@@ -437,8 +497,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(addr);
                             this.registers[Rt] = this.readUint8(addr);
                         } // LDRB (register)
-                break;
-            case 41:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 6) & 0x7;
                             const Rn = (opcode >> 3) & 0x7;
@@ -447,8 +509,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(addr);
                             this.registers[Rt] = signExtend16(this.readUint16(addr));
                         } // LDRSH
-                break;
-            case 42:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm5 = ((opcode >> 6) & 0x1f) << 2;
                             const Rn = (opcode >> 3) & 0x7;
@@ -457,8 +521,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(address, true);
                             this.writeUint32(address, this.registers[Rt]);
                         } // STR (immediate)
-                break;
-            case 43:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm5 = ((opcode >> 6) & 0x1f) << 2;
                             const Rn = (opcode >> 3) & 0x7;
@@ -467,8 +533,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(addr);
                             this.registers[Rt] = this.readUint32(addr);
                         } // LDR (immediate)
-                break;
-            case 44:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm5 = (opcode >> 6) & 0x1f;
                             const Rn = (opcode >> 3) & 0x7;
@@ -477,8 +545,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(address, true);
                             this.writeUint8(address, this.registers[Rt]);
                         } // STRB (immediate)
-                break;
-            case 45:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm5 = (opcode >> 6) & 0x1f;
                             const Rn = (opcode >> 3) & 0x7;
@@ -487,8 +557,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(addr);
                             this.registers[Rt] = this.readUint8(addr);
                         } // LDRB (immediate)
-                break;
-            case 46:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm5 = ((opcode >> 6) & 0x1f) << 1;
                             const Rn = (opcode >> 3) & 0x7;
@@ -497,8 +569,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(address, true);
                             this.writeUint16(address, this.registers[Rt]);
                         } // STRH (immediate)
-                break;
-            case 47:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm5 = (opcode >> 6) & 0x1f;
                             const Rn = (opcode >> 3) & 0x7;
@@ -507,8 +581,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(addr);
                             this.registers[Rt] = this.readUint16(addr);
                         } // LDRH (immediate)
-                break;
-            case 48:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rt = (opcode >> 8) & 0x7;
                             const imm8 = opcode & 0xff;
@@ -516,8 +592,10 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(address, true);
                             this.writeUint32(address, this.registers[Rt]);
                         } // STR (sp + immediate)
-                break;
-            case 49:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rt = (opcode >> 8) & 0x7;
                             const imm8 = opcode & 0xff;
@@ -525,62 +603,80 @@ function executeInstruction() {
                             deltaCycles += this.cyclesIO(addr);
                             this.registers[Rt] = this.readUint32(addr);
                         } // LDR (sp + immediate)
-                break;
-            case 50:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm8 = opcode & 0xff;
                             const Rd = (opcode >> 8) & 0x7;
                             this.registers[Rd] = (opcodePC & 0xfffffffc) + 4 + (imm8 << 2);
                         } // ADR
-                break;
-            case 51:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm8 = opcode & 0xff;
                             const Rd = (opcode >> 8) & 0x7;
                             this.registers[Rd] = this.SP + (imm8 << 2);
                         } // ADD (register = SP plus immediate)
-                break;
-            case 52:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm32 = (opcode & 0x7f) << 2;
                             this.SP += imm32;
                         } // ADD (SP plus immediate)
-                break;
-            case 53:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm32 = (opcode & 0x7f) << 2;
                             this.SP -= imm32;
                         } // SUB (SP minus immediate)
-                break;
-            case 54:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rd = opcode & 0x7;
                             this.registers[Rd] = signExtend16(this.registers[Rm]);
                         } // SXTH
-                break;
-            case 55:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rd = opcode & 0x7;
                             this.registers[Rd] = signExtend8(this.registers[Rm]);
                         } // SXTB
-                break;
-            case 56:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rd = opcode & 0x7;
                             this.registers[Rd] = this.registers[Rm] & 0xffff;
                         } // UXTH
-                break;
-            case 57:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rd = opcode & 0x7;
                             this.registers[Rd] = this.registers[Rm] & 0xff;
                         } // UXTB
-                break;
-            case 58:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             let bitCount = 0;
                             for (let i = 0; i <= 8; i++) {
@@ -601,19 +697,25 @@ function executeInstruction() {
                             }
                             this.SP -= 4 * bitCount;
                         } // PUSH
-                break;
-            case 59:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             this.PM = false;
                             this.interruptsUpdated = true;
                         } // CPSIE i
-                break;
-            case 60:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             this.PM = true;
                         } // CPSID i
-                break;
-            case 61:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rd = opcode & 0x7;
@@ -624,8 +726,10 @@ function executeInstruction() {
                                     (((input >> 16) & 0xff) << 8) |
                                     ((input >> 24) & 0xff);
                         } // REV
-                break;
-            case 62:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rd = opcode & 0x7;
@@ -636,16 +740,20 @@ function executeInstruction() {
                                     ((input & 0xff) << 8) |
                                     ((input >> 8) & 0xff);
                         } // REV16
-                break;
-            case 63:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rm = (opcode >> 3) & 0x7;
                             const Rd = opcode & 0x7;
                             const input = this.registers[Rm];
                             this.registers[Rd] = signExtend16(((input & 0xff) << 8) | ((input >> 8) & 0xff));
                         } // REVSH
-                break;
-            case 64:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const P = (opcode >> 8) & 1;
                             let address = this.SP;
@@ -665,26 +773,34 @@ function executeInstruction() {
                                 this.SP = address;
                             }
                         } // POP
-                break;
-            case 65:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm8 = opcode & 0xff;
                             this.breakRewind = 2;
                             this.rp2040.onBreak(imm8);
                         } // BKPT
-                break;
-            case 66:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             // Do nothing!
                         } // NOP
-                break;
-            case 67:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             // do nothing for now. Wait for event!
                             this.logger.info(LOG_NAME, 'Yield');
                         } // YIELD
-                break;
-            case 68:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             deltaCycles++;
                             if (this.eventRegistered) {
@@ -694,19 +810,25 @@ function executeInstruction() {
                                 this.waiting = true;
                             }
                         } // WFE
-                break;
-            case 69:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             deltaCycles++;
                             this.waiting = true;
                         } // WFI
-                break;
-            case 70:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             this.logger.info(LOG_NAME, 'SEV');
                         } // SEV
-                break;
-            case 71:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rn = (opcode >> 8) & 0x7;
                             const registers = opcode & 0xff;
@@ -723,8 +845,10 @@ function executeInstruction() {
                                 this.registers[Rn] = address;
                             }
                         } // STMIA
-                break;
-            case 72:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const Rn = (opcode >> 8) & 0x7;
                             const registers = opcode & 0xff;
@@ -741,8 +865,10 @@ function executeInstruction() {
                                 this.registers[Rn] = address;
                             }
                         } // LDMIA
-                break;
-            case 73:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             let imm8 = (opcode & 0xff) << 1;
                             const cond = (opcode >> 8) & 0xf;
@@ -754,21 +880,27 @@ function executeInstruction() {
                                 deltaCycles++;
                             }
                         } // B (with cond)
-                break;
-            case 74:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             const imm8 = opcode & 0xff;
                             this.breakRewind = 2;
                             this.rp2040.onBreak(imm8);
                         } // UDF
-                break;
-            case 75:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             this.pendingSVCall = true;
                             this.interruptsUpdated = true;
                         } // SVC
-                break;
-            case 76:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 {
                             let imm11 = (opcode & 0x7ff) << 1;
                             if (imm11 & (1 << 11)) {
@@ -777,8 +909,10 @@ function executeInstruction() {
                             this.PC += imm11 + 2;
                             deltaCycles++;
                         } // B
-                break;
-            case 77:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 if (opcode >> 11 === 0b11110 && opcode2 >> 14 === 0b11 && ((opcode2 >> 12) & 0x1) == 1) {
                             const imm11 = opcode2 & 0x7ff;
                             const J2 = (opcode2 >> 11) & 0x1;
@@ -797,8 +931,10 @@ function executeInstruction() {
                             this.logger.warn(LOG_NAME, `Warning: Instruction at ${opcodePC.toString(16)} is not implemented yet!`);
                             this.logger.warn(LOG_NAME, `Opcode: 0x${opcode.toString(16)} (0x${opcode2.toString(16)})`);
                         } // not implemented
-                break;
-            case 78:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 if (opcode >> 11 === 0b11110 && opcode2 >> 14 === 0b11 && ((opcode2 >> 12) & 0x1) == 1) {
                             const imm11 = opcode2 & 0x7ff;
                             const J2 = (opcode2 >> 11) & 0x1;
@@ -824,8 +960,10 @@ function executeInstruction() {
                             this.logger.warn(LOG_NAME, `Warning: Instruction at ${opcodePC.toString(16)} is not implemented yet!`);
                             this.logger.warn(LOG_NAME, `Opcode: 0x${opcode.toString(16)} (0x${opcode2.toString(16)})`);
                         } // not implemented
-                break;
-            case 79:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 if (opcode >> 11 === 0b11110 && opcode2 >> 14 === 0b11 && ((opcode2 >> 12) & 0x1) == 1) {
                             const imm11 = opcode2 & 0x7ff;
                             const J2 = (opcode2 >> 11) & 0x1;
@@ -856,8 +994,10 @@ function executeInstruction() {
                             this.logger.warn(LOG_NAME, `Warning: Instruction at ${opcodePC.toString(16)} is not implemented yet!`);
                             this.logger.warn(LOG_NAME, `Opcode: 0x${opcode.toString(16)} (0x${opcode2.toString(16)})`);
                         } // not implemented
-                break;
-            case 80:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 if (opcode >> 11 === 0b11110 && opcode2 >> 14 === 0b11 && ((opcode2 >> 12) & 0x1) == 1) {
                             const imm11 = opcode2 & 0x7ff;
                             const J2 = (opcode2 >> 11) & 0x1;
@@ -883,8 +1023,10 @@ function executeInstruction() {
                             this.logger.warn(LOG_NAME, `Warning: Instruction at ${opcodePC.toString(16)} is not implemented yet!`);
                             this.logger.warn(LOG_NAME, `Opcode: 0x${opcode.toString(16)} (0x${opcode2.toString(16)})`);
                         } // not implemented
-                break;
-            case 81:
+        return deltaCycles;
+    },
+    function (opcode, opcode2, opcodePC) {
+        let deltaCycles = 1;
                 if (opcode >> 11 === 0b11110 && opcode2 >> 14 === 0b11 && ((opcode2 >> 12) & 0x1) == 1) {
                             const imm11 = opcode2 & 0x7ff;
                             const J2 = (opcode2 >> 11) & 0x1;
@@ -910,11 +1052,25 @@ function executeInstruction() {
                             this.logger.warn(LOG_NAME, `Warning: Instruction at ${opcodePC.toString(16)} is not implemented yet!`);
                             this.logger.warn(LOG_NAME, `Opcode: 0x${opcode.toString(16)} (0x${opcode2.toString(16)})`);
                         } // not implemented
-                break;
+        return deltaCycles;
+    }
+];
+function executeInstruction() {
+        if (this.interruptsUpdated) {
+            if (this.checkForInterrupts()) {
+                this.waiting = false;
+            }
         }
+        // ARM Thumb instruction encoding - 16 bits / 2 bytes
+        const opcodePC = this.PC & ~1; //ensure no LSB set PC are executed
+        const opcode = this.readUint16(opcodePC);
+        const wideInstruction = opcode >> 12 === 0b1111 || opcode >> 11 === 0b11101;
+        const opcode2 = wideInstruction ? this.readUint16(opcodePC + 2) : 0;
+        this.PC += 2;
+        const deltaCycles = HANDLERS[DECODE[opcode]].call(this, opcode, opcode2, opcodePC);
+        // ADCS
         this.cycles += deltaCycles;
         return deltaCycles;
     
 }
-
 module.exports = { executeInstruction, RP2040JS_VERSION };
