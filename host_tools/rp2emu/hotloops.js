@@ -201,7 +201,68 @@ const EXPAND_GS4 = {
   },
 };
 
-const LOOPS = [GC_ALLOC_SCAN, MONO_FILL_COLUMN, EXPAND_GS4];
+/**
+ * littlefs's lfs2_crc (lib/littlefs/lfs2_util.c): the CRC-32 of a buffer, a nibble table
+ * (rtable, in flash) twice per byte.  At the head r0 = the CRC, r1 = the byte, r2 = the
+ * end, r4 = rtable, r5 = 15; a turn on a byte before the end is 18 instructions, 23
+ * cycles:
+ *   head+0  cmp r1,r2; bne +6                                                  (1+2)
+ *   head+6  ldrb r3,[r1,#0]; lsrs r6,r0,#4; eors r0,r3; ands r0,r5; lsls r0,r0,#2;
+ *           ldr r0,[r0,r4]; lsrs r3,r3,#4; eors r6,r0; eors r3,r6; ands r3,r5;
+ *           lsls r3,r3,#2; ldr r3,[r3,r4]; lsrs r0,r6,#4; eors r0,r3; adds r1,#1;
+ *           b head                                   (2+1+1+1+1+2+1+1+1+1+1+2+1+1+1+2)
+ * The buffer and the table are read where the core reads them: SRAM or the flash
+ * (XIP), nothing else.
+ */
+const LFS_CRC = {
+  name: 'lfs2_crc',
+  code: [
+    [0x00, [0x4291, 0xd100]],
+    [0x06, [0x780b, 0x0906, 0x4058, 0x4028, 0x0080, 0x5900, 0x091b, 0x4046, 0x4073, 0x402b, 0x009b, 0x591b,
+      0x0930, 0x4058, 0x3101, 0xe7ec]],
+  ],
+  instructions: 18,
+  cycles: 23,
+  run(mcu, core, most) {
+    const registers = core.registers;
+    const end = registers[2];
+    const table = registers[4];
+    const mask = registers[5];
+    let crc = registers[0];
+    let at = registers[1];
+    let r3 = 0;
+    let r6 = 0;
+    let previous = at;
+    let taken = 0;
+    const plain = (address, size) => (address >= 0x10000000 && address + size <= 0x10000000 + 0x200000)
+      || (address >= SRAM_BASE && address + size <= SRAM_BASE + mcu.sram.length);
+    while (taken < most && at !== end) {
+      if (!plain(at, 1)) break;
+      const byte = mcu.readUint8(at);
+      const index1 = ((((crc ^ byte) >>> 0) & mask) << 2) >>> 0;
+      const address1 = table + index1;
+      if (!plain(address1, 4)) break;
+      const entry1 = mcu.readUint32(address1);
+      r6 = ((crc >>> 4) ^ entry1) >>> 0;
+      const index2 = ((((byte >>> 4) ^ r6) & mask) << 2) >>> 0;
+      const address2 = table + index2;
+      if (!plain(address2, 4)) break;
+      r3 = mcu.readUint32(address2);
+      crc = ((r6 >>> 4) ^ r3) >>> 0;
+      previous = at;
+      at = (at + 1) >>> 0;
+      taken++;
+    }
+    if (!taken) return 0;
+    registers[0] = crc;
+    registers[3] = r3;
+    registers[6] = r6;
+    registers[1] = core.addUpdateFlags(previous, 1);
+    return taken;
+  },
+};
+
+const LOOPS = [GC_ALLOC_SCAN, MONO_FILL_COLUMN, EXPAND_GS4, LFS_CRC];
 
 function halfword(flash, offset) {
   return flash[offset] | (flash[offset + 1] << 8);

@@ -159,6 +159,7 @@ function main() {
   const busy = phases[phases.length - 1];
   busy.answersMs = answers.map((x) => Math.round(x * 10) / 10);
   busy.wallPerPressMs = (performance.now() - wallBefore) / (options.presses + 1);
+  runTo(board, `still screen ${options.still} ms after the presses`, board.nanos() / 1e6 + options.still);
   void up;
   process.stdout.write(`hot loops' turns on the last board: ${JSON.stringify([...board.hotCounts])}\n`);
   for (const phase of phases) {
