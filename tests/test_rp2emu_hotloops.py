@@ -39,7 +39,7 @@ pytestmark = [pytest.mark.device, pytest.mark.skipif(REASON is not None, reason=
 # the loops each board's UF2 must have had taken at once (hotloops.js)
 EXPECTED = {
     "pico_oled": {"gc_alloc table scan", "lfs2_crc"},  # its font and lines are MONO_VLSB: no column fill
-    "pico_display_pack": {"gc_alloc table scan", "mono_horiz_fill_rect column", "expand_gs4", "lfs2_crc"},
+    "pico_display_pack": {"gc_alloc table scan", "mono_horiz_fill_rect column", "expand_gs4", "lfs2_crc", "sync_rows"},
 }
 
 
@@ -75,7 +75,7 @@ def _run(site, board, *extra):
                           capture_output=True, text=True, timeout=1200)
     assert proc.returncode == 0, proc.stderr[-3000:]
     digests = re.findall(r"^(.*?): .* digest ([0-9a-f]+)(.*)$", proc.stdout, re.M)
-    turns = dict(json.loads(re.search(r"^hot loops' turns on the last board: (.*)$", proc.stdout, re.M).group(1)))
+    turns = dict(json.loads(re.search(r"^instructions the hot loops ran at once, last board: (.*)$", proc.stdout, re.M).group(1)))
     return digests, turns
 
 

@@ -87,7 +87,8 @@ class Board {
     if (!this.options.plainCore && !this.options.noHotLoops) {
       for (const { pc, loop } of hotloops.find(mcu.flash.subarray(0, FLASH_BYTES))) this.hotLoops.set(pc, loop);
     }
-    this.hotCounts = new Map(); // turns taken at once, by loop name (speed.js reports them)
+    this.hotCounts = new Map(); // instructions run at once, by loop name (speed.js reports them)
+    this.hotDone = { cycles: 0, instructions: 0 };
     this.hotMarks = new Uint8Array(65536); // at (pc >>> 1) & 0xffff: a hot loop's head may be there
     for (const pc of this.hotLoops.keys()) this.hotMarks[(pc >>> 1) & 0xffff] = 1;
     const chip = new NorFlash(mcu.flash, (what) => this.powerCut(what), () => mcu.clock.nanos);
@@ -225,17 +226,20 @@ class Board {
     if (loop === undefined || core.interruptsUpdated || core.waiting) return 0;
     if (!hotloops.codeAt(mcu.flash, loop, core.PC - hotloops.FLASH_BASE)) return 0; // the flash changed
     const clock = mcu.clock;
-    const turnNanos = loop.cycles * CYCLE_NANOS;
     const alarm = clock.nextAlarm;
     const until = alarm !== null && alarm.nanos < limit ? alarm.nanos : limit;
-    const most = until === Infinity ? 1e6 : Math.ceil((until - clock.nanosCounter) / turnNanos) - 1;
-    if (most <= 0) return 0;
-    const turns = loop.run(mcu, core, most);
-    if (!turns) return 0;
-    this.hotCounts.set(loop.name, (this.hotCounts.get(loop.name) || 0) + turns);
-    core.cycles += turns * loop.cycles;
-    clock.nanosCounter += turns * turnNanos;
-    return turns * loop.instructions;
+    // the cycles the turns may take: they end before `until`
+    const budget = until === Infinity ? 1e7 : Math.ceil((until - clock.nanosCounter) / CYCLE_NANOS) - 1;
+    if (budget <= 0) return 0;
+    const done = this.hotDone;
+    done.cycles = 0;
+    done.instructions = 0;
+    loop.run(mcu, core, budget, done);
+    if (!done.cycles) return 0;
+    this.hotCounts.set(loop.name, (this.hotCounts.get(loop.name) || 0) + done.instructions);
+    core.cycles += done.cycles;
+    clock.nanosCounter += done.cycles * CYCLE_NANOS;
+    return done.instructions;
   }
 
   /**

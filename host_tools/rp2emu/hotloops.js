@@ -49,7 +49,7 @@ const GC_ALLOC_SCAN = {
   instructions: 24,
   cycles: 34,
   /** Turns at most `most`; the number taken (0: the core runs the head itself). */
-  run(mcu, core, most) {
+  turns(mcu, core, most) {
     const registers = core.registers;
     const sram = mcu.sram;
     const sp = core.SP;
@@ -98,7 +98,7 @@ const MONO_FILL_COLUMN = {
   ],
   instructions: 9,
   cycles: 13,
-  run(mcu, core, most) {
+  turns(mcu, core, most) {
     const registers = core.registers;
     const sram = mcu.sram;
     const keep = registers[2];
@@ -153,7 +153,7 @@ const EXPAND_GS4 = {
   ],
   instructions: 63,
   cycles: 97,
-  run(mcu, core, most) {
+  turns(mcu, core, most) {
     const registers = core.registers;
     const sram = mcu.sram;
     const view = mcu.sramView;
@@ -223,7 +223,7 @@ const LFS_CRC = {
   ],
   instructions: 18,
   cycles: 23,
-  run(mcu, core, most) {
+  turns(mcu, core, most) {
     const registers = core.registers;
     const end = registers[2];
     const table = registers[4];
@@ -262,7 +262,85 @@ const LFS_CRC = {
   },
 };
 
-const LOOPS = [GC_ALLOC_SCAN, MONO_FILL_COLUMN, EXPAND_GS4, LFS_CRC];
+/**
+ * The Display Pack driver's sync_rows (firmware/drivers/st7789.py, viper, frozen): the
+ * inner `while i < end` that compares the picture (buf) with what the panel holds
+ * (shadow) a word at a time.  At the head r4 = buf, r5 = shadow, [sp,#24] = i,
+ * [sp,#20] = end, [sp,#16] = changed.  A turn whose loop goes on is 38 instructions and
+ * 56 cycles when the word is the same, 48 and 74 when it differs (shadow[i] = w, its
+ * push of i, changed = 1); either leaves [sp,#0] = i + 1, [sp,#12] = w,
+ * [sp,#24] = i + 1, r0 = 1, r1 = i + 1, r2 = end, the flags of `cmp r0,#0`.
+ */
+const SYNC_ROWS = {
+  name: 'sync_rows',
+  code: [
+    [0x00, [0x9806, 0x4601, 0x4620, 0x008a, 0x5880, 0x9003, 0x9806, 0x4601, 0x4628, 0x008a, 0x5880, 0x9000,
+      0x9803, 0x4602, 0x9900, 0x4291, 0xd101, 0x2000, 0xe000, 0x2001, 0x2800, 0xd103, 0xe00e]],
+    [0x34, [0x9803, 0x9000, 0x9806, 0x4601, 0x4628, 0x9a00, 0xb402, 0x0089, 0x5042, 0xbc02, 0x2001, 0x9004,
+      0x9806, 0x2201, 0x4601, 0x1889, 0x4608, 0x9006, 0x9806, 0x9000, 0x9805, 0x4602, 0x9900, 0x4291, 0xdb01,
+      0x2000, 0xe000, 0x2001, 0x2800, 0xd1c7]],
+  ],
+  run(mcu, core, budget, done) {
+    const registers = core.registers;
+    const view = mcu.sramView;
+    const bytes = mcu.sram.length;
+    const sp = registers[13] - SRAM_BASE;
+    if (sp < 4 || sp + 28 > bytes) return;
+    const buf = registers[4];
+    const shadow = registers[5];
+    let i = view.getUint32(sp + 24, true);
+    const end = view.getUint32(sp + 20, true);
+    let word = 0;
+    let cycles = 0;
+    let instructions = 0;
+    let changed = false;
+    while (cycles + 74 <= budget) {
+      const next = (i + 1) >>> 0;
+      if (!((next | 0) < (end | 0))) break; // cmp r1,r2; blt: the loop ends after this turn
+      const offset = (i << 2) >>> 0;
+      const from = buf + offset - SRAM_BASE;
+      const to = shadow + offset - SRAM_BASE;
+      if (from < 0 || from + 3 >= bytes || to < 0 || to + 3 >= bytes) break;
+      if (to + 4 > sp - 4 && to < sp + 28) break; // shadow over the frame: the core does it
+      const w = view.getUint32(from, true);
+      if (view.getUint32(to, true) === w) {
+        cycles += 56;
+        instructions += 38;
+      } else {
+        view.setUint32(to, w, true);
+        view.setUint32(sp - 4, i, true); // push {r1}
+        changed = true;
+        cycles += 74;
+        instructions += 48;
+      }
+      word = w;
+      i = next;
+    }
+    if (!cycles) return;
+    view.setUint32(sp + 0, i, true);
+    view.setUint32(sp + 12, word, true);
+    view.setUint32(sp + 24, i, true);
+    if (changed) view.setUint32(sp + 16, 1, true);
+    registers[0] = 1;
+    registers[1] = i;
+    registers[2] = end;
+    core.substractUpdateFlags(1, 0);
+    done.cycles = cycles;
+    done.instructions = instructions;
+  },
+};
+
+/** A loop whose every turn costs the same: run(..., budget) from its turns(..., most). */
+function fixed(loop) {
+  loop.run = (mcu, core, budget, done) => {
+    const turns = loop.turns(mcu, core, Math.floor(budget / loop.cycles));
+    done.cycles = turns * loop.cycles;
+    done.instructions = turns * loop.instructions;
+  };
+  return loop;
+}
+
+const LOOPS = [fixed(GC_ALLOC_SCAN), fixed(MONO_FILL_COLUMN), fixed(EXPAND_GS4), fixed(LFS_CRC), SYNC_ROWS];
 
 function halfword(flash, offset) {
   return flash[offset] | (flash[offset + 1] << 8);

@@ -161,7 +161,7 @@ function main() {
   busy.wallPerPressMs = (performance.now() - wallBefore) / (options.presses + 1);
   runTo(board, `still screen ${options.still} ms after the presses`, board.nanos() / 1e6 + options.still);
   void up;
-  process.stdout.write(`hot loops' turns on the last board: ${JSON.stringify([...board.hotCounts])}\n`);
+  process.stdout.write(`instructions the hot loops ran at once, last board: ${JSON.stringify([...board.hotCounts])}\n`);
   for (const phase of phases) {
     process.stdout.write(`${phase.name}: ${phase.simMs.toFixed(0)} ms simulated in ${phase.wallMs.toFixed(0)} ms`
       + ` (${(100 * phase.speed).toFixed(0)}% of real time; ${phase.cpuMs.toFixed(0)} ms of CPU) digest ${phase.digest}`
