@@ -17,8 +17,11 @@
 const { RP2040, USBCDC, ConsoleLogger, LogLevel } = require('rp2040js');
 const { FLASH_BYTES, NorFlash, FlashSsi, QspiPins, ChipResetRegisters } = require('./flash');
 const { ButtonPins } = require('./buttons');
+const fastcore = require('./fastcore');
+const hotloops = require('./hotloops');
 
 const CYCLE_NANOS = 1e9 / 125e6;
+const SRAM_BASE = 0x20000000;
 // DMA channel CTRL bits (RP2040 datasheet, 2.5.7)
 const DMA_EN = 1 << 0;
 const DMA_INCR_READ = 1 << 4;
@@ -62,9 +65,32 @@ class Board {
     this.pwmAlarms = null; // the new chip's PWM alarms (nextWakeNanos)
     const mcu = new RP2040();
     mcu.logger = new ConsoleLogger(LogLevel.Error);
+    // rp2040js's decoder with its tests chosen by a table (fastcore.js): the same instructions
+    if (!this.options.plainCore) {
+      mcu.core.executeInstruction = fastcore.executeInstruction;
+      // A word stored in SRAM: rp2040js looks for a peripheral at the address first (none
+      // is mapped at 0x20000000-0x20041fff), then stores it as here.
+      const sram = mcu.sramView;
+      const sramBytes = mcu.sram.length;
+      const writeUint32 = mcu.writeUint32.bind(mcu);
+      mcu.writeUint32 = (address, value) => {
+        const at = (address >>> 0) - SRAM_BASE;
+        if (at >= 0 && at + 3 < sramBytes) sram.setUint32(at, value, true);
+        else writeUint32(address, value);
+      };
+    }
     mcu.loadBootrom(this.bootrom); // resets, which erases rp2040js's flash array
     mcu.flash.set(this.image);
     this.image = null;
+    // the firmware's hot loops (hotloops.js), by their heads' addresses
+    this.hotLoops = new Map();
+    if (!this.options.plainCore && !this.options.noHotLoops) {
+      for (const { pc, loop } of hotloops.find(mcu.flash.subarray(0, FLASH_BYTES))) this.hotLoops.set(pc, loop);
+    }
+    this.hotCounts = new Map(); // instructions run at once, by loop name (speed.js reports them)
+    this.hotDone = { cycles: 0, instructions: 0 };
+    this.hotMarks = new Uint8Array(65536); // at (pc >>> 1) & 0xffff: a hot loop's head may be there
+    for (const pc of this.hotLoops.keys()) this.hotMarks[(pc >>> 1) & 0xffff] = 1;
     const chip = new NorFlash(mcu.flash, (what) => this.powerCut(what), () => mcu.clock.nanos);
     chip.onWrite = (address, bytes) => this.tell('flashWrite', address, bytes);
     if (this.cutArmed) {
@@ -117,6 +143,7 @@ class Board {
     const mcu = this.mcu;
     const clock = mcu.clock;
     const core = mcu.core;
+    const hotMarks = this.hotMarks;
     this.polling = false; // the host may have raised an interrupt between two runs (a USB byte)
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu; i++) {
       if (core.waiting || this.polling) {
@@ -126,6 +153,13 @@ class Board {
         clock.tick(wait);
         i += wait / CYCLE_NANOS;
         continue;
+      }
+      if (hotMarks[(core.registers[15] >>> 1) & 0xffff] !== 0) {
+        const done = this.hotTurns(Infinity);
+        if (done) {
+          i += done - 1;
+          continue;
+        }
       }
       const delta = core.executeInstruction() * CYCLE_NANOS;
       const after = clock.nanosCounter + delta;
@@ -149,6 +183,7 @@ class Board {
     const mcu = this.mcu;
     const clock = mcu.clock;
     const core = mcu.core;
+    const hotMarks = this.hotMarks;
     this.polling = false; // the host may have raised an interrupt between two runs (a USB byte)
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu && clock.nanos < nanos; i++) {
       if (core.waiting || this.polling) {
@@ -160,6 +195,13 @@ class Board {
         i += wait / CYCLE_NANOS;
         continue;
       }
+      if (hotMarks[(core.registers[15] >>> 1) & 0xffff] !== 0) {
+        const done = this.hotTurns(nanos);
+        if (done) {
+          i += done - 1;
+          continue;
+        }
+      }
       const delta = core.executeInstruction() * CYCLE_NANOS;
       const after = clock.nanosCounter + delta;
       const alarm = clock.nextAlarm;
@@ -168,6 +210,36 @@ class Board {
         this.polling = false; // what fell due may have ended the wait or raised an interrupt
       } else clock.nanosCounter = after;
     }
+  }
+
+  /**
+   * At a hot loop's head (hotloops.js): its plain turns at once, each ending before the
+   * next alarm and before `limit` (simulated nanos), so no alarm falls due and no
+   * interrupt comes within them, as instruction by instruction; none while an interrupt
+   * may be pending (the core looks for one before its next instruction).  Returns the
+   * instructions those turns stand for (0: none taken, the core runs the head itself).
+   */
+  hotTurns(limit) {
+    const mcu = this.mcu;
+    const core = mcu.core;
+    const loop = this.hotLoops.get(core.PC);
+    if (loop === undefined || core.interruptsUpdated || core.waiting) return 0;
+    if (!hotloops.codeAt(mcu.flash, loop, core.PC - hotloops.FLASH_BASE)) return 0; // the flash changed
+    const clock = mcu.clock;
+    const alarm = clock.nextAlarm;
+    const until = alarm !== null && alarm.nanos < limit ? alarm.nanos : limit;
+    // the cycles the turns may take: they end before `until`
+    const budget = until === Infinity ? 1e7 : Math.ceil((until - clock.nanosCounter) / CYCLE_NANOS) - 1;
+    if (budget <= 0) return 0;
+    const done = this.hotDone;
+    done.cycles = 0;
+    done.instructions = 0;
+    loop.run(mcu, core, budget, done);
+    if (!done.cycles) return 0;
+    this.hotCounts.set(loop.name, (this.hotCounts.get(loop.name) || 0) + done.instructions);
+    core.cycles += done.cycles;
+    clock.nanosCounter += done.cycles * CYCLE_NANOS;
+    return done.instructions;
   }
 
   /**
