@@ -63,29 +63,36 @@ def compact(table):
 def read_file(code, skip=None, only=None):
     """The table in render/lang/`code`.txt, as a dict: without the keys that start with
     `skip`, or only those that start with `only`."""
-    # The file is read whole (4 KB) and cut up in place: per line only the key
-    # (none when the code names it: then it is interned) and the value string are
-    # allocated, so the table's strings lie side by side instead of between freed lines.
-    with open(_dir() + code + ".txt", "rb") as f:
-        size = f.seek(0, 2)  # read at its size: one block, not a buffer grown 256 B at a time
-        f.seek(0)
-        data = f.read(size)
-    mv = memoryview(data)
+    # The file (6 KB) is read 512 B at a time and cut up in place: per line only the key
+    # (none when the code names it: then it is interned) and the value string are kept.
+    # No block larger than a read and a line is needed, so a fragmented heap (a language
+    # changed late in a long game) still finds room; the file is never whole in RAM.
     table = {}
-    n = len(data)
-    i = 0
-    while i < n:
-        j = data.find(b"\n", i)
-        if j < 0:
-            j = n
-        if data[i] != 0x23:  # a "#" line is a comment
-            s = data.find(b" = ", i, j)
-            if s >= 0:
-                e = j
-                while e > s + 3 and data[e - 1] == 0x0D:  # "\r" of a CRLF file
-                    e -= 1
-                key = str(mv[i:s], "utf-8").strip()
-                if not (skip and key.startswith(skip)) and (not only or key.startswith(only)):
-                    table[key] = str(mv[s + 3:e], "utf-8")
-        i = j + 1
+    with open(_dir() + code + ".txt", "rb") as f:
+        rest = b""  # the start of a line cut by the last read
+        while True:
+            chunk = f.read(512)
+            data = rest + chunk if rest else chunk
+            if not data:
+                break
+            n = data.rfind(b"\n") + 1 if chunk else len(data)  # whole lines; at the end, all
+            mv = memoryview(data)
+            i = 0
+            while i < n:
+                j = data.find(b"\n", i, n)
+                if j < 0:
+                    j = n
+                if data[i] != 0x23:  # a "#" line is a comment
+                    s = data.find(b" = ", i, j)
+                    if s >= 0:
+                        e = j
+                        while e > s + 3 and data[e - 1] == 0x0D:  # "\r" of a CRLF file
+                            e -= 1
+                        key = str(mv[i:s], "utf-8").strip()
+                        if not (skip and key.startswith(skip)) and (not only or key.startswith(only)):
+                            table[key] = str(mv[s + 3:e], "utf-8")
+                i = j + 1
+            rest = data[n:]
+            if not chunk:
+                break
     return table

@@ -123,57 +123,69 @@ class Entry(Screen):
         if is_key(ev, BACK):
             self.retreat()
             return
-        # the taker's, the tens' and whose-melds steps here, the contract's and the check's in a
-        # method each (fewer functions on the heap of `make deploy`: each costs its code and its name)
-        step = self.step
-        draft = self.draft
-        if step == S_TAKER:  # UP NS took, DOWN EW took, OK the taker kept
-            self._ctx = None
-            if is_key(ev, UP):
-                draft.taker = "NS"
-            elif is_key(ev, DOWN):
-                draft.taker = "EW"
-            elif not is_key(ev, OK):
-                return
-            self.advance()
+        step = self.step  # one method per step
+        if step == S_TAKER:
+            self._key_taker(ev)
         elif step == S_BID:
             self._key_bid(ev)
-        elif step == S_TENS:  # UP/DOWN the card points' tens (held: stop at the ends), OK next, held OK the other pile
-            if is_key(ev, OK, LONG):
-                draft.touched = True
-                draft.set_pile("D" if draft.pile == "T" else "T")  # count the other pile, same total
-                self._rows = None
-                self.app.show_message(self.app.texts["defence"] if draft.pile == "D" else self.app.texts["takers"])
-                return
-            move = up_down(ev)
-            if move:
-                draft.touched = True
-                items = draft.tens_items()
-                i = wrap_or_stop(items.index(draft.tens) if draft.tens in items else 0, move, len(items),
-                                 ev >> 2 == PRESS)
-                was_num = isinstance(draft.tens, int)
-                draft.tens = items[i]
-                if was_num != isinstance(draft.tens, int):
-                    self._stepno_s = None
-                if draft.tens == 16 and draft.units > 2:
-                    draft.units = 2
-            elif is_key(ev, OK):
-                self.advance()
-        elif step == S_MELDS_TO:  # whose melds are best: UP NS, DOWN EW, OK nobody (or the team chosen), held OK nobody
-            if is_key(ev, UP):
-                draft.melds_to = "NS"
-            elif is_key(ev, DOWN):
-                draft.melds_to = "EW"
-            elif is_key(ev, OK):
-                if draft.melds_to == "auto":  # nothing chosen yet: OK means nobody
-                    draft.melds_to = None
-            elif is_key(ev, OK, LONG):
-                draft.melds_to = None  # nobody, even after a team was chosen
-            else:
-                return
-            self.goto(S_CONFIRM)
+        elif step == S_TENS:
+            self._key_tens(ev)
+        elif step == S_MELDS_TO:
+            self._key_melds_to(ev)
         elif step == S_CONFIRM:
             self._key_confirm(ev)
+
+    def _key_taker(self, ev):
+        """UP NS took, DOWN EW took, OK the taker kept."""
+        draft = self.draft
+        self._ctx = None
+        if is_key(ev, UP):
+            draft.taker = "NS"
+        elif is_key(ev, DOWN):
+            draft.taker = "EW"
+        elif not is_key(ev, OK):
+            return
+        self.advance()
+
+    def _key_tens(self, ev):
+        """UP/DOWN the card points' tens (held: stop at the ends), OK next, held OK the other pile."""
+        draft = self.draft
+        if is_key(ev, OK, LONG):
+            draft.touched = True
+            draft.set_pile("D" if draft.pile == "T" else "T")  # count the other pile, same total
+            self._rows = None
+            self.app.show_message(self.app.texts["defence"] if draft.pile == "D" else self.app.texts["takers"])
+            return
+        move = up_down(ev)
+        if move:
+            draft.touched = True
+            items = draft.tens_items()
+            i = wrap_or_stop(items.index(draft.tens) if draft.tens in items else 0, move, len(items),
+                             ev >> 2 == PRESS)
+            was_num = isinstance(draft.tens, int)
+            draft.tens = items[i]
+            if was_num != isinstance(draft.tens, int):
+                self._stepno_s = None
+            if draft.tens == 16 and draft.units > 2:
+                draft.units = 2
+        elif is_key(ev, OK):
+            self.advance()
+
+    def _key_melds_to(self, ev):
+        """Whose melds are best: UP NS, DOWN EW, OK nobody (or the team chosen), held OK nobody."""
+        draft = self.draft
+        if is_key(ev, UP):
+            draft.melds_to = "NS"
+        elif is_key(ev, DOWN):
+            draft.melds_to = "EW"
+        elif is_key(ev, OK):
+            if draft.melds_to == "auto":  # nothing chosen yet: OK means nobody
+                draft.melds_to = None
+        elif is_key(ev, OK, LONG):
+            draft.melds_to = None  # nobody, even after a team was chosen
+        else:
+            return
+        self.goto(S_CONFIRM)
 
     def _key_bid(self, ev):
         """UP/DOWN the contract, OK next, held OK its type (NT, AT), held BACK the coinche."""
@@ -365,58 +377,71 @@ class Entry(Screen):
             layout.ask(self.capot_question, self.capot_answer_ok, self.capot_answer_back)
         elif self.meld_team is not None:
             self._draw_announces(layout)
-        elif self.step == S_TAKER:
-            app = self.app
-            layout.choice3(app.texts["t_taker"], self._stepno(), (app.team_name("NS"), "NS"),
-                           (app.texts["keep"], "keep"), (app.team_name("EW"), "EW"), self.draft.taker, self.context())
-        elif self.step == S_BID:  # the contract, its type and coinche; the taker's line under it
-            draft = self.draft
-            texts = self.app.texts
-            b = draft.bid
-            if b == "pass":  # nobody took: no taker's line under "All passed"
-                self._ctx = ""
-            if self._ctx is None:
-                name = self.app.team_name(draft.taker)
-                ctx = name + " " + texts["took"]
-                if len(draft.kinds()) > 1:
-                    kind = texts["k_" + draft.kind] if draft.kind != "suit" else texts["suit"]
-                    ctx += " " + kind
-                    if len(ctx) > 16:  # a long team name: the contract type matters more
-                        ctx = name + " " + kind
-                self._ctx = ctx
-            coinche = draft.coinche_level()
-            if isinstance(b, int):
-                lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
-                if coinche:
-                    lab = (lab + " " if lab else "") + _COINCHE[coinche]
-                layout.picker(texts["t_bid"], self._stepno(), b, lab, self._ctx, self._key_rows())
-            else:
-                lab = texts[b]
-                if coinche:
-                    lab = lab + " " + _COINCHE[coinche]
-                layout.picker(texts["t_bid"], self._stepno(), None, lab, self._ctx, self._key_rows())
+        elif self.step == S_TAKER:  # one method per step
+            self._draw_taker(layout)
+        elif self.step == S_BID:
+            self._draw_bid(layout)
         elif self.step == S_TENS:
-            draft = self.draft
-            texts = self.app.texts
-            title = texts["t_points"] if draft.pile == "T" else texts["t_pile_def"]
-            if isinstance(draft.tens, int):
-                v = draft.points_entered()
-                layout.picker(title, self._stepno(), v, None, self.context(), self._key_rows())
-                layout.mark_digits(v, False)
-            else:
-                lab = {ALL: texts["all_tricks"], DEF_ALL: texts["def_all"], SOLO: texts["solo"]}[draft.tens]
-                layout.picker(title, self._stepno(), None, lab, self.context(), self._key_rows())
+            self._draw_tens(layout)
         elif self.step == S_MELDS_TO:
-            texts = self.app.texts
-            cur = self.draft.melds_to if self.draft.melds_to != "auto" else None
-            ns, ew = (self.app.team_name("NS"), "NS"), (self.app.team_name("EW"), "EW")
-            if cur is None:
-                layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["nobody"], None), ew, cur, None)
-            else:  # OK keeps the team chosen; held OK: nobody
-                layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["keep"], None), ew, cur,
-                               texts["hold_ok_nobody"])
+            self._draw_melds_to(layout)
         elif self.step == S_CONFIRM:
             self._draw_confirm(layout)
+
+    def _draw_taker(self, layout):
+        app = self.app
+        layout.choice3(app.texts["t_taker"], self._stepno(), (app.team_name("NS"), "NS"),
+                       (app.texts["keep"], "keep"), (app.team_name("EW"), "EW"), self.draft.taker, self.context())
+
+    def _draw_bid(self, layout):
+        """The contract, its type and coinche; the taker's line under it."""
+        draft = self.draft
+        texts = self.app.texts
+        b = draft.bid
+        if b == "pass":  # nobody took: no taker's line under "All passed"
+            self._ctx = ""
+        if self._ctx is None:
+            name = self.app.team_name(draft.taker)
+            ctx = name + " " + texts["took"]
+            if len(draft.kinds()) > 1:
+                kind = texts["k_" + draft.kind] if draft.kind != "suit" else texts["suit"]
+                ctx += " " + kind
+                if len(ctx) > 16:  # a long team name: the contract type matters more
+                    ctx = name + " " + kind
+            self._ctx = ctx
+        coinche = draft.coinche_level()
+        if isinstance(b, int):
+            lab = texts["k_" + draft.kind] if draft.kind != "suit" else None
+            if coinche:
+                lab = (lab + " " if lab else "") + _COINCHE[coinche]
+            layout.picker(texts["t_bid"], self._stepno(), b, lab, self._ctx, self._key_rows())
+        else:
+            lab = texts[b]
+            if coinche:
+                lab = lab + " " + _COINCHE[coinche]
+            layout.picker(texts["t_bid"], self._stepno(), None, lab, self._ctx, self._key_rows())
+
+    def _draw_tens(self, layout):
+        draft = self.draft
+        texts = self.app.texts
+        title = texts["t_points"] if draft.pile == "T" else texts["t_pile_def"]
+        if isinstance(draft.tens, int):
+            v = draft.points_entered()
+            layout.picker(title, self._stepno(), v, None, self.context(), self._key_rows())
+            layout.mark_digits(v, False)
+        else:
+            lab = {ALL: texts["all_tricks"], DEF_ALL: texts["def_all"], SOLO: texts["solo"]}[draft.tens]
+            layout.picker(title, self._stepno(), None, lab, self.context(), self._key_rows())
+
+    def _draw_melds_to(self, layout):
+        texts = self.app.texts
+        cur = self.draft.melds_to if self.draft.melds_to != "auto" else None
+        ns, ew = (self.app.team_name("NS"), "NS"), (self.app.team_name("EW"), "EW")
+        if cur is None:
+            layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["nobody"], None), ew, cur, None)
+        else:  # OK keeps the team chosen; held OK: nobody
+            layout.choice3(texts["t_melds_to"], self._stepno(), ns, (texts["keep"], None), ew, cur,
+                           texts["hold_ok_nobody"])
 
     def _draw_announces(self, layout):
         texts = self.app.texts
