@@ -31,6 +31,14 @@ def need_chromium():
         pytest.skip("Debian's chromium and chromium-driver are not installed (%s, %s)" % (CHROMIUM, CHROMEDRIVER))
 
 
+def pdf_info(path):
+    """What pdfinfo says of the PDF at path (Debian's poppler-utils; the test skips without it)."""
+    import shutil
+    if shutil.which("pdfinfo") is None:
+        pytest.skip("Debian's poppler-utils is not installed (pdfinfo)")
+    return subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+
+
 class Server:
     """`python -m host_tools.club --db DB serve` as the organiser starts it."""
 
@@ -113,13 +121,21 @@ def sign_in(browser, base, password=PASSWORD):
     field = browser.find_element(By.ID, "password")
     field.clear()
     field.send_keys(password)
-    old_page = browser.find_element(By.TAG_NAME, "html")
+    browser.execute_script("window.signingIn = true")
     browser.find_element(By.ID, "sign-in").click()
     # the click only starts the answer's navigation: wait for the page it brings (whether
-    # the admin page or the login page again), or a loaded machine's next look sees the old one
-    from selenium.webdriver.support import expected_conditions
+    # the admin page or the login page again), or a loaded machine's next look sees the old
+    # one.  A mark on the old page's window, gone on the new one: asking an element of the
+    # old page whether it is stale can itself fail while Chromium swaps the documents.
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
-    WebDriverWait(browser, 30).until(expected_conditions.staleness_of(old_page))
+
+    def the_new_page(driver):
+        try:
+            return driver.execute_script("return window.signingIn === undefined && document.readyState === 'complete'")
+        except WebDriverException:  # between the two documents
+            return False
+    WebDriverWait(browser, 30).until(the_new_page)
 
 
 def print_pdf(browser, path):

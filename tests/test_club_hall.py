@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from club_browser import Server, chromium, club, need_chromium, print_pdf, screen, shown, sign_in, text, wait_for
+from club_browser import Server, chromium, club, need_chromium, pdf_info, print_pdf, screen, shown, sign_in, text, wait_for
 
 REFRESH = 2
 SHOTS = os.environ.get("CLUB_SCREENSHOTS")
@@ -175,7 +175,7 @@ def test_door_list_and_slips_for_the_hall(hall, tmp_path):
     assert lines == sorted(lines, key=lambda line: line.casefold().replace("é", "e").replace("è", "e"))
     browser.get(hall["server"].base + "/admin/slips/2")
     pdf = print_pdf(browser, tmp_path / "slips.pdf")
-    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+    info = pdf_info(pdf)
     assert re.search(r"Pages:\s+10\b", info)  # 20 tables, two a page
     if SHOTS:
         subprocess.run(["pdftoppm", "-png", "-r", "72", "-f", "1", "-l", "1", "-singlefile", str(pdf),
@@ -221,7 +221,7 @@ def test_final_ranking_with_the_prizes_typed_on_the_admin_page(hall, tmp_path):
         assert "retirée" in rows[-1].text and not rows[-1].find_element(By.CSS_SELECTOR, ".prize").text
         shot(browser, "final-ranking-with-prizes.png")
         pdf = print_pdf(browser, tmp_path / "ranking.pdf")
-        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+        info = pdf_info(pdf)
         width, height = map(float, re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info).groups())
         assert abs(width - 595.3) < 1 and abs(height - 841.9) < 1
     finally:
@@ -279,6 +279,6 @@ def test_slips_for_longer_rounds_still_two_to_a_page(hall, tmp_path, deals):
             browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
         assert spill <= 1 and min(rows) * mm >= 3.5 and min(digits) * mm >= 8
         pdf = print_pdf(browser, tmp_path / "slips.pdf")
-        assert re.search(r"Pages:\s+2\b", subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout)
+        assert re.search(r"Pages:\s+2\b", pdf_info(pdf))
     finally:
         running.stop()

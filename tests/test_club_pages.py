@@ -6,11 +6,10 @@ correction kept, the printable sheet). Requests without a browser (a closed admi
 page, a form without its token) go through Flask's test client."""
 import os
 import re
-import subprocess
 
 import pytest
 
-from club_browser import PASSWORD, Server, chromium, club, need_chromium, print_pdf, screen, shown, sign_in, text, wait_for
+from club_browser import PASSWORD, Server, chromium, club, need_chromium, pdf_info, print_pdf, screen, shown, sign_in, text, wait_for
 from coinche.result_code import encode, grouped
 
 REFRESH = 2
@@ -159,7 +158,7 @@ def test_slips_print_two_to_an_a4_page_with_room_for_the_code(server, browser, t
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
     pdf = print_pdf(browser, tmp_path / "slips.pdf")
-    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+    info = pdf_info(pdf)
     assert re.search(r"Pages:\s+2\b", info), info  # 3 tables: two slips, then one
     width, height = map(float, re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info).groups())
     assert abs(width - 595.3) < 1 and abs(height - 841.9) < 1  # A4

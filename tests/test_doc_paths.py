@@ -1,6 +1,7 @@
 """Every path of the repository that the documentation names exists: the README and every
 page of docs/ name files, folders and `python -m` modules that a reader can open or run.
-(Paths under build/ and node_modules/ are made by the tools, not kept in the repository; a
+(Paths under build/ and node_modules/, and the files .gitignore names, are made by the
+tools, not kept in the repository; a
 name with a placeholder, such as boards/<name>.py or boards/NAME.py, or a wildcard must
 match at least one file.)"""
 import glob
@@ -27,8 +28,16 @@ def named_paths(text):
         yield path
 
 
+def made_by_the_tools():
+    """The files .gitignore names by their whole path (fastcore.js, written at install)."""
+    with open(os.path.join(ROOT, ".gitignore"), encoding="utf-8") as f:
+        return {line.strip().strip("/") for line in f if line.startswith("/") and "*" not in line}
+
+
 def path_exists(path):
     if "node_modules" in path:  # installed by npm (host_tools/rp2emu/install.py), not kept
+        return True
+    if path in made_by_the_tools():
         return True
     if os.path.exists(os.path.join(ROOT, path)):
         return True

