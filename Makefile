@@ -22,7 +22,7 @@ $(STAMP): requirements-dev.txt
 # Two tiers, chosen by the pytest marker `device` (tests/conftest.py applies it to the tests
 # that ask for a UF2; the files that boot the emulated RP2040 carry it): `make test` runs the
 # rest, `make test-device` the marked ones, `make test-all` both in one run.
-# On TEST_WORKERS processes (pytest-xdist), a test file's tests on one of them, so a file's
+# On TEST_WORKERS processes (pytest-xdist; QUICK_WORKERS for make test), a test file's tests on one of them, so a file's
 # deploy or game is made once (builds shared across files take turns: host_tools/common/locks.py);
 # TEST_WORKERS=0 runs them all in this one. The files go out slowest first, by the last run's
 # durations (tests/durations.py), not xdist's order. The 15 slowest tests are listed at the end.
@@ -35,11 +35,15 @@ $(STAMP): requirements-dev.txt
 # to write them (PYTHONDONTWRITEBYTECODE).
 # The device tier first installs rp2040js (host_tools/rp2emu/install.py): on a developer's
 # machine a failed install lets its tests skip with the reason; under CI=true it stops make.
+# The quick tier runs one worker more than the cores: a third of its time is spent waiting
+# (on Mosquitto, Chromium, the club's service, a child interpreter's start), not computing.
 TEST_WORKERS ?= 2
-PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15
+QUICK_WORKERS ?= 3
+PYTEST_ARGS := -q --dist loadfile --no-loadscope-reorder --durations=15
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest $(PYTEST_ARGS) -n $(TEST_WORKERS)
 RP2EMU_INSTALL := $(PY) -m host_tools.rp2emu.install || [ "$$CI" != true ]
 test: $(STAMP)
-	$(PYTEST) -m "not device" tests
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest $(PYTEST_ARGS) -n $(QUICK_WORKERS) -m "not device" tests
 
 test-device: $(STAMP)
 	@$(RP2EMU_INSTALL)
