@@ -6,7 +6,9 @@ end while the other worker waits. Each run keeps every test's time (setup, call 
 teardown) in build/test-durations.json; the next run sums them per file and sends the
 longest files first. A test the file does not know counts 0 s.
 
-Fallback, when the file is missing (a fresh clone) or knows none of a file's tests: the
+A fresh clone has no such record: then each file's seconds come from tests/file_seconds.json,
+one run's seconds per file written by `python tests/durations.py --baseline` (the order
+only: a stale figure makes a run a little longer, never wrong). A file in neither: the
 `device` tier's files first (the emulated Pico's take minutes), then the others, each in
 the order collected. The sort is stable: a file's own tests keep their order.
 
@@ -18,6 +20,7 @@ import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DURATIONS = os.path.join(ROOT, "build", "test-durations.json")
+BASELINE = os.path.join(ROOT, "tests", "file_seconds.json")
 
 
 def load(path=DURATIONS):
@@ -34,15 +37,27 @@ def file_of(nodeid):
     return nodeid.split("::", 1)[0]
 
 
-def order_slowest_first(items, known=None):
+def per_file(known):
+    """{test file: seconds} summed over its tests."""
+    seconds = {}
+    for nodeid, value in known.items():
+        seconds[file_of(nodeid)] = seconds.get(file_of(nodeid), 0.0) + value
+    return seconds
+
+
+def order_slowest_first(items, known=None, baseline=None):
     """Sort items (in place) by their file's recorded seconds, longest first; the
     fallback order for files with no record (the module docstring)."""
     known = load() if known is None else known
+    baseline = load(BASELINE) if baseline is None else baseline
     seconds = {}
     for item in items:
         name = file_of(item.nodeid)
         if item.nodeid in known:
             seconds[name] = seconds.get(name, 0.0) + known[item.nodeid]
+    for name in {file_of(item.nodeid) for item in items} - set(seconds):
+        if name in baseline:
+            seconds[name] = baseline[name]
     device_files = {file_of(item.nodeid) for item in items if item.get_closest_marker("device")}
 
     def rank(item):
@@ -78,3 +93,19 @@ class Run:
 
 
 RUN = Run()
+
+
+def write_baseline(path=BASELINE, known=None):
+    """tests/file_seconds.json from the last run's record: whole seconds per file."""
+    seconds = per_file(load() if known is None else known)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({name: round(value) for name, value in sorted(seconds.items())}, f, indent=0, sort_keys=True)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] != ["--baseline"]:
+        sys.exit("usage: python tests/durations.py --baseline   (tests/file_seconds.json from build/test-durations.json)")
+    write_baseline()

@@ -2,8 +2,9 @@
 every event the game is valid (see tests/mp/fuzz_app.py).
 
 `make test-full` presses 100 000 and 20 000 keys from the seeds 1 and 2; `make test`
-presses 10 000 and 5 000 from seeds that move with the run's offset (tests/sweep.py),
+presses 5 000 and 2 500 from seeds that move with the run's offset (tests/sweep.py),
 so each run walks new paths."""
+import ast
 import os
 
 import pytest
@@ -12,9 +13,10 @@ import sweep
 from conftest import ROOT, run_mp
 
 SCRIPT = os.path.join(ROOT, "tests", "mp", "fuzz_app.py")
+PLAYED = {"home", "menu", "entry-taker", "entry-bid", "entry-tens", "entry-confirm", "deal", "history"}
 
 
-@pytest.mark.parametrize("seed,full,quick", [(1, 100000, 10000), (2, 20000, 5000)])
+@pytest.mark.parametrize("seed,full,quick", [(1, 100000, 5000), (2, 20000, 2500)])
 def test_random_presses_never_break_the_game(seed, full, quick):
     n = sweep.count(full, quick)
     if not sweep.FULL:
@@ -24,7 +26,9 @@ def test_random_presses_never_break_the_game(seed, full, quick):
     out = run_mp(script=SCRIPT, args=[str(n), str(seed)], heapsize="4M").stdout
     first = out.splitlines()[0].split()
     assert first[:3] == ["fuzz", "ok", str(n)], "seed %d: %s" % (seed, out)
-    saved, screens = int(first[3]), int(first[5])
-    # the walk must really play: deals saved and most screens visited
+    saved = int(first[3])
+    visited = set(ast.literal_eval(out.splitlines()[1].split(" ", 1)[1]))
+    # the walk must really play: deals saved, and the screens of a deal, its history and the
+    # menu reached (which others a walk of a few thousand presses reaches varies with its seed: 10 to 20)
     assert saved > 50 * n // full, "seed %d: %s" % (seed, out)
-    assert screens >= 15, "seed %d: %s" % (seed, out)
+    assert PLAYED <= visited, "seed %d: %s" % (seed, out)

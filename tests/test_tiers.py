@@ -86,14 +86,34 @@ def test_files_go_out_slowest_first_by_the_last_runs_durations():
              _item("tests/test_c.py::one")]
     known = {"tests/test_a.py::one": 5.0, "tests/test_b.py::one": 4.0, "tests/test_b.py::two": 3.0,
              "tests/test_c.py::one": 0.5}
-    durations.order_slowest_first(items, known)
+    durations.order_slowest_first(items, known, baseline={})
     assert [i.nodeid for i in items] == ["tests/test_b.py::one", "tests/test_b.py::two", "tests/test_a.py::one",
                                          "tests/test_c.py::one"]
 
 
+def test_a_fresh_clone_orders_by_the_files_seconds_kept_in_the_repository(tmp_path):
+    """No record of a last run: the seconds per file of tests/file_seconds.json; a file the
+    record knows goes by the record, a file neither knows as without durations."""
+    items = [_item("tests/test_a.py::one"), _item("tests/test_b.py::one"), _item("tests/test_c.py::one"),
+             _item("tests/test_emu.py::one", device=True), _item("tests/test_d.py::one")]
+    durations.order_slowest_first(items, {"tests/test_c.py::one": 9.0},
+                                  baseline={"tests/test_a.py": 2, "tests/test_b.py": 30, "tests/test_c.py": 1})
+    assert [i.nodeid for i in items] == ["tests/test_emu.py::one", "tests/test_b.py::one", "tests/test_c.py::one",
+                                         "tests/test_a.py::one", "tests/test_d.py::one"]
+    baseline = tmp_path / "file_seconds.json"
+    durations.write_baseline(str(baseline), {"tests/test_a.py::one": 1.4, "tests/test_a.py::two": 2.0})
+    assert durations.load(str(baseline)) == {"tests/test_a.py": 3}
+
+
+def test_the_files_seconds_kept_in_the_repository_name_test_files_that_exist():
+    kept = durations.load(durations.BASELINE)
+    assert len(kept) > 50
+    assert [name for name in kept if not os.path.exists(os.path.join(durations.ROOT, name))] == []
+
+
 def test_without_durations_the_device_files_go_first_then_the_rest_as_collected():
     items = [_item("tests/test_a.py::one"), _item("tests/test_emu.py::one", device=True), _item("tests/test_b.py::one")]
-    durations.order_slowest_first(items, {})
+    durations.order_slowest_first(items, {}, baseline={})
     assert [i.nodeid for i in items] == ["tests/test_emu.py::one", "tests/test_a.py::one", "tests/test_b.py::one"]
 
 
