@@ -11,7 +11,7 @@ import pytest
 import sweep
 from test_journal_power import script
 
-STRIDE = 10
+STRIDE = 20
 
 
 @pytest.mark.parametrize("layout", ["single", "device"])

@@ -196,7 +196,7 @@ def test_damage_suite_every_single_block_keeps_every_deal():
     assert r["records"] == {"ok": 3 * r["used_blocks"], "lost": 0}, r["failures"]
 
 
-CUT_STRIDE = 6
+CUT_STRIDE = 12
 
 
 @pytest.mark.parametrize("scenario,layout", [("checkpoints", "device"), ("checkpoints", "dirs")])
