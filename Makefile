@@ -35,10 +35,10 @@ $(STAMP): requirements-dev.txt
 # to write them (PYTHONDONTWRITEBYTECODE).
 # The device tier first installs rp2040js (host_tools/rp2emu/install.py): on a developer's
 # machine a failed install lets its tests skip with the reason; under CI=true it stops make.
-# The quick tier runs one worker more than the cores: a third of its time is spent waiting
+# The quick tier runs two workers more than the cores: a third of its time is spent waiting
 # (on Mosquitto, Chromium, the club's service, a child interpreter's start), not computing.
 TEST_WORKERS ?= 2
-QUICK_WORKERS ?= 3
+QUICK_WORKERS ?= 4
 PYTEST_ARGS := -q --dist loadfile --no-loadscope-reorder --durations=15
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest $(PYTEST_ARGS) -n $(TEST_WORKERS)
 RP2EMU_INSTALL := $(PY) -m host_tools.rp2emu.install || [ "$$CI" != true ]
