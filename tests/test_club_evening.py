@@ -162,6 +162,28 @@ def test_a_withdrawal_after_the_draw_is_a_forfeit(drawn):
     assert (loser["played"], loser["points_for"], loser["match_points"]) == (0, 0, 0)
 
 
+def test_a_forfeits_credit_counts_as_its_bye(tmp_path):
+    """The opponent of a team that left after the draw was scored as for a bye: it is
+    not given a drawn bye before every other team still playing had one, even when it
+    loses every game after (5 teams left, rounds 2 to 4: three byes, none to it)."""
+    path = tmp_path / "forfeit.db"
+    ok(path, "new", "--name", "Jeudi", "--rounds", 4, "--deals", 12, "--rules", "classic2000", "--seed", 11,
+       "--ranking", "total")  # a bye scores 0: the credited team is the lowest by points
+    ok(path, "team", "add", *["Team %d" % n for n in range(1, 7)])
+    first = ok(path, "draw")
+    credited = first["tables"][0]["NS"]
+    ok(path, "team", "withdraw", first["tables"][0]["EW"], "--why", "train")
+    for number in (1, 2, 3, 4):
+        drawn = first if number == 1 else ok(path, "draw")
+        if number > 1:
+            assert credited not in drawn["bye"], (number, drawn)
+        for t in drawn["tables"]:
+            if not ok(path, "show")["rounds"][number - 1]["tables"][t["table"] - 1]["forfeit"]:
+                ns, ew = (600, 1000) if t["NS"] == credited else (1000, 600) if t["EW"] == credited else (800, 700)
+                ok(path, "result", "--round", number, "--table", t["table"], "--ns", ns, "--ew", ew)
+    assert rows(path)[1][credited]["byes"] == 1
+
+
 def test_a_forfeit_table_takes_no_result(drawn):
     path, first = drawn
     ok(path, "team", "withdraw", first["tables"][0]["EW"])

@@ -16,8 +16,9 @@ a candidate higher up is taken only when that lets the round have fewer rematche
 
 Teams come and go during an evening (draw_round): a withdrawn team is never drawn
 again, so it never gets a bye; a team added after a draw is drawn from the round it
-joined. A late team's missed rounds that the event counts as byes count as byes here
-too, so it is not given a second one before the others had theirs.
+joined. A late team's missed rounds that the event counts as byes, and a forfeit's
+credit (the opponent of a team that left after the draw), count as byes here too, so
+no team is given a second one before the others had theirs.
 """
 import random
 
@@ -87,8 +88,8 @@ def present(teams, number):
 def draw_round(number, teams, rounds, ranking, seed, late_byes=None):
     """(pairs, bye, rematches) of round `number`, after `rounds` (the rounds drawn
     before it, [{"tables": [{"NS", "EW"}], "bye": [team]}]). ranking: every team,
-    best first (the teams not present are left out here); late_byes: {team: missed
-    rounds counted as byes}."""
+    best first (the teams not present are left out here); late_byes: {team: byes had
+    outside the draw (missed rounds counted as byes, forfeits' credits)}."""
     playing = present(teams, number)
     if number == 1:
         pairs, bye = first_round(playing, seed)

@@ -379,7 +379,13 @@ class Club:
                 raise ClubError("round %d still waits for the results of table%s %s" % (
                     rounds[-1]["round"], "s" if len(missing) > 1 else "", ", ".join(map(str, missing))))
         number = len(rounds) + 1
+        # byes had outside the draw: a late team's missed rounds the event counts, and a
+        # forfeit's credit (the opponent of a team that left was scored as for a bye, so it
+        # does not get a second one before the others had theirs)
         late = standings.late_byes(event, teams, len(rounds))
+        for credited in standings.forfeited(teams, rounds, results).values():
+            for entrant in credited:
+                late[entrant] = late.get(entrant, 0) + 1
         if self.kind() == "player":
             if len(pairing.present(teams, number)) < 4:
                 raise ClubError("a draw needs at least four players still playing (player add NAME ...)")
