@@ -48,3 +48,16 @@ def test_figures_measured_again_keep_the_notes():
 def test_a_document_without_notes_says_where_they_are():
     notes = notes_of("")
     assert notes[0] == NOTES_HEADING and "docs/bench.md" in notes[-1]
+
+
+def test_the_calculators_figure_gets_its_verdicts():
+    """Figure 8 from a run that measured it: the CPython stream within its budget holds,
+    the unix port's stream that completes holds, one that fails is named so."""
+    from host_tools.bench.table import render
+
+    stream = {"status": 0, "wall": 1.0, "cpu": 1.0, "rss": 20000}
+    run = {"errors": {}, "calculator": {"cpython": stream, "micropython": dict(stream, status=1),
+                                        "micropython_256k": stream}}
+    lines = render(run, ("8 calculator",))[2:]
+    assert len(lines) == 3
+    assert lines[0].endswith("| holds |") and "**fails** (exit status 1)" in lines[1] and "**BROKEN**" in lines[1]

@@ -196,12 +196,12 @@ def _r_calculator(r, row):
         done = f["status"] == 0
         value = "%.1f s wall, %.1f s CPU, peak RSS %s" % (f["wall"], f["cpu"], kb(f["rss"])) if done else \
             "**fails** (exit status %d)" % f["status"]
-        budget = verdict = ""
+        budget = judged = ""
         if key == "cpython":
-            budget, verdict = "< %g s" % CALCULATOR_BUDGET_S, verdict(done and f["wall"] < CALCULATOR_BUDGET_S)
+            budget, judged = "< %g s" % CALCULATOR_BUDGET_S, verdict(done and f["wall"] < CALCULATOR_BUDGET_S)
         elif key == "micropython":
-            budget, verdict = "completes", verdict(done)
-        row("8 calculator", "%s deals streamed, %s" % ("{:,}".format(CALCULATOR_DEALS), label), value, budget, verdict)
+            budget, judged = "completes", verdict(done)
+        row("8 calculator", "%s deals streamed, %s" % ("{:,}".format(CALCULATOR_DEALS), label), value, budget, judged)
 
 
 def _r_rp2(r, row):
