@@ -39,23 +39,22 @@ $(STAMP): requirements-dev.txt
 # (on Mosquitto, Chromium, the club's service, a child interpreter's start), not computing.
 TEST_WORKERS ?= 2
 QUICK_WORKERS ?= 4
-PYTEST_ARGS := -q --dist loadfile --no-loadscope-reorder --durations=15
-PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest $(PYTEST_ARGS) -n $(TEST_WORKERS)
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q --dist loadfile --no-loadscope-reorder --durations=15
 RP2EMU_INSTALL := $(PY) -m host_tools.rp2emu.install || [ "$$CI" != true ]
 test: $(STAMP)
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest $(PYTEST_ARGS) -n $(QUICK_WORKERS) -m "not device" tests
+	$(PYTEST) -n $(QUICK_WORKERS) -m "not device" tests
 
 test-device: $(STAMP)
 	@$(RP2EMU_INSTALL)
-	$(PYTEST) -m device tests
+	$(PYTEST) -n $(TEST_WORKERS) -m device tests
 
 test-all: $(STAMP)
 	@$(RP2EMU_INSTALL)
-	$(PYTEST) tests
+	$(PYTEST) -n $(TEST_WORKERS) tests
 
 test-full: $(STAMP)
 	@$(RP2EMU_INSTALL)
-	SWEEP=full $(PYTEST) tests
+	SWEEP=full $(PYTEST) -n $(TEST_WORKERS) tests
 
 # --- the emulated Pico (host_tools/rp2emu, docs/rp2emu.md): rp2040js from npm, pinned
 # in host_tools/rp2emu/package-lock.json; the UF2 and boot ROM come from

@@ -50,11 +50,8 @@ def order_slowest_first(items, known=None, baseline=None):
     fallback order for files with no record (the module docstring)."""
     known = load() if known is None else known
     baseline = load(BASELINE) if baseline is None else baseline
-    seconds = {}
-    for item in items:
-        name = file_of(item.nodeid)
-        if item.nodeid in known:
-            seconds[name] = seconds.get(name, 0.0) + known[item.nodeid]
+    collected = {item.nodeid for item in items}
+    seconds = per_file({nodeid: value for nodeid, value in known.items() if nodeid in collected})
     for name in {file_of(item.nodeid) for item in items} - set(seconds):
         if name in baseline:
             seconds[name] = baseline[name]
