@@ -13,7 +13,7 @@ import pytest
 from device_games import calculator_totals, corpus_game
 from host_tools.calculator import keys as planner
 from host_tools.common.script import parse_script
-from host_tools.sim import Sim
+from home_pictures import sim_homes
 
 try:
     from host_tools import rp2emu
@@ -38,13 +38,6 @@ pytestmark = [pytest.mark.device, pytest.mark.skipif(REASON is not None, reason=
 
 BOARD = "pico_w_oled"
 PICO_W_STORAGE_BLOCKS = 212  # RPI_PICO_W keeps 848 KB of its 2 MB flash for the filesystem
-
-
-def _sim_home():
-    """The simulator's home on the same board file (its link mark: offline)."""
-    with Sim(board=BOARD) as sim:
-        sim.wait(1500)
-        return sim.frame()
 
 
 @pytest.fixture(scope="module")
@@ -75,10 +68,9 @@ def played(uf2_wifi_image, tmp_path_factory):
 
 
 def test_pico_w_uf2_boots_to_home_with_the_offline_mark(played):
-    fresh = _sim_home()
     frame = played["home"]
     assert (frame.fmt, frame.w, frame.h) == ("mono", 128, 64)
-    assert frame.data == fresh.data  # the simulator's pico_w_oled home: the link's mark, offline
+    assert frame.data in sim_homes(BOARD)  # the simulator's pico_w_oled home: the link's mark, offline
 
 
 def test_pico_w_partitions_are_cut_from_its_storage_region(played):

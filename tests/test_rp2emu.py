@@ -25,7 +25,7 @@ from device_games import corpus_game as _game
 from host_tools.calculator import keys as planner
 from host_tools import rp2emu
 from host_tools.common.script import parse_script
-from host_tools.sim import Sim
+from home_pictures import sim_homes
 
 REASON = rp2emu.missing()
 pytestmark = [pytest.mark.device, pytest.mark.skipif(REASON is not None, reason="emulated Pico: %s" % REASON)]  # boots the emulated RP2040 (the device tier)
@@ -45,12 +45,6 @@ def teardown_module(module):
     print("\nemulated Pico tests: %.0f s (%s)" % (total, ", ".join("%s %.0f s" % kv for kv in TIMINGS.items())))
 
 
-def _sim_home(board):
-    with Sim(board=board) as sim:
-        sim.wait(1500)
-        return sim.frame()
-
-
 @pytest.fixture(scope="module")
 def oled_image():
     """A flash image with the firmware deployed by `make deploy` (and its first boot done),
@@ -64,9 +58,8 @@ def test_make_deploy_then_home_on_the_oled(oled_image):
     """make deploy into the emulated Pico running the stock UF2; after its reset the
     decoded OLED shows the home screen, pixel for pixel what the simulator shows."""
     _, frame = oled_image
-    want = _sim_home("pico_oled")
     assert (frame.fmt, frame.w, frame.h) == ("mono", 128, 64)
-    assert frame.data == want.data
+    assert frame.data in sim_homes("pico_oled")
 
 
 def test_game_through_gpio_then_power_cycle(oled_image, tmp_path):
@@ -98,9 +91,8 @@ def test_display_pack_boots_over_spi(tmp_path):
     with rp2emu.Pico("pico_display_pack", image) as pico:
         deployed_images.make_deploy("pico_display_pack", pico.url)
         frame = pico.wait_for_frame()
-    want = _sim_home("pico_display_pack")
     assert (frame.fmt, frame.w, frame.h) == ("rgb565", 240, 135)
-    assert frame.data == want.data
+    assert frame.data in sim_homes("pico_display_pack")
 
 
 # On the device, from the raw REPL (main.py interrupted): the app's own inputs module on

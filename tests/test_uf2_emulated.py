@@ -18,10 +18,10 @@ import time
 import pytest
 
 import deployed_images
+from home_pictures import sim_homes
 from device_games import calculator_totals, corpus_game
 from host_tools.calculator import keys as planner
 from host_tools.common.script import parse_script
-from host_tools.sim import Sim
 
 try:
     from host_tools import rp2emu
@@ -63,12 +63,6 @@ def teardown_module(module):
     print("\nUF2 on the emulated Pico: %.0f s (%s)" % (total, ", ".join("%s %.0f s" % kv for kv in TIMINGS.items())))
 
 
-def _sim_home(board):
-    with Sim(board=board) as sim:
-        sim.wait(1500)
-        return sim.frame()
-
-
 @pytest.fixture(scope="module")
 def older_and_newer(uf2_images, tmp_path_factory):
     """Two pico_oled UF2s of this tree told apart by firmware_build.LABEL."""
@@ -103,9 +97,8 @@ def played(older_and_newer, tmp_path_factory):
 
 def test_uf2_boots_on_an_empty_flash_to_the_home_screen(played):
     frame = played["home"]
-    want = _sim_home("pico_oled")
     assert (frame.fmt, frame.w, frame.h) == ("mono", 128, 64)
-    assert frame.data == want.data
+    assert frame.data in sim_homes("pico_oled")
     # our boot made the three partitions, nothing to report
     assert played["layout"] == ["partitions", "older", "0"]
 
@@ -167,9 +160,8 @@ def test_display_pack_uf2_boots_and_draws(uf2_images, tmp_path):
     image = str(tmp_path / "flash.img")
     with rp2emu.Pico("pico_display_pack", image, uf2=uf2_images["pico_display_pack"]) as pico:
         frame = pico.wait_for_frame()
-    want = _sim_home("pico_display_pack")
     assert (frame.fmt, frame.w, frame.h) == ("rgb565", 240, 135)
-    assert frame.data == want.data
+    assert frame.data in sim_homes("pico_display_pack")
 
 
 def test_picture_of_a_reboot_drawn_before_the_wait_is_found(uf2_images, tmp_path):
@@ -186,7 +178,8 @@ def test_picture_of_a_reboot_drawn_before_the_wait_is_found(uf2_images, tmp_path
         pico.run_ms(1000)  # the app booted and drew meanwhile
         frame = pico.wait_for_frame()
         assert pico.reboots == 1
-    assert frame.data == home.data
+    homes = sim_homes("pico_oled")
+    assert home.data in homes and frame.data in homes  # home again, whichever text its hint line shows
 
 
 def test_a_reboot_during_the_wait_for_a_picture_is_followed(uf2_images, tmp_path):
@@ -201,4 +194,5 @@ def test_a_reboot_during_the_wait_for_a_picture_is_followed(uf2_images, tmp_path
                    "while time.ticks_diff(time.ticks_ms(), started) < 1000:\n    pass\nmachine.reset()\n")
         frame = pico.wait_for_frame()
         assert pico.reboots == 1
-    assert frame.data == home.data
+    homes = sim_homes("pico_oled")
+    assert home.data in homes and frame.data in homes  # home again, whichever text its hint line shows

@@ -15,6 +15,7 @@ from host_tools.calculator import keys as planner
 from host_tools.sim import Sim
 from host_tools.web import build as web_build
 from host_tools.web.page_driver import Page
+from home_pictures import sim_home_frames
 from host_tools.web.serve import chromium, chromium_missing, serving
 
 
@@ -52,12 +53,6 @@ def page(site):
         yield Page(browser, site.url)
 
 
-def _sim_home(board):
-    with Sim(board=board) as sim:
-        sim.wait(1500)
-        return sim.frame()
-
-
 def _sim_state(board, lines):
     with Sim(board=board) as sim:
         sim.run_script(lines)
@@ -83,9 +78,9 @@ def test_home_screen_is_the_simulators_pixel_for_pixel(page, board):
     page.open(board, fresh=True)
     page.idle()
     fmt, w, h, data = page.frame()
-    want = _sim_home(board)
-    assert (fmt, w, h) == (want.fmt, want.w, want.h)
-    assert data == want.data
+    homes = sim_home_frames(board)
+    assert (fmt, w, h) == (homes[0].fmt, homes[0].w, homes[0].h)
+    assert data in [home.data for home in homes]
 
 
 MENU_PRESSES = 5
