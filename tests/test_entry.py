@@ -18,11 +18,11 @@ WITH_MELDS = ("federation", "coinche1000", "coinche1001")
 # ------------------------------------------------------------------ steps
 
 def test_steps_of_a_new_deal_per_preset():
-    # the coinche is set on the contract step, the units, belote and melds on the
-    # confirm step: no step of their own
-    assert draft.Draft(RULES["classic2000"]).steps() == ["bid", "tens", "confirm"]
+    # the coinche is set on the contract step, the card points, belote and melds on the
+    # confirm step: no step of their own (the tens are the confirm step's BACK)
+    assert draft.Draft(RULES["classic2000"]).steps() == ["bid", "confirm"]
     for p in WITH_MELDS:
-        assert draft.Draft(RULES[p]).steps() == ["bid", "tens", "confirm"], p
+        assert draft.Draft(RULES[p]).steps() == ["bid", "confirm"], p
         assert draft.Draft(RULES[p]).kinds() == ("suit", "NT", "AT")
     assert draft.Draft(RULES["classic2000"]).kinds() == ("suit",)
 
@@ -39,8 +39,8 @@ def test_steps_of_pass_capot_and_edit(preset):
     assert d.has_units()
     d.bid = "capot"
     d.tens = d.default_tens()
-    assert d.tens == draft.ALL and not d.has_units()  # all tricks: no units to set
-    assert d.steps() == ["bid", "tens", "confirm"]
+    assert d.tens == draft.ALL and not d.has_units()  # all tricks: no card points to set
+    assert d.steps() == ["bid", "confirm"]
     rec = {"taker": "EW", "bid": 120, "trump": "H", "points": 95}
     d = draft.Draft(r, record=validate(r, rec))
     assert d.steps()[0] == "taker" and d.steps()[1:] == draft.Draft(r).steps()
@@ -82,19 +82,21 @@ def test_defaults_of_a_new_deal(preset):
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
-def test_units_wrap_both_ways(preset):
-    """The confirm step's UP/DOWN: 9 is one DOWN from 0, 0 one UP from 9; 160-162 at the top."""
+def test_card_points_by_one_wrap_on_a_press_and_stop_when_held(preset):
+    """The confirm step's UP/DOWN: the card points one up or down from the contract's
+    figure, across the tens; a press wraps round 0..162, a held key stops at the ends."""
     d = draft.Draft(RULES[preset])
-    assert d.units == 0 and not d.touched
-    d.step_units(-1)
-    assert d.units == 9 and d.takers_points() == 89 and d.touched
-    d.step_units(1)
-    assert d.units == 0
+    assert d.points_entered() == 80 and not d.touched
+    assert d.step_points(-1)
+    assert (d.tens, d.units) == (7, 9) and d.takers_points() == 79 and d.touched
+    assert d.step_points(1) and d.takers_points() == 80
     d.tens, d.units = 16, 2
-    d.step_units(1)
-    assert d.units == 0 and d.takers_points() == 160
-    d.step_units(-1)
-    assert d.takers_points() == 162
+    assert not d.step_points(1, wrap=False) and d.takers_points() == 162  # held: stops
+    assert d.step_points(1) and d.takers_points() == 0  # a press: round to 0
+    assert not d.step_points(-1, wrap=False) and d.takers_points() == 0
+    assert d.step_points(-1) and d.takers_points() == 162
+    d.set_pile("D")  # the defence's pile: its own points by one
+    assert d.points_entered() == 0 and d.step_points(1) and d.takers_points() == 161
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -148,10 +150,10 @@ def test_tens_items_per_pile():
     d = draft.Draft(RULES["classic2000"])
     assert d.tens_items() == [draft.DEF_ALL] + list(range(17)) + [draft.ALL]
     assert d.bid_items() == ["pass", 80, 90, 100, 110, 120, 130, 140, 150, 160, "capot"]
-    d.tens = 16
-    assert list(d.units_items()) == [0, 1, 2]  # 162 at most
-    d.tens = 15
-    assert list(d.units_items()) == list(range(10))
+    d.tens, d.units = 15, 9
+    assert d.step_points(1) and (d.tens, d.units) == (16, 0)  # by one across the tens
+    d.tens, d.units = 16, 2
+    assert d.points_entered() == 162 and d.step_points(1) and d.points_entered() == 0  # 162 at most
 
 
 # ------------------------------------------------------------------ piles
@@ -296,7 +298,7 @@ def drafts(draw):
         d.set_pile("D")
     d.tens = draw(st.sampled_from(d.tens_items()))
     if isinstance(d.tens, int):
-        d.units = draw(st.sampled_from(d.units_items()))
+        d.units = draw(st.integers(0, 2 if d.tens == 16 else 9))
     d.coinche = draw(st.sampled_from(d.coinche_items()))
     for _ in range(draw(st.integers(0, 3))):  # belotes through the pickers, one team at a time
         team = draw(st.sampled_from(["NS", "EW"]))

@@ -1,6 +1,6 @@
 """The keys of the contract and check-and-save steps on the real App
 (MicroPython unix port, in-process): the coinche as a held BACK on the contract,
-the units on check-and-save (wrapping, scored live, none on a capot), each team's
+the card points by one on check-and-save (scored live, none on a capot), each team's
 announces behind its hold (a three-way picker, fresh for each team), and BACK
 from check-and-save back to the tens. The key planner and the held-out games
 prove the rest through the simulator (tests/test_keys.py, tests/test_ui_games.py).
@@ -41,14 +41,14 @@ key(BACK, LONG)
 look("x4")
 key(BACK, LONG)               # none again
 key(BACK, LONG)               # x2
-key(OK)                       # tens: 8
-key(OK)                       # check and save: 80
+key(OK)                       # check and save: 80, the contract's figure
 look("confirm")
-key(DOWN)                     # units 0 -> 9: 89, scored at once
+key(DOWN)                     # 79, scored at once
 look("down")
 key(UP)
-key(UP)                       # 9 -> 0 -> 1: 81
-look("up up")
+key(UP)
+key(UP)                       # 80, 81, 82
+look("up x3")
 key(OK, LONG)                 # NS announces: a three-way screen
 look("ns picker")
 key(DOWN)                     # DOWN: a tierce
@@ -84,8 +84,8 @@ def test_contract_and_check_step_keys():
     assert [out[k]["coinche"] for k in ("x2", "x4")] == [1, 2]
     c = out["confirm"]
     assert c["screen"] == "entry-confirm" and c["coinche"] == 1 and c["points"] == 80
-    assert out["down"]["points"] == 89 and out["up up"]["points"] == 81
-    assert out["down"]["score"] != c["score"]  # scored live (made at 89, failed at 80 vs 82)
+    assert out["down"]["points"] == 79 and out["up x3"]["points"] == 82
+    assert out["down"]["score"] != out["up x3"]["score"]  # scored live (failed at 79, made at 82)
     assert out["ns picker"]["screen"] == "entry-meld"
     assert out["ns tierce"]["screen"] == "entry-confirm" and out["ns tierce"]["melds"] == {"NS": ["tierce"], "EW": []}
     assert out["ew picker"]["screen"] == "entry-meld"
@@ -94,7 +94,7 @@ def test_contract_and_check_step_keys():
     assert out["ew quinte"]["melds"]["EW"] == ["quarte", "quinte"]
     assert out["closed"]["screen"] == "entry-confirm" and out["closed"]["melds"] == out["ew quinte"]["melds"]
     t = out["tens"]
-    assert t["screen"] == "entry-tens" and t["points"] == 81 and t["melds"] == out["closed"]["melds"]
+    assert t["screen"] == "entry-tens" and t["points"] == 82 and t["melds"] == out["closed"]["melds"]
     assert out["capot"]["points"] == 162
     n = out["no units"]
     assert n["screen"] == "entry-confirm" and n["toast"] and n["points"] == 162

@@ -54,14 +54,15 @@ def rows_with(frame, colour, x0, x1, y0=0, y1=H):
 # one coinched 160 ends the game.
 BIG_DEAL = [("press", "UP", "entry-bid")] + [("press", "UP", "entry-bid")] * 8 + [
     ("hold", "BACK", "entry-bid"),  # coinche, on the contract
-    ("press", "OK", "entry-tens"), ("press", "OK", "entry-confirm"),
+    ("press", "OK", "entry-confirm"),
     ("shot", "big-confirm", None), ("press", "OK", None)]
 
 TOUR = [
     ("shot", "home-fresh", "home"),
     # a deal through every step
-    ("press", "UP", "entry-bid"), ("hold", "OK", "entry-bid"), ("press", "OK", "entry-tens"),
-    ("press", "UP", "entry-tens"), ("press", "OK", "entry-confirm"), ("press", "UP", "entry-confirm"),  # units
+    ("press", "UP", "entry-bid"), ("hold", "OK", "entry-bid"), ("press", "OK", "entry-confirm"),
+    ("press", "BACK", "entry-tens"),  # the check step's BACK: the card points by tens
+    ("press", "UP", "entry-tens"), ("press", "OK", "entry-confirm"), ("press", "UP", "entry-confirm"),  # by one
     # announces on the confirm step: an NS tierce (held OK, DOWN), an EW quarte (held BACK,
     # held OK), then "best melds?" from the NS picker's list of the others (OK, then UP twice:
     # the row above the last, the tierce's removal)

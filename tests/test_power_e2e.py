@@ -59,10 +59,10 @@ def plan_points_edit(rules, old):
     d = draft.Draft(rules, record=validate(rules, old))
     ev = ["ok"]  # Edit
     for step in d.steps():
-        if step == draft.S_TENS:
-            ev += ["up", "ok"]
+        if step == draft.S_CONFIRM:  # BACK: the card points by tens, one up, OK back here; save
+            ev += ["back", "up", "ok", "ok"]
             d.tens += 1
-        elif step in (draft.S_TAKER, draft.S_BID, draft.S_CONFIRM):
+        elif step in (draft.S_TAKER, draft.S_BID):
             ev.append("ok")
         else:
             raise AssertionError("no key planned for step %r" % step)

@@ -602,6 +602,16 @@ def test_interactive_mode_in_a_pty():
     assert code == 0
 
 
+def test_the_legend_names_the_boards_buttons_and_how_to_hold_one():
+    """A player on the colour board read "A B X Y" on its screens and "Enter, Backspace" in
+    the terminal, and no word on how to hold a button: the legend says both."""
+    from host_tools.sim.interactive import legend
+
+    oled, pack = legend("pico_oled"), legend("pico_display_pack")
+    assert all(word in oled for word in ("UP/DOWN", "OK", "BACK", "held"))
+    assert all(word in pack for word in ("A/B", "X", "Y", "held")) and "OK" not in pack
+
+
 def test_key_tracker_fast_tapping_is_not_taken_for_auto_repeat():
     k = KeyTracker()  # defaults: auto-repeat means keystrokes under 80 ms apart
     out = []

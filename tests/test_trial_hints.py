@@ -203,6 +203,19 @@ def test_the_options_of_a_round_show_its_deals_and_say_they_are_fixed(lang):
 @pytest.mark.parametrize("lang", languages.LANGS)
 def test_the_card_points_subtitle_keeps_the_coinche(lang):
     """'NS 100' under the card points of a coinched contract: now 'NS 100 x2'."""
-    out = play('from events.inputs import LONG\nkey(UP)\nkey(UP, LONG)\nkey(BACK, LONG)\nkey(OK)\n'
+    out = play('from events.inputs import LONG\nkey(UP)\nkey(UP, LONG)\nkey(BACK, LONG)\nkey(OK)\nkey(BACK)\n'
                'out["screen"] = app.screen\nout["context"] = drawn["picker"][4]', lang)
     assert out["screen"] == "entry-tens" and out["context"].endswith(" x2"), out
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_the_defences_hold_says_the_belote_is_the_takers(lang):
+    """Classic rules, EW took: NS's hold on check-and-save said 'No belote' beside
+    'Belote EW', which read as a contradiction; it says whose the belote is."""
+    texts = languages.read_file(lang)
+    out = play('from events.inputs import LONG\nkey(DOWN)\nkey(OK)\nkey(OK, LONG)\n'
+               'out["screen"] = app.screen\nout["toast"] = app.toast_msg\n'
+               'app.toast_msg = None\nkey(BACK, LONG)\nout["belote"] = list(app.view.draft.belote)', lang,
+               "classic2000")
+    assert out["screen"] == "entry-confirm" and out["toast"] == texts["e_belote_takers"], out
+    assert out["belote"] == [0, 1]  # the takers' own hold gives them theirs

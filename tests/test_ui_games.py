@@ -234,16 +234,19 @@ def plan_edit(rules, old, new):
     # the new record does not have and adds what it lacks
     bel = new.get("belote") or {}
     want = new.get("melds") or {}
-    for team in ("NS", "EW"):
+    changed = []
+    for team in ("NS", "EW"):  # first every team's removals: a belote of one team leaves room for the other's
         wanted = [draft.BELOTE] * bel.get(team, 0) + list(want.get(team, ()))
         have = [draft.BELOTE] * d.belote[0 if team == "NS" else 1] + list(d.melds[team])
         if wanted == have:
             continue
+        changed.append((team, wanted))
         while have:  # remove everything, then add in order (melds keep their order)
             it = draft.REMOVE_BELOTE if have[0] == draft.BELOTE else 0  # the only announce: the hold toggles it
             ev += planner.announce_events(d, team, it)[0]
             d.announce(team, it)
             have = [draft.BELOTE] * d.belote[0 if team == "NS" else 1] + list(d.melds[team])
+    for team, wanted in changed:
         for it in wanted:
             ev += planner.announce_events(d, team, it)[0]
             d.announce(team, it)
@@ -257,7 +260,7 @@ def plan_edit(rules, old, new):
             ev.append({"NS": "up", "EW": "down"}.get(to, "hold ok 700"))  # held OK is nobody
     ev.append("ok")  # confirm: save
     if planner.capot_question(d):
-        ev.append("back")  # "Capot?": no, the card points as entered
+        ev.append(planner.capot_answer(new))  # "Capot?": OK a capot entered as 162 or 0, BACK the points
     return ev
 
 
@@ -345,7 +348,8 @@ def test_edit_that_would_end_the_game_early_is_refused():
         check_state(rules, st, keep)
         steps = draft.Draft(rules, record=big).steps()
         assert steps[0] == draft.S_TAKER and steps[-1] == draft.S_CONFIRM
-        sim.run_script(["back"] * len(steps))  # BACK walks out of the edit step by step, nothing saved
+        # BACK walks out of the edit step by step (the check step's shows the tens first), nothing saved
+        sim.run_script(["back"] * (len(steps) + 1))
         st = sim.state()
         assert st["screen"] == "deal"
         check_state(rules, st, keep)
@@ -375,10 +379,10 @@ def test_game_survives_a_restart(tmp_path):
 def test_belote_left_from_a_suit_does_not_block_an_nt_deal():
     with Sim(rules="federation") as sim:
         # NS 80 at a suit, on the confirm step the NS picker (held OK) adds a belote (UP)
-        sim.run_script(["up", "ok", "ok", "hold ok 700", "up"])
+        sim.run_script(["up", "ok", "hold ok 700", "up"])
         assert sim.state()["screen"] == "entry-confirm"
-        # ... then back to the contract: it was no trump (held OK), then tens
-        sim.run_script(["back", "back", "hold ok 700", "ok", "ok"])
+        # ... then back to the contract (through the tens): it was no trump (held OK)
+        sim.run_script(["back", "back", "hold ok 700", "ok"])
         assert sim.state()["screen"] == "entry-confirm"
         sim.run_script(["ok"])  # the confirm step names the field at fault and saves nothing
         assert sim.state()["screen"] == "entry-confirm" and not sim.state()["deals"]
@@ -393,12 +397,12 @@ def test_coinche_left_from_a_numeric_bid_does_not_block_a_capot_bid():
     """A coinche set (held BACK) on 80 does not apply to a capot bid where the preset
     forbids it; a held BACK on that bid says so."""
     with Sim(rules="classic2000") as sim:
-        sim.run_script(["up", "hold back 700", "ok", "ok"])  # NS 80 x2
+        sim.run_script(["up", "hold back 700", "ok"])  # NS 80 x2
         st = sim.state()
         assert st["screen"] == "entry-confirm"
         sim.run_script(["back", "back", "down", "down", "hold back 700"])  # bid: 80 -> pass -> capot
         assert sim.state()["screen"] == "entry-bid"
-        sim.run_script(["wait 1600", "ok", "ok", "ok"])
+        sim.run_script(["wait 1600", "ok", "ok"])
         st = sim.state()
     assert st["screen"] == "home" and len(st["deals"]) == 1
     assert st["deals"][0]["bid"] == "capot" and st["deals"][0]["coinche"] == 0

@@ -307,11 +307,11 @@ class Layout(Regions):
         nd = ndigits(value)
         digit_width = 14  # the digits 22 px high under the title (the card points' rows of keys leave them so)
         x0 = 12 + (W - 24 - digits.width(value, digit_width, 3)) // 2
-        y = self._digits_top + 23
+        y = self._digits_top + 23  # one row under the digits, one row clear of the context line under it
         if units:
-            self.fb.fill_rect(x0 + (nd - 1) * (digit_width + 3), y, digit_width, 2, 1)
+            self.fb.hline(x0 + (nd - 1) * (digit_width + 3), y, digit_width, 1)
         elif nd >= 2:
-            self.fb.fill_rect(x0, y, (nd - 1) * (digit_width + 3) - 3, 2, 1)
+            self.fb.hline(x0, y, (nd - 1) * (digit_width + 3) - 3, 1)
 
     def choice3(self, title, step, up, ok, down, current, context):
         """Three choices, one key each: UP / OK / DOWN."""

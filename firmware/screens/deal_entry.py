@@ -17,9 +17,11 @@ class Entry(Screen):
     """Walks the steps of a Draft. index is None for a new deal, else the deal edited.
 
     The contract step sets the bid (UP/DOWN), its type (held OK) and the coinche
-    (held BACK). The last step checks and saves: it shows the deal as it will be
-    scored, UP/DOWN set the units of the card points there, and a held OK / held
-    BACK opens the NS / EW announce picker (a three-way screen: UP belote, DOWN
+    (held BACK); OK goes to the last step, which checks and saves: it shows the deal
+    as it will be scored with the card points at the contract's figure, UP/DOWN
+    set them by one (held: faster and faster), BACK shows them by tens (where the
+    defence's pile and the capots are), and a held OK / held BACK opens the NS / EW
+    announce picker (a three-way screen: UP belote, DOWN
     tierce, held OK quarte, OK the others: quinte, carres, whose melds are best,
     removals; with a belote the only possible announce, the hold toggles it)."""
 
@@ -38,12 +40,12 @@ class Entry(Screen):
         self._ctx = None  # texts derived from the draft, rebuilt only after a key changes it
         self._stepno_s = None
         self.confirm_texts = None  # the confirm step's texts (screens/confirm_texts.py build())
-        self.confirm_title = None  # the confirm step's title (the units do not change it)
+        self.confirm_title = None  # the confirm step's title (the card points do not change it)
         self._rows = None  # the contract's or card points' keys in words (_key_rows)
-        # the confirm step's units value shown before, its error, result and texts: swapped
-        # with the current ones, so UP/DOWN back and forth allocates nothing (units None:
+        # the confirm step's card points shown before, their error, result and texts: swapped
+        # with the current ones, so UP/DOWN back and forth allocates nothing (None:
         # nothing kept)
-        self.kept_units = self.kept_error = self.kept_scored = self.kept_texts = None
+        self.kept_points = self.kept_error = self.kept_scored = self.kept_texts = None
         self.checked = None  # the record last scored there, as validate() returned it
         self.holds = None  # the confirm step's (NS, EW): does the team's hold key open its announces?
         self.melds_sum = None  # the melds' sum, "Ann.EO 150+NS 50", when the detail line has no room for it
@@ -68,7 +70,7 @@ class Entry(Screen):
         """Forget the texts derived from the draft (they are rebuilt at the next draw)."""
         self._ctx = self._stepno_s = self.confirm_texts = self.confirm_title = self.checked = self.holds = self._rows = None
         self._picker_texts = None
-        self.kept_units = self.kept_error = self.kept_scored = self.kept_texts = None
+        self.kept_points = self.kept_error = self.kept_scored = self.kept_texts = None
 
     def goto(self, step):
         self._touch()
@@ -78,6 +80,9 @@ class Entry(Screen):
 
     def advance(self):
         steps = self.draft.steps()
+        if self.step not in steps:  # the card points by tens, the check step's BACK: back there
+            self.goto(S_CONFIRM)
+            return
         i = steps.index(self.step)
         self.goto(steps[min(i + 1, len(steps) - 1)])
 
@@ -87,16 +92,19 @@ class Entry(Screen):
             self.draft.ask_melds_to = False  # left without a choice
             self.goto(S_CONFIRM)
             return
+        if self.step == S_CONFIRM and self.draft.bid != "pass":
+            self.step = S_TENS  # the card points by tens, the defence's pile, the capots
+            return
         steps = self.draft.steps()
-        i = steps.index(self.step)
+        i = steps.index(self.step) if self.step in steps else steps.index(S_CONFIRM)
         if i == 0:
             self.back()
             return
         self.step = steps[i - 1]
 
-    def _evaluate(self, units_only=False):
-        """Score the draft as it would be saved; keep any error to show it. units_only:
-        only the card points' units changed since the last evaluation: its checked
+    def _evaluate(self, points_only=False):
+        """Score the draft as it would be saved; keep any error to show it. points_only:
+        only the card points changed since the last evaluation: its checked
         record is scored again with the new points (nothing else of a record depends
         on them, and 0..162 is always valid)."""
         app = self.app
@@ -104,7 +112,7 @@ class Entry(Screen):
         self.error = None
         self.scored = None
         try:
-            if units_only and self.checked is not None:
+            if points_only and self.checked is not None:
                 self.checked["points"] = draft.takers_points()
             else:
                 self.checked = None
@@ -148,7 +156,7 @@ class Entry(Screen):
         self.advance()
 
     def _key_tens(self, ev):
-        """UP/DOWN the card points' tens (held: stop at the ends), OK next, held OK the other pile."""
+        """UP/DOWN the card points' tens (held: stop at the ends), OK the check step, held OK the other pile."""
         draft = self.draft
         if is_key(ev, OK, LONG):
             draft.touched = True
@@ -218,13 +226,13 @@ class Entry(Screen):
                 draft.coinche = (draft.coinche + 1) % 3
 
     def _key_confirm(self, ev):
-        """UP/DOWN the units, OK save, held OK / held BACK the NS / EW announces."""
+        """UP/DOWN the card points by one, OK save, held OK / held BACK the NS / EW announces."""
         draft = self.draft
         app = self.app
         step = up_down(ev)
         if step:
-            if draft.has_units():  # the card points' units, wrapping both ways; scored live
-                self._show_units(step)
+            if draft.has_units():  # the card points: a press wraps, a held key stops at the ends; scored live
+                self._show_points(step, ev >> 2 == PRESS)
             elif draft.bid != "pass":
                 app.show_message(app.texts["e_no_units"])  # capot, defence capot, generale: no card points
         elif is_key(ev, OK, LONG) or is_key(ev, BACK, LONG):
@@ -275,8 +283,14 @@ class Entry(Screen):
     def _open_picker(self, team):
         draft = self.draft
         items = draft.announce_items(team)
-        if not items:  # nothing this team can announce in this contract
-            self.app.show_message(self.app.texts["e_no_belote_nt"] if draft.kind == "NT" else self.app.texts["e_no_belote"])
+        if not items:  # nothing this team can announce in this contract: why, in words
+            texts = self.app.texts
+            if draft.kind == "NT":
+                self.app.show_message(texts["e_no_belote_nt"])
+            elif draft.rules["belote"] == "taker" and team != draft.taker:
+                self.app.show_message(texts["e_belote_takers"])  # the defence's hold, where only takers have one
+            else:
+                self.app.show_message(texts["e_no_belote"])
             return
         if not draft.rules.has_melds() and len(items) == 1:
             draft.announce(team, items[0])  # the belote is all there is: the hold toggles it
@@ -326,8 +340,11 @@ class Entry(Screen):
 
     # -- drawing
     def _stepno(self):
+        """'1/2' on the contract ... None on the card points by tens, a side screen of the check step."""
         if self._stepno_s is None:
             steps = self.draft.steps()
+            if self.step not in steps and self.step != S_MELDS_TO:
+                return None
             i = steps.index(self.step) if self.step in steps else len(steps) - 1
             self._stepno_s = "%d/%d" % (i + 1, len(steps))
         return self._stepno_s
@@ -468,16 +485,17 @@ class Entry(Screen):
                 self._rows = (keys, texts["h_pile_def"] if draft.pile == "T" else texts["h_pile_takers"])
         return self._rows
 
-    def _show_units(self, direction):
-        """The confirm step's units one up or down (direction +1 or -1), scored at once. The value shown
-        before is kept (its score and texts, swapped with the current ones), so going
+    def _show_points(self, direction, wrap):
+        """The confirm step's card points one up or down (direction +1 or -1), scored at once. The value
+        shown before is kept (its score and texts, swapped with the current ones), so going
         back and forth between two values allocates nothing; any other change of the
         draft forgets it."""
         draft = self.draft
-        shown = draft.units if self.confirm_texts is not None else None  # None: its texts were never built
-        draft.step_units(direction)
-        back = self.kept_units is not None and self.kept_units == draft.units
-        self.kept_units = shown
+        shown = draft.points_entered() if self.confirm_texts is not None else None  # None: texts never built
+        if not draft.step_points(direction, wrap):
+            return  # held at an end: nothing to score again
+        back = self.kept_points is not None and self.kept_points == draft.points_entered()
+        self.kept_points = shown
         self.kept_error, self.error = self.error, self.kept_error
         self.kept_scored, self.scored = self.scored, self.kept_scored
         self.kept_texts, self.confirm_texts = self.confirm_texts, self.kept_texts
@@ -485,7 +503,7 @@ class Entry(Screen):
             self.confirm_texts = None
             self._evaluate(True)
         if shown is None:
-            self.kept_units = self.kept_error = self.kept_scored = self.kept_texts = None
+            self.kept_points = self.kept_error = self.kept_scored = self.kept_texts = None
 
     def _draw_confirm(self, layout):
         if self.confirm_texts is None:  # built once per change of the draft, by code loaded for it

@@ -25,8 +25,6 @@ REMOVE_BELOTE = "-belote"
 TIERCE = "tierce"        # the two melds of the three-way picker's own keys
 QUARTE = "quarte"
 # a removal of the team's meld number i is the int i
-_UNITS = tuple(range(10))
-_UNITS_162 = (0, 1, 2)  # 160, 161, 162
 
 
 def coinche_options(rules, bid):
@@ -107,9 +105,6 @@ class Draft:
                 specials_hi.reverse()
                 lists["D"] = specials_hi + nums + [DEF_ALL]
         return lists[self.pile]
-
-    def units_items(self):
-        return _UNITS_162 if self.tens == 16 else _UNITS
 
     def default_tens(self):
         if self.bid == "capot":
@@ -197,33 +192,36 @@ class Draft:
 
     # -- steps ---------------------------------------------------------
     def steps(self):
-        """The steps of this deal. The coinche is set on the contract step (held BACK),
-        the card points' units, belote and melds on the confirm step itself (UP/DOWN:
-        the units, held OK / held BACK: the NS / EW announces), so a deal without
-        them costs no press for them."""
+        """The steps a deal goes through: the contract, then the check-and-save step.
+        The coinche is set on the contract step (held BACK); the card points, belote
+        and melds on the check step itself (UP/DOWN: the card points by one, held OK /
+        held BACK: the NS / EW announces), so a deal without them costs no press for
+        them. The card points by tens (S_TENS) are the check step's BACK, not a step
+        of their own: there the defence's pile and the capots are picked."""
         out = []
         if self.editing:
             out.append(S_TAKER)
         out.append(S_BID)
-        if self.bid == "pass":
-            out.append(S_CONFIRM)
-            return out
-        out.append(S_TENS)
-        # the card points' units are set on the confirm step itself (UP/DOWN there);
-        # whose melds are best (S_MELDS_TO) is asked from there too
         out.append(S_CONFIRM)
         return out
 
     def has_units(self):
-        """Are the card points a number whose units the confirm step sets (not a capot,
-        a defence capot or a generale, nor a pass)?"""
+        """Are the card points a number the check step sets (not a capot, a defence
+        capot or a generale, nor a pass)?"""
         return self.bid != "pass" and isinstance(self.tens, int)
 
-    def step_units(self, direction):
-        """Units of the card points one up (direction 1) or down (direction -1), wrapping both ways
-        (9 is one DOWN from 0; 160, 161, 162 at the top)."""
-        self.units = (self.units + direction) % len(self.units_items())
+    def step_points(self, direction, wrap=True):
+        """The card points entered one up (direction 1) or down (-1), 0..162: a press
+        wraps (0 is one UP from 162), a held key stops at the ends. False: nothing
+        changed (held at an end)."""
+        v = self.points_entered() + direction
+        if v < 0 or v > 162:
+            if not wrap:
+                return False
+            v %= 163
+        self.tens, self.units = v // 10, v % 10
         self.touched = True
+        return True
 
     def needs_melds_to(self):
         """Ask who has the best melds only when the codes cannot tell (or the table overrode it)."""

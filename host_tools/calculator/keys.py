@@ -89,16 +89,46 @@ def _tens_target(rec, pile):
     return v // 10, v % 10
 
 
-def _points_events(d, rec):
-    """The tens step, then the units on the check step (UP/DOWN there, no OK of their
-    own), counting whichever pile is cheaper."""
-    best = None
+def _by_ones(d, v):
+    """Events that take the check step's card points (of the pile counted) from where
+    they are to v, one point a step: single presses wrap (0 is one UP from 162), a held
+    key stops at the ends, so a hold goes the direct way."""
+    cur = d.points_entered()
+    up, down = v - cur if v >= cur else 0, cur - v if v < cur else 0
+    direct = moves("up", up) if up else moves("down", down)
+    wrapped = ["down" if up else "up"] * (163 - up - down)
+    return direct if presses(direct) <= presses(wrapped) else wrapped
+
+
+def _special_by_ones(rec):
+    """A capot or a defence capot reached as 162 or 0 card points and OK on the "Capot?"
+    question when saving (the takers' pile)."""
+    if rec.get("tricks") == 8 and not rec.get("solo"):
+        return 162
+    if rec.get("tricks") == 0:
+        return 0
+    return None
+
+
+def _points_ways(d, rec):
+    """Every way to the deal's card points from the check step, as (events, tens, units,
+    pile): by one from the contract's figure where it is, or BACK to the card points by
+    tens (the defence's pile there, if asked: held OK), their OK back to the check step, then
+    by one to the units."""
+    ways = []
+    special = _special_by_ones(rec)
+    if d.has_units():
+        v = rec["points"] if special is None and d.pile == "T" else special
+        if v is not None and not rec.get("solo"):
+            ev = _by_ones(d, v)
+            ways.append((ev, v // 10, v % 10, d.pile))
+    elif _tens_target(rec, d.pile)[0] == d.tens:
+        ways.append(([], d.tens, d.units, d.pile))  # a capot bid made: its default
     for pile in ("T", "D"):
-        ev = []
-        # simulate on a copy of the draft's point fields
         tens, units, cur = d.tens, d.units, d.pile
+        ev = ["back"]
         if pile != cur:
-            ev.append("hold ok %d" % LONG_HOLD)
+            ev.append(HOLD_OK)
             d.set_pile(pile)
         items = d.tens_items()
         t_target, u_target = _tens_target(rec, pile)
@@ -113,14 +143,21 @@ def _points_events(d, rec):
             d.units = 2
         ev.append("ok")
         if isinstance(t_target, int):
-            n = len(d.units_items())
-            ev += wrap_moves(d.units, u_target, n)
+            ev += _by_ones(d, t_target * 10 + u_target)
             d.units = u_target
-        if best is None or presses(ev) < presses(best[0]):
-            best = (ev, d.tens, d.units, d.pile)
-        # restore for the other try
+        ways.append((ev, d.tens, d.units, d.pile))
         d.tens, d.units, d.pile = tens, units, cur
-    ev, d.tens, d.units, d.pile = best
+    return ways
+
+
+def _points_events(d, rec):
+    """The card points from the check step: the quickest way (the tens' screen read
+    counted), then the one of fewest presses. A player lets a held key run through a
+    few dozen points rather than go to the tens, but not through a hundred: 0 from a
+    contract of 120 is BACK, the tens, OK, not a 10-second hold. d takes the fields it
+    leaves."""
+    ev, d.tens, d.units, d.pile = min(_points_ways(d, rec),
+                                      key=lambda w: (seconds(w[0], "back" in w[0]), presses(w[0])))
     return ev
 
 
@@ -186,8 +223,9 @@ def plan_deal_read(rules, game, rec):
     ev += [HOLD_BACK] * rec.get("coinche", 0)
     d.coinche = rec.get("coinche", 0)
     ev.append("ok")
-    ev += _points_events(d, rec)  # the tens, then the units on the check step
-    reads = 2  # the contract, the tens (the check step is counted below)
+    points = _points_events(d, rec)  # on the check step: by one, or BACK to the tens and back
+    ev += points
+    reads = 2 if "back" in points else 1  # the contract, the tens if seen (the check step is counted below)
     # the check step: held OK / held BACK open the NS / EW announce picker, a three-way
     # screen (UP belote, DOWN tierce, held OK quarte, OK the list of the others)
     bel = rec.get("belote") or {}
@@ -214,9 +252,15 @@ def plan_deal_read(rules, game, rec):
     reads += 1  # the confirm step
     ev.append("ok")  # confirm: save
     if capot_question(d):
-        ev.append("back")  # "Capot?": no, the card points as entered
+        ev.append(capot_answer(rec))
         reads += 1
     return ev, reads
+
+
+def capot_answer(rec):
+    """The answer to "Capot?" on saving card points of 162 or 0: OK for a capot (or the
+    defence's) entered that way, BACK for the card points as entered."""
+    return "ok" if _special_by_ones(rec) is not None else "back"
 
 
 def capot_question(d):

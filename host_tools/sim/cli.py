@@ -18,7 +18,7 @@ from host_tools.common.script import GAP_MS, PRESS_MS, SCRIPT_LANGUAGE_HELP
 from host_tools.sim.client import Sim, SimError
 from host_tools.sim.concours import ConcoursError, parse_concours, start_round
 from host_tools.sim.flash_file import flash_image_problem, start_blank_image
-from host_tools.sim.interactive import interactive
+from host_tools.sim.interactive import interactive, legend
 from host_tools.sim.keyboard import KeyTracker
 from host_tools.sim.terminal import BRAILLE, box_size, full_size
 
@@ -106,7 +106,7 @@ def main(argv=None):
         if wanted is not None:
             start_round(sim, wanted)
         if steps is None:
-            interactive(sim)
+            interactive(sim, legend_line=legend(args.board))
         else:
             sim.run_script(steps)
         if args.state_out:

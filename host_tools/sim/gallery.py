@@ -39,10 +39,10 @@ _LANG = {"en": "down down down down ok up ok",  # settings > language: fr -> en,
          "de": "down down down down ok up up ok"}
 _NEXT_LANGUAGE = "down down down down ok up ok back back"  # settings > language: the next one (fr en de it), menu, home
 _TO_CHART = "ok down down down down ok"  # home > menu > chart (screens/table_screens.py Menu.ITEMS)
-_CAPOT_FIRST = "up down down ok ok ok"  # classic2000, NS: 80 -> pass -> capot, all tricks, save
+_CAPOT_FIRST = "up down down ok ok"  # classic2000, NS: 80 -> pass -> capot; check and save: all tricks
 _CAPOT_AGAIN = _CAPOT_FIRST  # the contract starts at 80 every time
-_NS_100_COINCHED = "up hold:up:430 hold:back:700 ok up ok up up ok"  # NS 100 x2 (held BACK), 112 points
-_EW_100_BELOTE = "down hold:up:430 ok hold:down:730 ok hold:down:580 hold:back:700 ok"  # EW 100, 67, belote
+_NS_100_COINCHED = "up hold:up:430 hold:back:700 ok hold:up:1540 ok"  # NS 100 x2 (held BACK), 100 -> 112 points
+_EW_100_BELOTE = "down hold:up:430 ok hold:down:3220 hold:back:700 ok"  # EW 100, 100 -> 67 points, belote
 
 
 def _s(text):
@@ -67,7 +67,7 @@ def guard_words(suffix="", lang_words=()):
     return [*lang_words,
             "up", "shot:guard_bid_hold_coinche" + suffix, "wait:2100", "shot:guard_bid_keys" + suffix,
             "wait:2000", "shot:guard_bid_hold_kind" + suffix,
-            "ok", "wait:2100", "shot:guard_points_hold" + suffix,
+            "ok", "back", "wait:2100", "shot:guard_points_hold" + suffix,
             *(["up"] * 8), "ok", "up", "up", "wait:2100", "shot:guard_confirm_hold" + suffix,
             "wait:2000", "shot:guard_confirm_hold_2" + suffix,
             "ok", "shot:guard_capot" + suffix, "wait:2100", "shot:guard_capot_2" + suffix, "ok", "wait:1600",
@@ -81,9 +81,10 @@ SCENES = [
     ("classic", "classic2000", [
         "shot:home_fresh",
         "back", "shot:toast_nothing_to_undo", "wait:1600",
-        # NS 100 (hold: 2 steps), coinche (held BACK), 112 points (units on the check step)
+        # NS 100 (hold: 2 steps), coinche (held BACK), 112 points (BACK on the check step:
+        # the tens, 110; then by one on the check step)
         *_s("up hold:up:430 hold:back:700"), "shot:entry_bid_coinche",
-        *_s("ok up"), "shot:entry_tens_110", *_s("ok up up"), "shot:confirm_units_112",
+        *_s("ok back up"), "shot:entry_tens_110", *_s("ok up up"), "shot:confirm_units_112",
         "ok", "shot:toast_saved", "wait:1600",
         # EW 100, 67 points, belote (the takers' hold, held BACK for EW, toggles it)
         *_s(_EW_100_BELOTE), "wait:1600",
@@ -135,9 +136,9 @@ SCENES = [
         "up", "shot:entry_bid",
         "hold:ok:700", "shot:entry_bid_nt", "hold:ok:700", "hold:ok:700",  # type: NT, AT, back to a suit
         "hold:back:700", "shot:entry_bid_coinche_fed",  # held BACK: coinche
-        "ok", "shot:entry_tens",
+        "ok", "back", "shot:entry_tens",  # the check step's BACK: the card points by tens
         "up", "ok", "shot:confirm_coinche",  # 90 card points, the units marked
-        "up", "up", "shot:confirm_units",  # UP/DOWN on the check step: the units (92), scored live
+        "up", "up", "shot:confirm_units",  # UP/DOWN on the check step: by one (92), scored live
         "down", "down",
         "hold:ok:700", "shot:entry_meld_picker",  # NS announces: UP belote, DOWN tierce, OK others
         *_s("down hold:ok:700 down hold:back:700 down"), "shot:confirm_melds",  # NS tierce, tierce; EW tierce
@@ -145,10 +146,10 @@ SCENES = [
         "up", "shot:entry_meld_remove", "back", "back",  # one meld can go
         "ok", "shot:entry_melds_to",  # equal best melds: OK asks the table whose count
         "up", "shot:confirm",
-        "back", "back", "hold:ok:700", "ok", "shot:entry_tens_nt",
-        "back", "down", "down", "shot:entry_bid_generale", "ok", "shot:entry_tens_generale",
+        "back", "back", "hold:ok:700", "ok", "back", "shot:entry_tens_nt",
+        "back", "down", "down", "shot:entry_bid_generale", "ok", "back", "shot:entry_tens_generale",
         "ok", "up", "shot:toast_no_units", "wait:1600",  # a generale has no card points to set
-        "back", "back", "up", "up", "hold:ok:700", "hold:ok:700", "ok",  # back to 80 at a suit
+        "back", "back", "up", "up", "hold:ok:700", "hold:ok:700", "ok", "back",  # back to 80 at a suit
         "hold:ok:700", "shot:toast_pile_defence", "wait:1600", "shot:entry_tens_defence",
         "ok", "shot:confirm_defence",  # the defence's pile: its units on the check step
     ]),
@@ -157,24 +158,24 @@ SCENES = [
         *_s(_TO_SETTINGS), "up", "ok", "shot:teams",
         "ok", "up", "shot:setting_team_name", "ok",
         "down", "ok", "up", "up", "ok", "shot:teams_named",
-        "back", "back", "back", *_s("up ok ok ok"), "wait:1600", "shot:home_names",
+        "back", "back", "back", *_s("up ok ok"), "wait:1600", "shot:home_names",
         *_s("ok down ok"), "shot:history_names",
     ]),
     ("long", "coinche1000", [
         *(["ok", "ok", "ok"] * 10),  # ten deals all passed (the menu row, its check screen's save)
-        *_s("down hold:ok:700 hold:back:700 hold:back:700 ok hold:down:480 ok ok"), "wait:1600",
+        *_s("down hold:ok:700 hold:back:700 hold:back:700 ok hold:down:2180 ok"), "wait:1600",
         "ok", "down", "ok", "shot:history_long",  # EW 80 NT x4, 60 points: scroll bar, two-digit numbers
         "back", "back", "shot:ask_undo_11",
     ]),
     ("errors", "federation", [
         # NS 80 at a suit with a belote, then the contract type changed to no trump
-        *_s("up ok ok hold:ok:700 up back back hold:ok:700 ok ok"), "shot:confirm_error_belote_nt",
+        *_s("up ok hold:ok:700 up back back hold:ok:700 ok"), "shot:confirm_error_belote_nt",
         "ok", "shot:toast_error_not_saved", "wait:1600",
         "hold:ok:700", "ok", "up", "shot:entry_meld_remove_belote",
     ]),
     ("english", "classic2000", [
         *_lang("en"), "wait:1600", "back", "back", "shot:home_fresh_en",
-        *_s("down ok hold:down:430 ok hold:down:580 hold:back:700"), "shot:confirm_en",
+        *_s("down ok hold:down:1620 hold:back:700"), "shot:confirm_en",  # EW 80, 67 card points, a belote
         "hold:ok:700", "shot:toast_no_belote_en", "wait:1600",  # the belote is the takers' only here
         "ok", "wait:1600", "shot:home_deals_en",
         "ok", "shot:menu_en",
@@ -184,7 +185,7 @@ SCENES = [
     ("german", "federation", [
         *_lang("de"), "wait:1600", "shot:settings_de",
         "back", "back", "ok", "shot:menu_de",
-        "back", "up", "ok", "down", "ok", "shot:confirm_de",
+        "back", "up", "ok", "back", "down", "ok", "shot:confirm_de",
         "hold:ok:700", "shot:entry_meld_picker_de", "ok", "down", "down", "down", "shot:entry_meld_list_de",
     ]),
 ]
@@ -211,7 +212,7 @@ PACK_SCENES = [
         "shot:pack_home",
         *_s("ok down ok"), "shot:pack_history",
         "back",
-        *_s("up hold:up:430 ok ok hold:ok:700"), "shot:pack_confirm",  # NS 100, 100 points, a belote
+        *_s("up hold:up:430 ok hold:ok:700"), "shot:pack_confirm",  # NS 100, 100 points, a belote
     ]),
     ("pack_chart", "classic2000", [
         # the two deals of the first scene, twice: the chart and the statistics of four deals
@@ -293,9 +294,9 @@ def guard_shots(out_dir):
 def entry_words():
     """Each step of a deal's entry (federation): the contract, the card points, check and
     save with a belote, the announce picker, the capot question and the all-pass's check."""
-    return ["up", "hold:back:700", "shot:entry-bid", "ok", "up", "shot:entry-points",
-            "ok", "up", "up", "shot:check-and-save", "hold:ok:700", "shot:announce-picker", "up",
-            "shot:check-and-save-belote", "back", *(["up"] * 7), "ok", "ok", "shot:capot-question", "back",
+    return ["up", "hold:back:700", "shot:entry-bid", "ok", "hold:up:1540", "shot:check-and-save",
+            "hold:ok:700", "shot:announce-picker", "up", "shot:check-and-save-belote",
+            "back", "shot:entry-points", *(["up"] * 7), "ok", "ok", "shot:capot-question", "back",
             "wait:1600", "ok", "ok", "shot:all-pass-check", "back", "back",
             *_s("ok up up ok"), "shot:concours"]
 

@@ -9,10 +9,18 @@ import time
 from host_tools.sim.keyboard import KeyTracker, parse_keys
 from host_tools.sim.terminal import render_frame, size_note
 
-LEGEND = "\u2191/\u2193 UP/DOWN   Enter/\u2192 OK   Bksp/Esc/\u2190 BACK   q quit"
+# the board's buttons as the screens name them: UP DOWN OK BACK, on the Display Pack its
+# key caps A B X Y; a key kept down is held (the terminal repeats it), as on the device
+LEGEND = "\u2191/\u2193 UP/DOWN   Enter/\u2192 OK   Bksp/Esc/\u2190 BACK   keep a key down: held   q quit"
+PACK_LEGEND = "\u2191/\u2193 A/B   Enter/\u2192 X   Bksp/Esc/\u2190 Y   keep a key down: held   q quit"
 
 
-def screen_lines(sim, cols, rows, tracker):
+def legend(board):
+    """The keyboard's keys as the board's screens name its buttons."""
+    return PACK_LEGEND if "display_pack" in (board or "") else LEGEND
+
+
+def screen_lines(sim, cols, rows, tracker, legend_line=LEGEND):
     fr = sim.current()
     level, on = sim.display
     if fr is None:
@@ -31,11 +39,11 @@ def screen_lines(sim, cols, rows, tracker):
     if held:
         status += "   [%s]" % held
     # a line wider than the terminal would wrap and push the picture up
-    return lines + [status[:cols], LEGEND[:cols]]
+    return lines + [status[:cols], legend_line[:cols]]
 
 
-def interactive(sim, out=None, tick_ms=20):
-    """Drive sim from the keyboard in real time until q / Ctrl-C."""
+def interactive(sim, out=None, tick_ms=20, legend_line=LEGEND):
+    """Drive sim from the keyboard in real time until q / Ctrl-C, legend_line under the picture."""
     import termios
     import tty
 
@@ -98,7 +106,7 @@ def interactive(sim, out=None, tick_ms=20):
                 out.write("\x1b[2J")
             if dirty:
                 dirty = False
-                lines = screen_lines(sim, size.columns, size.lines, tracker)
+                lines = screen_lines(sim, size.columns, size.lines, tracker, legend_line)
                 out.write("\x1b[H" + "\x1b[K\r\n".join(line for line in lines) + "\x1b[K\x1b[J")
                 out.flush()
     except KeyboardInterrupt:

@@ -60,13 +60,16 @@ def deals(app):
 
 
 def to_points(app, tens_steps, units_steps):
-    """From home: NS took, the contract 80, the tens moved by tens_steps (UP when positive),
-    the confirm step, its units moved by units_steps."""
+    """From home: NS took, the contract 80, the check step (the card points at 80); the
+    tens moved by tens_steps there (BACK to the tens, UP when positive, OK), then the card
+    points by one, units_steps (UP when positive)."""
     key(app, UP)
     key(app, OK)
-    for _ in range(abs(tens_steps)):
-        key(app, UP if tens_steps > 0 else DOWN)
-    key(app, OK)
+    if tens_steps:
+        key(app, BACK)
+        for _ in range(abs(tens_steps)):
+            key(app, UP if tens_steps > 0 else DOWN)
+        key(app, OK)
     for _ in range(abs(units_steps)):
         key(app, UP if units_steps > 0 else DOWN)
 
@@ -192,10 +195,11 @@ def hints_over_time(app, frames=4):
 def case_hints_turn(app, out):
     key(app, UP)  # the contract step
     out["bid"] = hints_over_time(app)
-    key(app, OK)  # the card points
-    out["tens"] = hints_over_time(app)
     key(app, OK)  # check and save
     out["confirm"] = hints_over_time(app)
+    key(app, BACK)  # the card points by tens
+    out["tens"] = hints_over_time(app)
+    key(app, OK)
     out["words"] = {k: app.texts[k] for k in ("h_hold_kind", "h_hold_coinche", "h_pile_def", "h_hold_announce")}
 
 
@@ -206,18 +210,16 @@ def _rows_of_steps(app, out):
     key(app, UP)  # the contract step
     out["bid"] = hints_over_time(app)
     out["bid_words"] = [t["h_step_keys"], t["h_hold_kind"], t["h_hold_coinche"]]
-    key(app, OK)  # the card points
-    out["tens"] = hints_over_time(app)
-    out["tens_words"] = [t["h_step_keys"], t["h_pile_def"]]
     key(app, OK)  # check and save: both teams may announce (federation)
     out["confirm"] = hints_over_time(app)
     out["confirm_words"] = [t["save_units"], t["h_hold_announce_both"]]
-    for _ in range(6):  # 80 points -> 86; then the tens to 160: 162 (the units stop at 2)
-        key(app, UP)
-    key(app, BACK)
+    key(app, BACK)  # the card points by tens
+    out["tens"] = hints_over_time(app)
+    out["tens_words"] = [t["h_step_keys"], t["h_pile_def"]]
     for _ in range(8):
         key(app, UP)
-    keys(app, OK, OK)  # 162 on the check screen (the units stop at 2), then save: "Capot?"
+    key(app, OK)  # 160 on the check screen
+    keys(app, UP, UP, OK)  # 162, then save: "Capot?"
     out["capot_screen"] = app.view.name
     out["capot"] = hints_over_time(app)
     out["capot_words"] = [app.view.capot_answer_ok, app.view.capot_answer_back]

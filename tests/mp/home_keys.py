@@ -82,9 +82,8 @@ out["held_ok"] = app.view.name
 key(app, BACK)
 key(app, UP)
 out["up"] = app.view.name
-# the contract (100, the suit), then the card points: NS hold OK on the confirm step
-for _ in range(2):
-    key(app, OK)
+# the contract (80, the suit), then the check step: NS hold OK there
+key(app, OK)
 out["confirm"] = app.view.name
 key(app, OK, LONG)
 out["picker"] = getattr(app.view, "meld_team", None)

@@ -494,7 +494,9 @@ def tour_entry(app, taker):
         app.toast_msg = None
     press(app, BACK, LONG, "coinche")
     app.toast_msg = None
-    press(app, OK, PRESS, "to tens")
+    press(app, OK, PRESS, "to confirm at the contract's figure")
+    phases(app, "confirm at the contract's figure")
+    press(app, BACK, PRESS, "to tens")
     for _ in range(len(d.tens_items())):
         press(app, UP, PRESS, "tens")
     press(app, OK, LONG, "pile")
@@ -510,16 +512,16 @@ def tour_entry(app, taker):
     app.toast_msg = None
     press(app, OK, PRESS, "to confirm")
     phases(app, "confirm")
-    for _ in range(10):  # the units, on the confirm step
-        press(app, UP, PRESS, "units")
-    press(app, DOWN, PRESS, "units")
-    # the defence's pile: its units on the confirm step too
+    for _ in range(10):  # the card points by one, on the confirm step
+        press(app, UP, PRESS, "points by one")
+    press(app, DOWN, PRESS, "points by one")
+    # the defence's pile: its points by one on the confirm step too
     press(app, BACK, PRESS, "back to tens")
     press(app, OK, LONG, "pile")
     app.toast_msg = None
     press(app, OK, PRESS, "to confirm")
     for _ in range(10):
-        press(app, UP, PRESS, "units, defence pile")
+        press(app, UP, PRESS, "points by one, defence pile")
     press(app, BACK, PRESS, "back to tens")
     press(app, OK, LONG, "pile back")
     app.toast_msg = None

@@ -129,16 +129,16 @@ WARMUP = 4
 # (label, keys from home, then OK until this screen (None: no OK), keys measured).
 # Steps answered by one key (three-way screens, the announce picker) move on at
 # every press, so they have no steady state; the confirm step is measured with
-# its UP/DOWN (the units: the deal scored again at every press), the list of the
+# its UP/DOWN (the card points by one: the deal scored again at every press), the list of the
 # other announces behind the picker's OK with its UP/DOWN. The confirm step keeps
-# the units value shown before, so UP/DOWN back and forth allocates nothing; a sweep
+# the card points shown before, so UP/DOWN back and forth allocates nothing; a sweep
 # (UP only: every press a new value, scored and drawn) is measured apart
 # (SWEEP, not budgeted: every screen's budget is measured back and forth).
 SWEEP = ("entry-confirm", (UP,), "entry-confirm", (UP,))
 HOLD_MS = 700  # a held OK: past the long press
 ROUTES = (
     ("entry-bid", (UP,), None, (UP, DOWN)),
-    ("entry-tens", (UP,), "entry-tens", (UP, DOWN)),
+    ("entry-tens", (UP, OK, BACK), None, (UP, DOWN)),  # the check step's BACK: the card points by tens
     ("entry-confirm", (UP,), "entry-confirm", (UP, DOWN)),
     ("entry-meld-list", (UP,), "entry-confirm", (UP, DOWN)),
     ("menu", (OK,), None, (UP, DOWN)),
