@@ -20,7 +20,8 @@ TOAST_MS = const(1500)
 LONG_TOAST_MS = const(3000)
 START_TOAST_MS = const(4000)
 HINT_MS = const(2000)  # a turning hint line shows each of its texts this long
-IDLE_MAX_MS = const(1000)  # a still screen's loop looks around at least this often anyway
+_IDLE_MAX_MS = const(1000)  # a still screen's loop looks around at least this often anyway (a name
+# of its own, inlined: no global on the heap, which a game at the deal limit fills)
 # Dimming is off unless set (the score stays readable between deals); when set, the
 # screen dims to half its contrast, never below what can still be read (on the
 # Display Pack the contrast is the backlight: a low level is black).
@@ -359,12 +360,12 @@ class App:
         """How long the loop may sleep before its next poll is due: POLL_MS while a
         button needs polls (events/inputs.py busy()) or the link works, else until the
         next thing that changes the screen by itself (a message's end, the hint line's
-        turn, the dimming), at most IDLE_MAX_MS. A still screen then costs a few polls a
+        turn, the dimming), at most _IDLE_MAX_MS. A still screen then costs a few polls a
         second instead of a hundred; a press still wakes the loop at its edge (wait())."""
         if self.dirty or self.link is not None or self.inputs.busy():
             return POLL_MS
         now = self.clock()
-        wait = IDLE_MAX_MS
+        wait = _IDLE_MAX_MS
         if self.toast_msg is not None:
             wait = min(wait, ticks_diff(self.toast_until, now))
         if self.view.turns and not self.dimmed:

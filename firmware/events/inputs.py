@@ -126,6 +126,7 @@ class Inputs:
     """Four buttons to a fixed ring of events, from pin interrupts or from polling."""
 
     QUEUE = const(16)
+    _waiter = None  # select.poll on the edge ring (_edge_waiter): set with interrupts only
 
     def __init__(self, buttons, clock, pins=None):
         self.clock = clock
@@ -146,7 +147,6 @@ class Inputs:
         self.edges_dropped = 0  # edges the ring had no room for (never, at human speed)
         self._latched = bytearray(4)  # the level each button's last recorded edge left
         self._irqs = None
-        self._waiter = None  # select.poll on the edge ring (_edge_waiter), with interrupts only
         self._both = 0
         self._burst_at = ticks_add(now, -1000)  # the stamp of the latest burst of edges
         self._burst_pins = 0  # the buttons whose edges it holds (a bit each)
