@@ -20,6 +20,8 @@ TOAST_MS = const(1500)
 LONG_TOAST_MS = const(3000)
 START_TOAST_MS = const(4000)
 HINT_MS = const(2000)  # a turning hint line shows each of its texts this long
+_IDLE_MAX_MS = const(1000)  # a still screen's loop looks around at least this often anyway (a name
+# of its own, inlined: no global on the heap, which a game at the deal limit fills)
 # Dimming is off unless set (the score stays readable between deals); when set, the
 # screen dims to half its contrast, never below what can still be read (on the
 # Display Pack the contrast is the backlight: a low level is black).
@@ -354,6 +356,29 @@ class App:
             self.club.poll(self)  # a bounded slice of the link's work (a signing, a flash write), never a wait
             self.set_up_check()
 
+    def idle_ms(self):
+        """How long the loop may sleep before its next poll is due: POLL_MS while a
+        button needs polls (events/inputs.py busy()) or the link works, else until the
+        next thing that changes the screen by itself (a message's end, the hint line's
+        turn, the dimming), at most _IDLE_MAX_MS. A still screen then costs a few polls a
+        second instead of a hundred; a press still wakes the loop at its edge (wait())."""
+        if self.dirty or self.link is not None or self.inputs.busy():
+            return POLL_MS
+        now = self.clock()
+        wait = _IDLE_MAX_MS
+        if self.toast_msg is not None:
+            wait = min(wait, ticks_diff(self.toast_until, now))
+        if self.view.turns and not self.dimmed:
+            wait = min(wait, ticks_diff(self.turn_at, now))
+        dim = self.table.settings.get("dim", DIM_DEFAULT)
+        if dim and not self.dimmed:
+            wait = min(wait, ticks_diff(ticks_add(self.inputs.last_activity, dim * 1000), now))
+        return wait if wait > POLL_MS else POLL_MS
+
+    def wait(self):
+        """Sleep until the next poll is due (idle_ms()) or a button's edge comes."""
+        self.inputs.wait(self.idle_ms(), self.board.sleep_ms)
+
     def set_up_check(self):
         """setup_wrong again when the draw or the game changed: the link's own code
         (link/table_link.py), on the heap only with /club.json."""
@@ -372,4 +397,4 @@ def run(board, defaults=None):
     app = App(board, defaults)
     while True:
         app.poll()
-        board.sleep_ms(POLL_MS)
+        app.wait()

@@ -7,6 +7,7 @@ state document) and the host calculator.  Skipped, with the reason, without
 Chromium and chromedriver, or without the UF2s (the rp2 source in ../shared).
 """
 import os
+import time
 
 import pytest
 
@@ -103,6 +104,35 @@ def test_each_press_draws_one_whole_picture(page, board):
     fmt, w, h, data = page.frame()
     want = _sim_frame(board, ["ok"] + ["down"] * MENU_PRESSES)
     assert (fmt, w, h, data) == (want.fmt, want.w, want.h, want.data)
+
+
+STILL_WAKES_PER_SECOND = 5  # the app polled every 10 ms before: 100 and more
+
+
+@pytest.mark.parametrize("board", web_build.WEB_BOARDS)
+def test_a_still_screen_lets_the_chip_sleep(page, board):
+    """Home, then the menu, with nothing pressed: the emulated core wakes a few times per
+    simulated second (the hint line's turn, the loop's longest sleep), not at every
+    10 ms poll; each wake-up is the Worker's work, so this is what a still tab costs.
+    Home runs the boot's loop (app.run), the menu the page's own after a state()
+    (RESUME). Counted in the chip's own sleeps, never in wall-clock time; then a press
+    still answers at once."""
+    page.open(board, fresh=True)
+    for lines in ([], ["ok"]):
+        page.play(lines)
+        if lines:
+            page.state()  # the REPL stops the app's loop, and the page starts it again
+        page.idle()
+        before = page.stats()
+        time.sleep(2)
+        after = page.stats()
+        seconds = (after["simulatedMs"] - before["simulatedMs"]) / 1000
+        assert seconds > 0.5, "simulated time stood still: %r" % ((before, after),)
+        assert (after["sleeps"] - before["sleeps"]) / seconds <= STILL_WAKES_PER_SECOND
+    before = page.stats()
+    page.press("DOWN", by_key=True)
+    page.idle()
+    assert len(page.stats()["pressToPixels"]) - len(before["pressToPixels"]) == 1
 
 
 def test_keys_reach_the_device_after_a_click_on_the_chooser(page):

@@ -40,7 +40,7 @@ Events are small ints (kind << 2 | button): no allocation per event.
 from array import array
 
 from coinche.compat import const, ticks_add, ticks_diff
-from events.timing import DEBOUNCE_MS, LONG_MS, REPEAT_FIRST, repeat_gap
+from events.timing import DEBOUNCE_MS, LONG_MS, POLL_MS, REPEAT_FIRST, repeat_gap
 
 UP = const(0)
 DOWN = const(1)
@@ -96,10 +96,37 @@ class Debounced:
             self.raw_since = at
 
 
+try:
+    from time import sleep_ms as _REAL_SLEEP_MS
+except ImportError:  # CPython: no board sleeps in real time there
+    _REAL_SLEEP_MS = None
+
+
+def _edge_waiter(inputs):
+    """A select.poll whose one stream is readable while the edge ring holds an edge not
+    read yet (what asyncio's ThreadSafeFlag does with a flag); None where there is none."""
+    try:
+        import io
+        import select
+
+        class Edges(io.IOBase):
+            def ioctl(self, request, flags):
+                if request == 3:  # MP_STREAM_POLL
+                    return flags if inputs._edges_written != inputs._edges_read else 0
+                return -1
+
+        waiter = select.poll()
+        waiter.register(Edges(), select.POLLIN)
+        return waiter
+    except (ImportError, AttributeError, TypeError, ValueError, OSError):
+        return None
+
+
 class Inputs:
     """Four buttons to a fixed ring of events, from pin interrupts or from polling."""
 
     QUEUE = const(16)
+    _waiter = None  # select.poll on the edge ring (_edge_waiter): set with interrupts only
 
     def __init__(self, buttons, clock, pins=None):
         self.clock = clock
@@ -137,6 +164,7 @@ class Inputs:
         except (ImportError, AttributeError, TypeError, ValueError, OSError):
             return False
         self._both = both
+        self._waiter = _edge_waiter(self)
         now = self.clock()
         for index in range(len(self.keys)):  # a button already held now is held
             key = self.keys[index]
@@ -197,6 +225,31 @@ class Inputs:
         self._edge_levels[slot] = (index << 1) | level
         self._latched[index] = level
         self._edges_written = (written + 1) & EDGE_COUNT_MASK
+
+    # -- waiting between polls ---------------------------------------------------
+    def busy(self):
+        """Must the app poll again within POLL_MS?  Yes while an edge waits in the ring,
+        a level is not debounced yet, or a button is held (its repeats and LONG come from
+        polls), and always when the buttons are sampled rather than interrupting."""
+        if not self.interrupts or self._edges_written != self._edges_read:
+            return True
+        for k in self.keys:
+            if k.state or k.raw != k.state:
+                return True
+        return False
+
+    def wait(self, ms, sleep_ms):
+        """Sleep up to ms with the board's sleep_ms, or until a button's edge: time.sleep_ms
+        on the rp2 port goes back to sleep after an interrupt, so a press would wait for
+        the end of the sleep; select.poll returns as soon as the edge's handler filled the
+        ring.  Only where the board sleeps in real time (its sleep_ms is time.sleep_ms):
+        the simulator's sleep_ms is its clock and its protocol, never to be skipped.  Where
+        no edge can end the sleep, it is POLL_MS at most, as it always was: a press is
+        seen at the next poll, never a long sleep later."""
+        if self._waiter is not None and sleep_ms is _REAL_SLEEP_MS:
+            self._waiter.poll(ms)
+        else:
+            sleep_ms(ms if ms < POLL_MS else POLL_MS)
 
     # -- the event queue --------------------------------------------------------
     def _push(self, ev):

@@ -47,6 +47,8 @@ class Board {
     this.poweredOff = false;
     this.paused = false;
     this.boots = 0;
+    this.sleeps = 0; // the times the core went to sleep (WFI/WFE) after running: its wake-ups
+    this.sleptAt = -1; // the core's cycle count when it last went to sleep
     this.cutArmed = null;
     this.statistics = { programs: 0, erases: 0, programmedBytes: 0 };
     this.marks = new Map(); // id -> simulated micros, for the marks still to come
@@ -117,6 +119,18 @@ class Board {
     this.boots++;
   }
 
+  /**
+   * The core is asleep: counted once per sleep (a still screen's cost is its wake-ups),
+   * and a picture sent since it last slept is whole (pictureDone).
+   */
+  fellAsleep(core) {
+    if (core.cycles !== this.sleptAt) {
+      this.sleptAt = core.cycles;
+      this.sleeps++;
+    }
+    if (this.displaySent) this.pictureDone();
+  }
+
   /** The flash as the chip holds it now (the array itself, not a copy). */
   flash() {
     return this.mcu.flash.subarray(0, FLASH_BYTES);
@@ -147,7 +161,7 @@ class Board {
     this.polling = false; // the host may have raised an interrupt between two runs (a USB byte)
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu; i++) {
       if (core.waiting || this.polling) {
-        if (this.displaySent && core.waiting) this.pictureDone();
+        if (core.waiting) this.fellAsleep(core);
         this.polling = false;
         const wait = clock.nanosToNextAlarm;
         clock.tick(wait);
@@ -187,7 +201,7 @@ class Board {
     this.polling = false; // the host may have raised an interrupt between two runs (a USB byte)
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu && clock.nanos < nanos; i++) {
       if (core.waiting || this.polling) {
-        if (this.displaySent && core.waiting) this.pictureDone();
+        if (core.waiting) this.fellAsleep(core);
         this.polling = false;
         const left = nanos - clock.nanos;
         const wait = clock.nextAlarm ? Math.min(clock.nanosToNextAlarm, left) : left;

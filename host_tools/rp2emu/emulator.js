@@ -31,6 +31,9 @@ const readline = require('readline');
 const { FLASH_BYTES, loadUf2 } = require('./flash');
 const { Board } = require('./board');
 
+const PACE = 10; // a sleeping chip's simulated time goes at most this much faster than real time
+const LAG_KEPT_NANOS = 100e6; // a busy chip this far behind the pace: the pace starts again from it
+
 function parseArguments(argv) {
   const options = {
     uf2: null, bootrom: null, flash: null, port: 0, i2cAddress: -1,
@@ -189,13 +192,27 @@ function main() {
     process.exit(0);
   });
 
+  // A sleeping chip's simulated time runs at most PACE times faster than real time: the
+  // app sleeps up to a second between polls on a still screen, and unpaced a sleeping
+  // chip went through seconds of simulated time while the host looked once (a host that
+  // waits for a quiet moment after a picture sampled it too coarsely to see it).  A busy
+  // chip is slower than real time and never held back; what it lags is not banked.
+  let pace = null; // {real, nanos, mcu}: the moment simulated time was tied to real time
   const step = () => {
     if (board.poweredOff) return;
+    const real = performance.now();
+    if (board.paused || !pace || pace.mcu !== board.mcu) pace = { real, nanos: board.nanos(), mcu: board.mcu };
     if (board.paused) {
       setTimeout(step, 1);
       return;
     }
+    const bound = pace.nanos + (real - pace.real) * 1e6 * PACE;
+    if (board.nanos() >= bound) {
+      setTimeout(step, 1);
+      return;
+    }
     board.run(100000);
+    if (bound - board.nanos() > LAG_KEPT_NANOS) pace = { real: performance.now(), nanos: board.nanos(), mcu: board.mcu };
     setImmediate(step);
   };
   setImmediate(step);

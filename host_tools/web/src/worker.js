@@ -48,6 +48,7 @@ const edges = { lastMicros: -1e12, pending: 0, pressedAt: new Map(), unanswered:
 let answered = []; // wall times of the edges the whole pictures since the last frame posted answered
 const speed = { busyWall: 0, busyNanos: 0 };
 let workMs = 0; // real time spent emulating, in all
+let turns = 0; // turns of the Worker's event loop that ran the chip
 let sleeping = null; // the timer of a caught-up Worker waiting for the chip's next alarm
 const waiters = []; // idle() promises: {id, resolve}
 
@@ -137,6 +138,7 @@ function start(message) {
  */
 function turn() {
   sleeping = null;
+  turns++;
   const began = performance.now();
   const nanosBefore = board.nanos();
   let caughtUp = false;
@@ -163,7 +165,9 @@ function turn() {
     next();
     return;
   }
-  const alarm = board.nextWakeNanos();
+  // caught up in the middle of the chip's work (not asleep): it goes on as soon as the
+  // wall clock moved on, not at its next alarm (which may be a second away, or none)
+  const alarm = board.mcu.core.waiting ? board.nextWakeNanos() : board.nanos();
   let wait = alarm !== null ? pacing.wall + (alarm - pacing.nanos) / 1e6 - wallNow() : LONGEST_SLEEP_MS;
   if (unposted) wait = Math.min(wait, FRAME_MS);
   if (dirty.size) wait = Math.min(wait, SAVE_AFTER_MS);
@@ -262,6 +266,8 @@ function statistics() {
     speed: speed.busyWall ? speed.busyNanos / 1e6 / speed.busyWall : null,
     simulatedMs: board.nanos() / 1e6,
     workMs,
+    turns,
+    sleeps: board.sleeps,
     pictures,
     boots: board.boots,
   };
