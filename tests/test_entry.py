@@ -36,10 +36,10 @@ def test_steps_of_pass_capot_and_edit(preset):
     d = draft.Draft(r, record={"bid": "pass"})
     assert d.steps() == ["taker", "bid", "confirm"]  # an edit starts with who took
     d = draft.Draft(r)
-    assert d.has_units()
+    assert d.has_points()
     d.bid = "capot"
     d.tens = d.default_tens()
-    assert d.tens == draft.ALL and not d.has_units()  # all tricks: no card points to set
+    assert d.tens == draft.ALL and not d.has_points()  # all tricks: no card points to set
     assert d.steps() == ["bid", "confirm"]
     rec = {"taker": "EW", "bid": 120, "trump": "H", "points": 95}
     d = draft.Draft(r, record=validate(r, rec))

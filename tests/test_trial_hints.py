@@ -170,7 +170,7 @@ def test_check_and_save_says_each_teams_hold_in_whole_words(lang):
     texts = languages.read_file(lang)
     out = play(CHECK_AND_SAVE.replace("RECORD", repr(dict(TRIAL_DEAL, belote={"NS": 0, "EW": 0})))
                + 'out["hints"] = hints("confirm", "hint", 3)', lang)
-    assert [ast.literal_eval(rows) for rows in out["hints"]] == [(texts["save_units"], texts["h_hold_announce_both"])] * 3
+    assert [ast.literal_eval(rows) for rows in out["hints"]] == [(texts["save_points"], texts["h_hold_announce_both"])] * 3
     assert not texts["h_hold_announce_both"].rstrip(".").endswith((" ann", ":ann"))
 
 

@@ -134,7 +134,7 @@ def test_display_pack_screenshots_come_from_the_simulator():
 # drawn on a whole line, 7 px apart when they need it (18 characters; the text-fit tests
 # see them drawn): check-and-save's keys (its saving key in words) and both teams' holds
 # in whole words, and the questions with a number (ask() puts a long one on two lines)
-WHOLE_LINE = {"save_units", "h_hold_announce_both", "undo_q", "del_q"}
+WHOLE_LINE = {"save_points", "h_hold_announce_both", "undo_q", "del_q"}
 
 
 @pytest.mark.parametrize("code", languages.LANGS)

@@ -41,7 +41,7 @@ def _belote_label(app, belotes):
 
 def _verdict(entry):
     """(verdict line, detail line) of the confirm step: made or failed with the card
-    points entered (the pile counted: its units are set here, the layout marks
+    points entered (the pile counted: they are set here by one, the layout marks
     the last digit) and the reason the scoring core gives
     (coinche.scoring.failure); capot and generale named; then, as far as the
     line holds them, the belote and whose melds score (coinche.melds.credited)
@@ -138,7 +138,7 @@ def _melds_sum(entry, team, pts):
 
 def _holds_open_announces(entry):
     """(NS, EW): can the team announce anything in this deal (its hold key then opens
-    its picker)? Kept until the draft changes (the units do not change it)."""
+    its picker)? Kept until the draft changes (the card points do not change it)."""
     if entry.holds is None:
         draft = entry.draft
         entry.holds = (draft.bid != "pass" and bool(draft.announce_items("NS")),
@@ -170,18 +170,18 @@ def build(entry):
         if entry.index is not None:
             title = str(entry.index + 1) + ": " + title
         entry.confirm_title = _fit(title, contract_text(entry.app, rec, compact=True), contract_text(entry.app, rec, False))
-    units = draft.has_units()
-    save = texts["save_units"] if units else texts["save"]
+    points = draft.has_points()  # set here by one: UP/DOWN say so
+    save = texts["save_points"] if points else texts["save"]
     verdict = detail = ""
     melds_sum = None
     if entry.error is None:
         verdict, detail = _verdict(entry)
         if entry.scored[2]:
-            save = texts["save_end_units"] if units else texts["save_end"]  # this deal ends the game
+            save = texts["save_end_points"] if points else texts["save_end"]  # this deal ends the game
         melds_sum = entry.melds_sum
     # each team's hold key in words where the hold opens its announces (NS held OK, EW held BACK)
     ns, ew = _holds_open_announces(entry)
     holds = texts["h_hold_announce_both"] if ns and ew else texts["h_hold_announce"] if ns else \
         texts["h_hold_announce_ew"] if ew else None
-    mark = units and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
+    mark = points and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
     return entry.confirm_title, verdict, detail, melds_sum, (save, holds) if holds else save, mark

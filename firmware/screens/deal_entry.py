@@ -80,7 +80,7 @@ class Entry(Screen):
 
     def advance(self):
         steps = self.draft.steps()
-        if self.step not in steps:  # the card points by tens, the check step's BACK: back there
+        if self.step == S_TENS:  # the card points by tens, the check step's BACK: back there
             self.goto(S_CONFIRM)
             return
         i = steps.index(self.step)
@@ -95,8 +95,8 @@ class Entry(Screen):
         if self.step == S_CONFIRM and self.draft.bid != "pass":
             self.step = S_TENS  # the card points by tens, the defence's pile, the capots
             return
-        steps = self.draft.steps()
-        i = steps.index(self.step) if self.step in steps else steps.index(S_CONFIRM)
+        steps = self.draft.steps()  # the tens go back where the check step would
+        i = steps.index(S_CONFIRM if self.step == S_TENS else self.step)
         if i == 0:
             self.back()
             return
@@ -231,10 +231,10 @@ class Entry(Screen):
         app = self.app
         step = up_down(ev)
         if step:
-            if draft.has_units():  # the card points: a press wraps, a held key stops at the ends; scored live
+            if draft.has_points():  # the card points: a press wraps, a held key stops at the ends; scored live
                 self._show_points(step, ev >> 2 == PRESS)
             elif draft.bid != "pass":
-                app.show_message(app.texts["e_no_units"])  # capot, defence capot, generale: no card points
+                app.show_message(app.texts["e_no_points"])  # capot, defence capot, generale: no card points
         elif is_key(ev, OK, LONG) or is_key(ev, BACK, LONG):
             if draft.bid != "pass":  # held OK: NS announce, held BACK: EW (their keys on home)
                 self._open_picker("NS" if is_key(ev, OK, LONG) else "EW")
@@ -254,7 +254,7 @@ class Entry(Screen):
         """On saving card points of 162 or 0 (every trick one way, by the usual slip of the
         units), ask once whether it was a capot. True: the question is open."""
         draft = self.draft
-        if self.capot_asked or not draft.has_units():
+        if self.capot_asked or not draft.has_points():
             return False
         points = draft.takers_points()
         if points != 162 and points != 0:
@@ -343,7 +343,7 @@ class Entry(Screen):
         """'1/2' on the contract ... None on the card points by tens, a side screen of the check step."""
         if self._stepno_s is None:
             steps = self.draft.steps()
-            if self.step not in steps and self.step != S_MELDS_TO:
+            if self.step == S_TENS:
                 return None
             i = steps.index(self.step) if self.step in steps else len(steps) - 1
             self._stepno_s = "%d/%d" % (i + 1, len(steps))

@@ -205,7 +205,7 @@ class Draft:
         out.append(S_CONFIRM)
         return out
 
-    def has_units(self):
+    def has_points(self):
         """Are the card points a number the check step sets (not a capot, a defence
         capot or a generale, nor a pass)?"""
         return self.bid != "pass" and isinstance(self.tens, int)

@@ -89,15 +89,19 @@ def _tens_target(rec, pile):
     return v // 10, v % 10
 
 
-def _by_ones(d, v):
-    """Events that take the check step's card points (of the pile counted) from where
-    they are to v, one point a step: single presses wrap (0 is one UP from 162), a held
-    key stops at the ends, so a hold goes the direct way."""
-    cur = d.points_entered()
-    up, down = v - cur if v >= cur else 0, cur - v if v < cur else 0
-    direct = moves("up", up) if up else moves("down", down)
-    wrapped = ["down" if up else "up"] * (163 - up - down)
+def stop_or_wrap_moves(i, j, n):
+    """Shortest way from index i to j on a list of n where single presses wrap but a held
+    key stops at the ends (the card points, by tens and by one): a hold goes the direct
+    way, only single presses go round."""
+    direct = moves("up" if j > i else "down", abs(j - i))
+    wrapped = ["up" if j < i else "down"] * (n - abs(j - i))
     return direct if presses(direct) <= presses(wrapped) else wrapped
+
+
+def _by_ones(d, v):
+    """Events that take the check step's card points (of the pile counted) to v, one
+    point a step (0..162)."""
+    return stop_or_wrap_moves(d.points_entered(), v, 163)
 
 
 def _special_by_ones(rec):
@@ -117,9 +121,9 @@ def _points_ways(d, rec):
     by one to the units."""
     ways = []
     special = _special_by_ones(rec)
-    if d.has_units():
-        v = rec["points"] if special is None and d.pile == "T" else special
-        if v is not None and not rec.get("solo"):
+    if d.has_points():  # the takers' pile, at the contract's figure
+        v = rec["points"] if special is None else special
+        if not rec.get("solo"):
             ev = _by_ones(d, v)
             ways.append((ev, v // 10, v % 10, d.pile))
     elif _tens_target(rec, d.pile)[0] == d.tens:
@@ -132,12 +136,7 @@ def _points_ways(d, rec):
             d.set_pile(pile)
         items = d.tens_items()
         t_target, u_target = _tens_target(rec, pile)
-        i = items.index(d.tens) if d.tens in items else 0
-        j = items.index(t_target)
-        # a held key stops at the ends (no wrap), single presses wrap
-        direct = moves("up" if j > i else "down", abs(j - i))
-        wrapped = ["up" if j < i else "down"] * (len(items) - abs(j - i))
-        ev += direct if presses(direct) <= presses(wrapped) else wrapped
+        ev += stop_or_wrap_moves(items.index(d.tens) if d.tens in items else 0, items.index(t_target), len(items))
         d.tens = t_target
         if d.tens == 16 and d.units > 2:
             d.units = 2
@@ -266,7 +265,7 @@ def capot_answer(rec):
 def capot_question(d):
     """Does saving draft d ask "Capot?" first (card points of 162 or 0 entered as a
     number, not as the capot item)? The device asks it once, on saving."""
-    return d.has_units() and d.takers_points() in (0, 162)
+    return d.has_points() and d.takers_points() in (0, 162)
 
 
 # Time per deal, keystroke-level model (Card, Moran & Newell, "The Psychology of

@@ -148,7 +148,7 @@ def _names_confirm(app, out, names):
     out["screen"] = app.view.name
     out["texts"] = texts_of(app)
     out["holds"] = app.texts["h_hold_announce_both"]
-    out["save"] = app.texts["save_units"]
+    out["save"] = app.texts["save_points"]
 
 
 def case_hold_marks_short_names(app, out):
@@ -212,7 +212,7 @@ def _rows_of_steps(app, out):
     out["bid_words"] = [t["h_step_keys"], t["h_hold_kind"], t["h_hold_coinche"]]
     key(app, OK)  # check and save: both teams may announce (federation)
     out["confirm"] = hints_over_time(app)
-    out["confirm_words"] = [t["save_units"], t["h_hold_announce_both"]]
+    out["confirm_words"] = [t["save_points"], t["h_hold_announce_both"]]
     key(app, BACK)  # the card points by tens
     out["tens"] = hints_over_time(app)
     out["tens_words"] = [t["h_step_keys"], t["h_pile_def"]]

@@ -679,7 +679,7 @@ def tour_entries(app):
             entry._evaluate()
             app.go(entry)
             render(app, "confirm %r" % (rec,))
-            if entry.draft.has_units():  # the same deal counted on the defence's pile
+            if entry.draft.has_points():  # the same deal counted on the defence's pile
                 entry.draft.set_pile("D")
                 entry.goto("confirm")
                 render(app, "confirm, defence pile %r" % (rec,))
