@@ -36,7 +36,8 @@ PACK_SHOTS = {"pack_home.png": "pack_home", "pack_history.png": "pack_history", 
 # settings menu rows: rules, target, options, first dealer, language, contrast, dim
 _TO_SETTINGS = "ok down down down ok"  # home > menu > settings
 _LANG = {"en": "down down down down ok up ok",  # settings > language: fr -> en, OK (back on settings)
-         "de": "down down down down ok up up ok"}
+         "de": "down down down down ok up up ok",
+         "it": "down down down down ok up up up ok"}
 _NEXT_LANGUAGE = "down down down down ok up ok back back"  # settings > language: the next one (fr en de it), menu, home
 _TO_CHART = "ok down down down down ok"  # home > menu > chart (screens/table_screens.py Menu.ITEMS)
 _CAPOT_FIRST = "up down down ok ok"  # classic2000, NS: 80 -> pass -> capot; check and save: all tricks
@@ -292,22 +293,24 @@ def guard_shots(out_dir):
 
 
 def entry_words():
-    """Each step of a deal's entry (federation): the contract, the card points, check and
-    save with a belote, the announce picker, the capot question and the all-pass's check."""
+    """Each step of a deal's entry (federation): the contract, check and save, with a belote,
+    the announce picker, the card points by tens, the capot question, the all-pass's check
+    and a generale's UP (no card points to set: BACK changes them)."""
     return ["up", "hold:back:700", "shot:entry-bid", "ok", "hold:up:1540", "shot:check-and-save",
             "hold:ok:700", "shot:announce-picker", "up", "shot:check-and-save-belote",
             "back", "shot:entry-points", *(["up"] * 7), "ok", "ok", "shot:capot-question", "back",
             "wait:1600", "ok", "ok", "shot:all-pass-check", "back", "back",
+            *_s("up down down ok up"), "shot:no-card-points", "wait:1600", *_s("back back back"),  # a generale
             *_s("ok up up ok"), "shot:concours"]
 
 
 def entry_shots(out_dir):
-    """The entry steps, check-and-save and the Concours screen on both boards, in French
-    and German, into out_dir/STEP-BOARD-LANG.png."""
+    """The entry steps, check-and-save and the Concours screen on both boards, in the
+    four languages, into out_dir/STEP-BOARD-LANG.png."""
     os.makedirs(out_dir, exist_ok=True)
     written = []
     for board, scale in (("pico_oled", 2), ("pico_display_pack", 2)):
-        for lang in ("fr", "de"):
+        for lang in ("fr", "en", "de", "it"):
             words = (_s(_TO_SETTINGS) + _s(_LANG[lang]) + ["back", "back"] if lang != "fr" else []) + entry_words()
             for name, fr in run_scene("federation", words, board).items():
                 path = os.path.join(out_dir, "%s-%s-%s.png" % (name, board, lang))
@@ -529,7 +532,7 @@ def main(argv=None):
     g.add_argument("--check", action="store_true", help="compare with tests/golden/")
     g.add_argument("--out", help="write this run's screens to DIR")
     g.add_argument("--guards", help="write the guards' pictures (both boards, fr and de) to DIR")
-    g.add_argument("--entry", help="write the entry steps' pictures (both boards, fr and de) to DIR")
+    g.add_argument("--entry", help="write the entry steps' pictures (both boards, four languages) to DIR")
     g.add_argument("--confirm", help="write the round's confirmation pictures (both boards, fr and de) to DIR")
     g.add_argument("--clock", help="write home with a timed round's clock (both Pico W boards, fr and de) to DIR")
     a = p.parse_args(argv)
