@@ -174,6 +174,20 @@ def test_check_and_save_says_each_teams_hold_in_whole_words(lang):
     assert not texts["h_hold_announce_both"].rstrip(".").endswith((" ann", ":ann"))
 
 
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_check_and_save_says_what_back_does_all_the_time(lang):
+    """BACK leads to the card points by tens (the defence's pile and the capots are there):
+    a new player found them only by chance; after an all-pass it goes back to change it."""
+    texts = languages.read_file(lang)
+    out = play(CHECK_AND_SAVE.replace("RECORD", repr(TRIAL_DEAL)) + 'out["back"] = hints("confirm", "back", 3)', lang)
+    assert out["back"] == [texts["h_back_tens"]] * 3
+    out = play(CHECK_AND_SAVE.replace("RECORD", repr({"taker": None, "bid": "pass"}))
+               + 'out["back"] = hints("confirm", "back", 3)', lang)
+    assert out["back"] == [texts["e_no_points"]] * 3
+    for back in (texts["h_back_tens"], texts["e_no_points"]):
+        assert back.startswith("< ") and _has_a_word_after_each_key(back), back
+
 OPTIONS_IN_A_ROUND = """
 import on_demand
 app.start_round({"round": 2, "table": 3, "teams": {"NS": 1, "EW": 2}})
@@ -219,3 +233,25 @@ def test_the_defences_hold_says_the_belote_is_the_takers(lang):
                "classic2000")
     assert out["screen"] == "entry-confirm" and out["toast"] == texts["e_belote_takers"], out
     assert out["belote"] == [0, 1]  # the takers' own hold gives them theirs
+
+
+CONCOURS_QUESTION = """
+import on_demand
+app.go(on_demand.screen("Concours")(app, None))
+app.render()
+key(OK)  # the start is highlighted: its question
+out["screen"] = app.screen
+out["question"] = drawn["ask"][0]
+out["detail"] = drawn["ask"][1]
+"""
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_the_concours_question_names_the_round_and_the_table_in_words(lang):
+    """'Commencer R1 T1?': a new player could not tell what R and T were."""
+    texts = languages.read_file(lang)
+    out = play(CONCOURS_QUESTION, lang)
+    assert out["screen"] == "ask"
+    words = "%s 1, %s 1?" % (texts["c_round"], texts["c_table"])
+    assert out["question"] == words, out
+    assert out["detail"] == texts["NS"] + " 1 - " + texts["EW"] + " 2"

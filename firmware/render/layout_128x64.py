@@ -262,16 +262,26 @@ class Layout(Regions):
         """The keys in words on the bottom rows, all at once (none turns): rows is a
         string (one row) or a tuple of up to three; returns the y of the line above them."""
         if isinstance(rows, str):
-            self.hint(rows)
+            return self.key_rows(rows)
+        n = len(rows)
+        return self.key_rows(rows[0], rows[1] if n > 1 else None, rows[2] if n > 2 else None)
+
+    def key_rows(self, first, second=None, third=None):
+        """Up to three rows of keys in words at the bottom, under a line (no tuple built for
+        them); returns the y of the line."""
+        if second is None:
+            self.hint(first)
             return 54
-        top = 64 - 8 * len(rows)
+        n = 3 if third is not None else 2
+        top = 64 - 8 * n
         fb = self.fb
         fb.fill_rect(0, top - 2, W, 66 - top, 0)
         fb.hline(0, top - 2, W, 1)
-        for row in rows:
-            self.label(row, 0, top, W)
-            top += 8
-        return 62 - 8 * len(rows)
+        self.label(first, 0, top, W)
+        self.label(second, 0, top + 8, W)
+        if third is not None:
+            self.label(third, 0, top + 16, W)
+        return top - 2
 
     def picker(self, title, step, value, label, context, hint):
         """A value chosen with UP/DOWN: value is an int (big digits) or None (then label);
@@ -335,52 +345,85 @@ class Layout(Regions):
             self.label(context, 0, 55, W, 1)
 
     def confirm(self, title, verdict, detail, ns_label, ns, ew_label, ew, ns_total, ew_total, hint,
-                error=None, made=None, mark_units=False):
+                error=None, made=None, mark_units=False, back=None):
         """The deal before it is saved: the contract (title), the verdict and its detail,
         then under each team's name its deal score and its total after the deal, on one
-        row; hint: the keys in words, a row or a tuple of two (all shown at once);
-        mark_units: the last digit of the verdict line (the card points' units, set on
-        this step) underlined. made is for the colour layout."""
+        row; hint: the keys in words, a row or a tuple of two (all shown at once); back:
+        what BACK does, a row of its own under the first; mark_units: the last digit of
+        the verdict line (the card points' units, set on this step) underlined. made is
+        for the colour layout. Three rows of keys leave 38 px above their line: without
+        a detail, the rows as usual a little closer; with one, the screen's eight rows of
+        the 8x8 font edge to edge, the title bar one of them."""
         fb = self.fb
-        self.title(title)
-        end = self.label(verdict, 0, 10, W, 1)
+        if isinstance(hint, str):  # (no tuple built: this step redraws at every point)
+            first = hint
+            holds = None
+        else:
+            first = hint[0]
+            holds = hint[1]
+        dense = back is not None and holds is not None and detail != ""
+        if dense:
+            fb.fill_rect(0, 0, W, 8, 1)
+            self.label(title, 0, 0, W, 0, 0)
+        else:
+            self.title(title)
+        y = 8 if dense else 10
+        end = self.label(verdict, 0, y, W, 1)
         if mark_units:  # the last digit (8 px from the end, 7 px apart too) underlined
-            fb.hline(end - 9, 17, 8, 1)
+            fb.hline(end - 9, y + 7, 8, 1)
+        if back is None:
+            self.hint_rows(hint)
+        elif dense:  # no line over the keys: the scores' blank bottom row parts them
+            self.label(first, 0, 40, W)
+            self.label(back, 0, 48, W)
+            self.label(holds, 0, 56, W)
+        else:
+            self.key_rows(first, back, holds)
         if error:
             fb.rect(0, 20, W, 26, 1)
             self.label(error[0], 1, 24, W - 2, 1)
             self.label(error[1], 1, 35, W - 2, 1)
+            return
+        if dense:  # detail 16, teams 24, scores 32
+            self.label(detail, 0, 16, W, 1)
+            y = 24
+        elif back is not None and holds is not None:  # no detail: teams 20, scores 29
+            y = 20
         else:
             self.label(detail, 0, 19, W, 1)
-            fb.vline(HALF, 28, 17, 1)
-            self.label(ns_label, 0, 28, HALF - 1, 1)
-            self.label(ew_label, HALF + 1, 28, HALF - 1, 1)
-            # the scores' signs where both columns have room for them
-            plus = 7 * (max(ndigits(ns) + ndigits(ns_total), ndigits(ew) + ndigits(ew_total))) <= 45
-            # each team's score and its total after it on one row of its column, in digits
-            # 7 px apart, the total at the right (nothing allocated)
-            x = 0
-            score = ns
-            total = ns_total
-            while True:
-                if plus:
-                    self.label("+", x, 37, 8)
-                self.label(score, x + 8 * plus, 37, 7 * ndigits(score) - 1, 0, 1, False, None, True)
-                n = 7 * ndigits(total) - 1
-                self.label("=", x + HALF - 1 - n - 8, 37, 8)
-                self.label(total, x + HALF - 1 - n, 37, n, 0, 1, False, None, True)
-                if x:
-                    break
-                x = HALF + 1
-                score = ew
-                total = ew_total
-        self.hint_rows(hint)
+            y = 28
+        step = 8 if dense else 9
+        fb.vline(HALF, y, 2 * step - 1, 1)
+        self.label(ns_label, 0, y, HALF - 1, 1)
+        self.label(ew_label, HALF + 1, y, HALF - 1, 1)
+        y += step
+        # the scores' signs where both columns have room for them
+        plus = 7 * (max(ndigits(ns) + ndigits(ns_total), ndigits(ew) + ndigits(ew_total))) <= 45
+        # each team's score and its total after it on one row of its column, in digits
+        # 7 px apart, the total at the right (nothing allocated)
+        x = 0
+        score = ns
+        total = ns_total
+        while True:
+            if plus:
+                self.label("+", x, y, 8)
+            self.label(score, x + 8 * plus, y, 7 * ndigits(score) - 1, 0, 1, False, None, True)
+            n = 7 * ndigits(total) - 1
+            self.label("=", x + HALF - 1 - n - 8, y, 8)
+            self.label(total, x + HALF - 1 - n, y, n, 0, 1, False, None, True)
+            if x:
+                break
+            x = HALF + 1
+            score = ew
+            total = ew_total
 
     def ask(self, question, detail, hint):
         fb = self.fb
         lines = (question,)
-        if 7 * (width(question) >> 3) - 1 > W - 2:  # "Annuler donne 11?": two lines rather than cut
-            i = question.rfind(" ")
+        if 7 * (width(question) >> 3) - 1 > W - 2:  # "Annuler donne 11?": two lines rather than cut,
+            i = question.find(", ") + 1  # after a comma if it has one ("Partie 12," "Table 20?")
+            if i <= 0:
+                i = question.rfind(" ")
             if i > 0:
                 lines = (question[:i], question[i + 1:])
         fb.rect(0, 0, W, 54, 1)

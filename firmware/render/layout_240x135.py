@@ -63,6 +63,7 @@ _SCALE_X = b"\x01\x01\x02\x02\x03"
 _SCALE_Y = b"\x01\x02\x02\x02\x03"
 _ADVANCE = b"\x08\x08\x0e\x10\x18"
 
+_BACK_WIDTH = const(90)  # check-and-save: BACK's key and what it does beside the verdict, "Y dizaines"
 BAR_TOP = const(115)  # hint bar: 115..134
 LIST_TOP = const(22)  # first list row under the title bar
 RECORD_ROW = const(32)  # history and past games: two lines of 16 px
@@ -276,15 +277,23 @@ class Layout(Regions):
     def hint_rows(self, rows):
         """The keys in words, all at once (none turns): rows a string (the bar) or a tuple of
         up to three, a line each. Returns the y of the bar's top."""
-        if isinstance(rows, str) or len(rows) == 1:
-            self.hint(rows if isinstance(rows, str) else rows[0])
+        if isinstance(rows, str):
+            return self.key_rows(rows)
+        n = len(rows)
+        return self.key_rows(rows[0], rows[1] if n > 1 else None, rows[2] if n > 2 else None)
+
+    def key_rows(self, first, second=None, third=None):
+        """Up to three lines of keys in words at the bottom (no tuple built for them); one
+        is the hint bar. Returns the y of their top."""
+        if second is None:
+            self.hint(first)
             return BAR_TOP
-        top = H - 18 * len(rows) - 2
+        top = H - 18 * (3 if third is not None else 2) - 2
         self.fill_rect(0, top, W, H - top, BAR)
-        y = top + 2
-        for row in rows:
-            self.keys_line(row, 4, y, W - 8)
-            y += 18
+        self.keys_line(first, 4, top + 2, W - 8)
+        self.keys_line(second, 4, top + 20, W - 8)
+        if third is not None:
+            self.keys_line(third, 4, top + 38, W - 8)
         return top
 
     def keys_line(self, string, x, y, region_width, colour=GREY, background=BAR):
@@ -541,18 +550,27 @@ class Layout(Regions):
             self.hint(context)
 
     def confirm(self, title, verdict, detail, ns_label, ns, ew_label, ew, ns_total, ew_total, hint,
-                error=None, made=None, mark_units=False):
+                error=None, made=None, mark_units=False, back=None):
         """The deal before it is saved: the contract (title), the verdict (coloured by made:
         None no colour), its detail, each team's label, its deal score and its total after
         it; error: (error, field) instead of the scores; hint: the keys in words, a row or
-        a tuple of two (all at once: hint_rows); mark_units: underline the last digit of
-        the verdict line (the card points' units, set on this step)."""
+        a tuple of two (all at once: hint_rows); back: what BACK does, beside the verdict
+        (the card points it changes) when the bar's two lines are full, else the bar's
+        second line; mark_units: underline the last digit of the verdict
+        line (the card points' units, set on this step)."""
         fb = self.fb
         self.title(title)
-        bar = self.hint_rows(hint)
-        end = self.label(verdict, 2, 23, W - 4, 16, 1)
+        room = W - 4
+        if isinstance(hint, str):  # BACK's action a line of the bar under the other keys
+            bar = self.key_rows(hint, back)
+        else:
+            bar = self.hint_rows(hint)
+            if back is not None:  # the bar full: the key and up to eight letters at the right
+                room = W - 4 - _BACK_WIDTH
+                self.keys_line(back, W - _BACK_WIDTH, 23, _BACK_WIDTH - 2, GREY, BACKGROUND)
+        end = self.label(verdict, 2, 23, room, 16, 1)
         if mark_units:
-            size = self.fit(verdict, W - 4)
+            size = self.fit(verdict, room)
             self.fill_rect(end - _ADVANCE[size], 39, 7 * _SCALE_X[size], 2, SELECTION)
         if error:
             _frame(fb, 0, 44, W, bar - 46, BAD)

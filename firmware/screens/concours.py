@@ -94,11 +94,13 @@ class Concours(ListScreen):
         if i < len(FIELDS):
             app.go(NumberPicker(app, FIELDS[i], self))
             return
-        # asked once, with what it starts: 'Commencer R2 T1?', 'NS 1 - EO 2'
-        labels = team_labels(self.info, app.texts)
+        # asked once, with what it starts in words: 'Partie 2, Table 1?', 'NS 1 - EO 2'
+        # (the start was just chosen: its verb would say "round" twice in three languages)
+        texts = app.texts
+        labels = team_labels(self.info, texts)
         info = self.info
-        app.go(Ask(app, app.texts["c_start"] + " " + round_title(info) + "?", labels["NS"] + " - " + labels["EW"],
-                   lambda: app.start_round(info), self))
+        question = "%s %d, %s %d?" % (texts["c_round"], info["round"], texts["c_table"], info["table"])
+        app.go(Ask(app, question, labels["NS"] + " - " + labels["EW"], lambda: app.start_round(info), self))
 
 
 class NumberPicker(Screen):

@@ -159,8 +159,8 @@ def _points_line(entry, verdict):
 
 def build(entry):
     """The confirm step's texts, built once per change of the draft: (title, verdict,
-    detail, the melds' sum, the keys' rows, whether the verdict's units digit is
-    underlined), a tuple deal entry keeps (an object of a class of this module would
+    detail, the melds' sum, the keys' rows, BACK's action, whether the verdict's units
+    digit is underlined), a tuple deal entry keeps (an object of a class of this module would
     keep the module alive as long as its texts are shown)."""
     texts = entry.app.texts
     draft = entry.draft
@@ -184,4 +184,7 @@ def build(entry):
     holds = texts["h_hold_announce_both"] if ns and ew else texts["h_hold_announce"] if ns else \
         texts["h_hold_announce_ew"] if ew else None
     mark = points and verdict != "" and "0" <= verdict[-1] <= "9"  # the units digit underlined
-    return entry.confirm_title, verdict, detail, melds_sum, (save, holds) if holds else save, mark
+    # BACK: to the card points by tens (where the defence's pile and the capots are too);
+    # after an all-pass, back to the contract
+    back = texts["h_back_tens"] if draft.bid != "pass" else texts["e_no_points"]
+    return entry.confirm_title, verdict, detail, melds_sum, (save, holds) if holds else save, back, mark

@@ -510,7 +510,7 @@ class Entry(Screen):
             self.confirm_texts = on_demand.load("screens.confirm_texts").build(self)
             on_demand.release("screens.confirm_texts")
         # a tuple, not an object of a class of ours: neither the class's code nor a dict per texts on the heap
-        title, verdict, detail, melds_sum, rows, mark = self.confirm_texts
+        title, verdict, detail, melds_sum, rows, back, mark = self.confirm_texts
         texts = self.app.texts
         if self.error is not None:
             e = self.error
@@ -525,5 +525,5 @@ class Entry(Screen):
         # title, verdict, detail, each team's name, deal score and total, the keys, no error
         layout.confirm(title=title, verdict=verdict, detail=detail, ns_label=app.team_name("NS"),
                        ns=r.score["NS"], ew_label=app.team_name("EW"), ew=r.score["EW"], ns_total=tot["NS"],
-                       ew_total=tot["EW"], hint=rows, made=r.made, mark_units=mark)
+                       ew_total=tot["EW"], hint=rows, made=r.made, mark_units=mark, back=back)
 

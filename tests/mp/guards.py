@@ -212,7 +212,7 @@ def _rows_of_steps(app, out):
     out["bid_words"] = [t["h_step_keys"], t["h_hold_kind"], t["h_hold_coinche"]]
     key(app, OK)  # check and save: both teams may announce (federation)
     out["confirm"] = hints_over_time(app)
-    out["confirm_words"] = [t["save_points"], t["h_hold_announce_both"]]
+    out["confirm_words"] = [t["save_points"], t["h_back_tens"], t["h_hold_announce_both"]]
     key(app, BACK)  # the card points by tens
     out["tens"] = hints_over_time(app)
     out["tens_words"] = [t["h_step_keys"], t["h_pile_def"]]
@@ -227,7 +227,7 @@ def _rows_of_steps(app, out):
     keys(app, OK, OK)  # the menu, its all-pass row: the check screen
     out["pass_screen"] = app.view.name
     out["pass"] = hints_over_time(app)
-    out["pass_words"] = [t["save"]]
+    out["pass_words"] = [t["save"], t["e_no_points"]]
 
 
 def case_in_sight(app, out):
