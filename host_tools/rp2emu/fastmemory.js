@@ -11,15 +11,18 @@
 // would take that same branch and read or write those same bytes:
 //   readUint16:  flash [0x10000000, +16 MB) and SRAM, tested first in rp2040js too, on
 //                the address as given (no wrap to 32 bits).
-//   readUint32:  SRAM, after the address is wrapped to 32 bits as rp2040js does; the
-//                ranges it tests before SRAM (boot ROM, flash and its mirrors) do not
-//                overlap it, and no peripheral is mapped over SRAM.
+//   readUint32:  SRAM, and flash through its four mirrors [0x10000000, 0x14000000)
+//                (the constants the code loads), after the address is wrapped to 32
+//                bits as rp2040js does; the ranges it tests before these (the boot ROM,
+//                and flash before SRAM) do not overlap them.
 //   readUint8, writeUint8, writeUint16: SRAM, the first range rp2040js tests.
 //   writeUint32: SRAM; rp2040js looks for a peripheral first, and none is mapped there.
 'use strict';
 
 const FLASH_START = 0x10000000;
 const SRAM_START = 0x20000000;
+const FLASH_MIRRORS_END = 0x14000000; // XIP, XIP_NOALLOC, XIP_NOCACHE, XIP_NOCACHE_NOALLOC
+const FLASH_MIRROR_MASK = 0xffffff; // rp2040js: each mirror reads the 16 MB flash array at address & this
 
 // The fast paths, one function each for every core (methods: `this` is the core), so
 // V8 sees the same function in the core's field after a reboot's new chip and can
@@ -34,7 +37,10 @@ function readUint16(address) {
 
 function readUint32(address) {
   const at = address >>> 0;
-  if (!(at & 3) && at >= SRAM_START && at + 3 < this.fastSramEnd) return this.fastSram32[(at - SRAM_START) >>> 2];
+  if (!(at & 3)) {
+    if (at >= SRAM_START && at + 3 < this.fastSramEnd) return this.fastSram32[(at - SRAM_START) >>> 2];
+    if (at >= FLASH_START && at < FLASH_MIRRORS_END) return this.fastFlash32[(at & FLASH_MIRROR_MASK) >>> 2];
+  }
   return this.rp2040.readUint32(address);
 }
 
@@ -68,6 +74,8 @@ function install(mcu) {
   if (flash.byteOffset & 3 || sram.byteOffset & 3) return; // views need aligned offsets
   if (new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1) return; // the views read little-endian, as the chip
   if (mcu.peripherals[(SRAM_START >>> 14) << 2]) return; // a peripheral over SRAM: rp2040js's order matters
+  if (flash.length !== FLASH_MIRROR_MASK + 1) return; // rp2040js's own flash array: 16 MB, all of a mirror
+  core.fastFlash32 = new Uint32Array(flash.buffer, flash.byteOffset, flash.length >>> 2);
   core.fastFlash16 = new Uint16Array(flash.buffer, flash.byteOffset, flash.length >>> 1);
   core.fastFlashEnd = FLASH_START + flash.length; // rp2040js: address + 1 < FLASH_START + length
   core.fastSram8 = sram;
