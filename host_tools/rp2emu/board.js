@@ -18,6 +18,7 @@ const { RP2040, USBCDC, ConsoleLogger, LogLevel } = require('rp2040js');
 const { FLASH_BYTES, NorFlash, FlashSsi, QspiPins, ChipResetRegisters } = require('./flash');
 const { ButtonPins } = require('./buttons');
 const fastcore = require('./fastcore');
+const fastmemory = require('./fastmemory');
 const hotloops = require('./hotloops');
 
 const CYCLE_NANOS = 1e9 / 125e6;
@@ -80,6 +81,7 @@ class Board {
         if (at >= 0 && at + 3 < sramBytes) sram.setUint32(at, value, true);
         else writeUint32(address, value);
       };
+      fastmemory.install(mcu); // the core's loads, stores and fetches of SRAM and flash
     }
     mcu.loadBootrom(this.bootrom); // resets, which erases rp2040js's flash array
     mcu.flash.set(this.image);

@@ -330,6 +330,64 @@ const SYNC_ROWS = {
   },
 };
 
+/**
+ * strlen (newlib's, as the rp2 port links it from arm-none-eabi-gcc's libc), its loop over
+ * the string's words, two a turn: MicroPython measures the names of its frozen modules
+ * (mp_find_frozen_module, at each import) and of its qstrs with it, a tenth of what a
+ * boot runs.  At the head r3 = the word before the next two (aligned), r4 = 0x80808080;
+ * a turn on two words without a zero byte (no bit of (w - 0x01010101) & ~w & r4 set,
+ * the constant being the literal 0xfefefeff both halves load) is 14 instructions,
+ * 19 cycles:
+ *   head+0x00  ldr r1,[r3,#4]; ldr r2,[pc,#36]; adds r3,#4; adds r2,r1,r2; bics r2,r1;
+ *              tst r2,r4; bne +0x20                                (2+2+1+1+1+1+1)
+ *   head+0x0e  ldr r1,[r3,#4]; ldr r2,[pc,#20]; adds r3,#4; adds r2,r1,r2; bics r2,r1;
+ *              tst r2,r4; beq head                                 (2+2+1+1+1+1+2)
+ * and leaves r1 = the second word w, r2 = (w + 0xfefefeff) & ~w, r3 + 8, the C and V of
+ * that addition, N clear and Z set (the tst).  The words are read where the core reads
+ * them, SRAM or the flash (XIP), nothing else; a word with a zero byte (the string's
+ * end, or a byte of 0x80 or more the test cannot tell from it) runs on the core.
+ */
+const STRLEN_WORDS = {
+  name: 'strlen words',
+  code: [
+    [0x00, [0x6859, 0x4a09, 0x3304, 0x188a, 0x438a, 0x4222, 0xd108, 0x6859, 0x4a05, 0x3304, 0x188a, 0x438a, 0x4222,
+      0xd0f1]],
+    [0x28, [0xfeff, 0xfefe]],
+  ],
+  instructions: 14,
+  cycles: 19,
+  turns(mcu, core, most) {
+    const registers = core.registers;
+    const constant = 0xfefefeff;
+    const mask = registers[4];
+    const sramEnd = SRAM_BASE + mcu.sram.length;
+    const plain = (address) => !(address & 3)
+      && ((address >= FLASH_BASE && address + 4 <= FLASH_BASE + 0x200000) || (address >= SRAM_BASE && address + 4 <= sramEnd));
+    let at = registers[3];
+    let word = 0;
+    let taken = 0;
+    while (taken < most) {
+      const first = (at + 4) >>> 0;
+      const second = (at + 8) >>> 0;
+      if (!plain(first) || !plain(second)) break;
+      const w1 = mcu.readUint32(first);
+      if ((((w1 + constant) >>> 0) & ~w1 & mask) !== 0) break; // bne: the first half ends the scan
+      const w2 = mcu.readUint32(second);
+      if ((((w2 + constant) >>> 0) & ~w2 & mask) !== 0) break; // no beq back: the second does
+      word = w2;
+      at = second;
+      taken++;
+    }
+    if (!taken) return 0;
+    registers[1] = word;
+    registers[3] = at;
+    registers[2] = core.addUpdateFlags(word, constant) & ~word; // adds r2,r1,r2: C and V; bics
+    core.N = false; // tst r2,r4 found no bit: the beq back was taken
+    core.Z = true;
+    return taken;
+  },
+};
+
 /** A loop whose every turn costs the same: run(..., budget) from its turns(..., most). */
 function fixed(loop) {
   loop.run = (mcu, core, budget, done) => {
@@ -340,7 +398,8 @@ function fixed(loop) {
   return loop;
 }
 
-const LOOPS = [fixed(GC_ALLOC_SCAN), fixed(MONO_FILL_COLUMN), fixed(EXPAND_GS4), fixed(LFS_CRC), SYNC_ROWS];
+const LOOPS = [fixed(GC_ALLOC_SCAN), fixed(MONO_FILL_COLUMN), fixed(EXPAND_GS4), fixed(LFS_CRC), SYNC_ROWS,
+  fixed(STRLEN_WORDS)];
 
 function halfword(flash, offset) {
   return flash[offset] | (flash[offset + 1] << 8);
@@ -357,16 +416,30 @@ function codeAt(flash, loop, head) {
   return true;
 }
 
-/** The loops found in the flash: [{pc, loop}], each loop's head address. */
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+/** The flash's halfwords, as the core reads them, in a Uint16Array (a view where it can be). */
+function halfwords(flash, end) {
+  const count = end >>> 1;
+  if (LITTLE_ENDIAN && !(flash.byteOffset & 1)) return new Uint16Array(flash.buffer, flash.byteOffset, count);
+  return Uint16Array.from({ length: count }, (_, k) => halfword(flash, 2 * k));
+}
+
+/**
+ * The loops found in the flash: [{pc, loop}], each loop's head address (loop by loop,
+ * each loop's heads in address order).  The candidates are found by the typed array's
+ * own indexOf (native code): this runs at every boot, a page's Worker's too, before
+ * V8 has optimized anything, and a JS loop over the 2 MB took a few tens of ms there.
+ */
 function find(flash, limit) {
-  const found = [];
   const end = Math.min(flash.length, limit || flash.length);
+  const words = halfwords(flash, end);
+  const found = [];
   for (const loop of LOOPS) {
     const [first, second] = loop.code[0][1];
-    for (let at = 0; at + 4 <= end; at += 2) {
-      if (halfword(flash, at) === first && halfword(flash, at + 2) === second && codeAt(flash, loop, at)) {
-        found.push({ pc: FLASH_BASE + at, loop });
-      }
+    for (let k = words.indexOf(first); k >= 0 && 2 * k + 4 <= end; k = words.indexOf(first, k + 1)) {
+      const at = 2 * k;
+      if (words[k + 1] === second && codeAt(flash, loop, at)) found.push({ pc: FLASH_BASE + at, loop });
     }
   }
   return found;
