@@ -264,6 +264,8 @@ function button(gpio, pressed, at) {
 function statistics() {
   return {
     speed: speed.busyWall ? speed.busyNanos / 1e6 / speed.busyWall : null,
+    busyMs: speed.busyWall, // real time of the turns that did not catch up with the wall clock
+    busySimulatedMs: speed.busyNanos / 1e6, // the simulated time those turns ran
     simulatedMs: board.nanos() / 1e6,
     workMs,
     turns,
