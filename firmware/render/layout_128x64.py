@@ -396,11 +396,13 @@ class Layout(Regions):
         fb.vline(HALF, y, 2 * step - 1, 1)
         self.label(ns_label, 0, y, HALF - 1, 1)
         self.label(ew_label, HALF + 1, y, HALF - 1, 1)
-        y += step
-        # the scores' signs where both columns have room for them
+        self._scores(y + step, ns, ns_total, ew, ew_total)
+
+    def _scores(self, y, ns, ns_total, ew, ew_total):
+        """Each team's score and its total after it on one row of its column at y, in digits
+        7 px apart, the total at the right (nothing allocated); the signs where both
+        columns have room for them."""
         plus = 7 * (max(ndigits(ns) + ndigits(ns_total), ndigits(ew) + ndigits(ew_total))) <= 45
-        # each team's score and its total after it on one row of its column, in digits
-        # 7 px apart, the total at the right (nothing allocated)
         x = 0
         score = ns
         total = ns_total
