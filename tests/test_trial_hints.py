@@ -255,3 +255,32 @@ def test_the_concours_question_names_the_round_and_the_table_in_words(lang):
     words = "%s 1, %s 1?" % (texts["c_round"], texts["c_table"])
     assert out["question"] == words, out
     assert out["detail"] == texts["NS"] + " 1 - " + texts["EW"] + " 2"
+
+
+NEW_GAME_QUESTION = """
+import on_demand
+from screens.menu import Menu
+DEALS
+app.go(Menu(app))
+app.render()
+menu = app.view
+menu.sel = Menu.ITEMS.index("m_new")
+key(OK)
+out["new"] = [app.screen, drawn["ask"][0], drawn["ask"][1], drawn["ask"][3]]
+key(BACK)
+app.go(on_demand.screen("Concours")(app, None))
+app.render()
+key(OK)
+out["concours"] = [app.screen, drawn["ask"][3]]
+"""
+
+
+@pytest.mark.parametrize("lang", languages.LANGS)
+def test_a_new_game_or_round_says_the_game_in_play_is_kept(lang):
+    """Starting a round replaced a 270-310 game with no word of it (it was in Past games)."""
+    texts = languages.read_file(lang)
+    out = play(NEW_GAME_QUESTION.replace("DEALS", "app.save_deal(%r, None)" % TRIAL_DEAL), lang)
+    assert out["new"] == ["ask", texts["m_new"], None, texts["q_kept"]]
+    assert out["concours"] == ["ask", texts["q_kept"]]
+    out = play(NEW_GAME_QUESTION.replace("DEALS", ""), lang)  # nothing played: nothing to keep
+    assert out["new"][3] is None and out["concours"][1] is None

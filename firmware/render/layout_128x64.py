@@ -419,8 +419,13 @@ class Layout(Regions):
             score = ew
             total = ew_total
 
-    def ask(self, question, detail, hint):
+    def ask(self, question, detail, hint, note=None):
+        """A question (two lines when one cannot hold it), a detail line and a note under
+        it (each or None)."""
         fb = self.fb
+        if detail is None:
+            detail = note
+            note = None
         lines = (question,)
         if 7 * (width(question) >> 3) - 1 > W - 2:  # "Annuler donne 11?": two lines rather than cut,
             i = question.find(", ") + 1  # after a comma if it has one ("Partie 12," "Table 20?")
@@ -434,7 +439,10 @@ class Layout(Regions):
             self.label(s, 1, y, W - 2, 1)
             y += 10
         if detail:
-            self.label(detail, 1, 30 if len(lines) == 1 else 34, W - 2, 1)
+            y = 30 if len(lines) == 1 else 34
+            self.label(detail, 1, y, W - 2, 1)
+            if note:
+                self.label(note, 1, y + 10, W - 2, 1)
         self.hint(hint)
 
     def toast(self, string):

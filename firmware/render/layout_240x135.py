@@ -587,12 +587,17 @@ class Layout(Regions):
             self.label(score, x0 + 50, 79, 65, bar - 80, 2, NS_LIGHT + 3 * i, SIZE_TRIPLE, SIZE_DOUBLE, "+")
             self.label(total, x0 + 4, 79, 46, bar - 80, 0, FOREGROUND, SIZE_TALL, SIZE_TALL, "=")
 
-    def ask(self, question, detail, hint):
-        """A question, with a detail line (or None)."""
+    def ask(self, question, detail, hint, note=None):
+        """A question, with a detail line (or None) and a note under it (or None)."""
         _frame(self.fb, 0, 0, W, BAR_TOP - 2, SELECTION)
-        self.label(question, 4, 34 if detail else 48, W - 8, 16, 1)
+        if detail is None:
+            detail = note
+            note = None
+        self.label(question, 4, (24 if note else 34) if detail else 48, W - 8, 16, 1)
         if detail:
-            self.label(detail, 4, 66, W - 8, 16, 1, GREY)
+            self.label(detail, 4, 56 if note else 66, W - 8, 16, 1, GREY)
+        if note:
+            self.label(note, 4, 84, W - 8, 16, 1, GREY)
         self.hint(hint)
 
     def toast(self, string):

@@ -121,15 +121,17 @@ class ListScreen(Screen):
 
 
 class Ask(Screen):
-    """A yes/no question: OK does it, BACK returns."""
+    """A yes/no question: OK does it, BACK returns. note: a last line saying what else
+    the answer does (a new game keeps the game in play)."""
 
     name = "ask"
 
-    def __init__(self, app, question, detail, action, back_to):
+    def __init__(self, app, question, detail, action, back_to, note=None):
         Screen.__init__(self, app, back_to)
         self.q = question
         self.detail = detail
         self.action = action
+        self.note = note
 
     def key(self, ev):
         if is_key(ev, OK):
@@ -138,7 +140,7 @@ class Ask(Screen):
             self.back()
 
     def draw(self, layout):
-        layout.ask(self.q, self.detail, self.app.texts["ask_keys"])
+        layout.ask(self.q, self.detail, self.app.texts["ask_keys"], self.note)
 
 
 def contract_text(app, rec, taker=True, compact=False, team_name=None):

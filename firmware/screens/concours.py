@@ -100,7 +100,8 @@ class Concours(ListScreen):
         labels = team_labels(self.info, texts)
         info = self.info
         question = "%s %d, %s %d?" % (texts["c_round"], info["round"], texts["c_table"], info["table"])
-        app.go(Ask(app, question, labels["NS"] + " - " + labels["EW"], lambda: app.start_round(info), self))
+        app.go(Ask(app, question, labels["NS"] + " - " + labels["EW"], lambda: app.start_round(info), self,
+                   texts["q_kept"] if app.game.deals else None))  # the game in play goes to Past games
 
 
 class NumberPicker(Screen):

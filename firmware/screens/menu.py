@@ -63,7 +63,8 @@ class Menu(ListScreen):
         elif item == "m_settings":
             app.go(on_demand.screen("Settings")(app, self))  # BACK returns to the menu
         elif item == "m_new":
-            app.go(Ask(app, app.texts["m_new"], None, app.new_game, self))
+            # the game in play goes to Past games: said when it has deals
+            app.go(Ask(app, app.texts["m_new"], None, app.new_game, self, app.texts["q_kept"] if app.game.deals else None))
         elif item == "m_end":
             ask_end(app, self)
         elif item == "m_concours":
