@@ -339,8 +339,8 @@ class App:
             self.turn_at = ticks_add(now, HINT_MS)
             view.phase += 1
             self.dirty = True
-        dim = self.table.settings.get("dim", DIM_DEFAULT)
-        if dim and not self.dimmed and not inputs.any_down() and ticks_diff(now, inputs.last_activity) >= dim * 1000:
+        dim_in = self._dim_in(now)
+        if dim_in is not None and dim_in <= 0 and not inputs.any_down():
             self.dimmed = True
             try:
                 self.fb.contrast(self.dim_level())
@@ -370,14 +370,29 @@ class App:
             wait = min(wait, ticks_diff(self.toast_until, now))
         if self.view.turns and not self.dimmed:
             wait = min(wait, ticks_diff(self.turn_at, now))
-        dim = self.table.settings.get("dim", DIM_DEFAULT)
-        if dim and not self.dimmed:
-            wait = min(wait, ticks_diff(ticks_add(self.inputs.last_activity, dim * 1000), now))
+        dim_in = self._dim_in(now)
+        if dim_in is not None:
+            wait = min(wait, dim_in)
         return wait if wait > POLL_MS else POLL_MS
+
+    def _dim_in(self, now):
+        """Milliseconds until the screen dims, the set time after the last key (0 or less:
+        due); None when it will not (dimming off, or dimmed already)."""
+        dim = self.table.settings.get("dim", DIM_DEFAULT)
+        if not dim or self.dimmed:
+            return None
+        return ticks_diff(ticks_add(self.inputs.last_activity, dim * 1000), now)
 
     def wait(self):
         """Sleep until the next poll is due (idle_ms()) or a button's edge comes."""
         self.inputs.wait(self.idle_ms(), self.board.sleep_ms)
+
+    def loop(self):
+        """The app's life: poll, then sleep until the next poll is due; never returns (the
+        web page's REPL resumes an interrupted app with it)."""
+        while True:
+            self.poll()
+            self.wait()
 
     def set_up_check(self):
         """setup_wrong again when the draw or the game changed: the link's own code
@@ -394,7 +409,4 @@ class App:
 
 
 def run(board, defaults=None):
-    app = App(board, defaults)
-    while True:
-        app.poll()
-        app.wait()
+    App(board, defaults).loop()

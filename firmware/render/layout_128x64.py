@@ -361,7 +361,8 @@ class Layout(Regions):
         else:
             first = hint[0]
             holds = hint[1]
-        dense = back is not None and holds is not None and detail != ""
+        three = back is not None and holds is not None  # three rows of keys
+        dense = three and detail != ""
         if dense:
             fb.fill_rect(0, 0, W, 8, 1)
             self.label(title, 0, 0, W, 0, 0)
@@ -387,7 +388,7 @@ class Layout(Regions):
         if dense:  # detail 16, teams 24, scores 32
             self.label(detail, 0, 16, W, 1)
             y = 24
-        elif back is not None and holds is not None:  # no detail: teams 20, scores 29
+        elif three:  # no detail: teams 20, scores 29
             y = 20
         else:
             self.label(detail, 0, 19, W, 1)

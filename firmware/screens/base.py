@@ -12,6 +12,7 @@ neither the application loop nor the screens that open it (the on-demand
 screens import this module, never the other way round).
 """
 from events.inputs import BACK, OK, PRESS, is_key, up_down
+from table.draft import wrap_or_stop
 
 
 def played_name(app, played, team):
@@ -20,14 +21,6 @@ def played_name(app, played, team):
     if played is None:
         return app.team_name(team)
     return played.get(team) or app.texts[team]
-
-
-def wrap_or_stop(index, step, count, wrap):
-    """index moved by step among count positions: round the ends when wrap (a press),
-    else stop at them (a held key: its repeats never spin round). Every list uses it."""
-    if wrap:
-        return (index + step) % count
-    return min(count - 1, max(0, index + step))
 
 
 class Screen:
@@ -141,6 +134,12 @@ class Ask(Screen):
 
     def draw(self, layout):
         layout.ask(self.q, self.detail, self.app.texts["ask_keys"], self.note)
+
+
+def kept_note(app):
+    """The note of a question that starts a new game: the game in play goes to Past games
+    (said when it has deals: an empty one is simply replaced)."""
+    return app.texts["q_kept"] if app.game.deals else None
 
 
 def contract_text(app, rec, taker=True, compact=False, team_name=None):

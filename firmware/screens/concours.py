@@ -10,7 +10,7 @@ import on_demand
 from coinche.compat import const
 from coinche.result_code import MAX_ROUND, MAX_TABLE, MAX_TEAM, grouped
 from events.inputs import BACK, LONG, OK, is_key, up_down
-from screens.base import Ask, ListScreen, Screen
+from screens.base import Ask, ListScreen, Screen, kept_note
 from screens.table_screens import ask_undo
 
 FIELDS = ("c_round", "c_table", "c_ns", "c_ew")
@@ -101,7 +101,7 @@ class Concours(ListScreen):
         info = self.info
         question = "%s %d, %s %d?" % (texts["c_round"], info["round"], texts["c_table"], info["table"])
         app.go(Ask(app, question, labels["NS"] + " - " + labels["EW"], lambda: app.start_round(info), self,
-                   texts["q_kept"] if app.game.deals else None))  # the game in play goes to Past games
+                   kept_note(app)))
 
 
 class NumberPicker(Screen):

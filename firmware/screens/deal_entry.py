@@ -9,8 +9,8 @@ import on_demand
 from coinche.fields import RecordError
 from coinche.game import GameError, validate
 from events.inputs import BACK, DOWN, LONG, OK, PRESS, UP, is_key, up_down
-from screens.base import Screen, contract_text, wrap_or_stop
-from table.draft import ALL, BEST, DEF_ALL, REMOVE_BELOTE, S_BID, S_CONFIRM, S_MELDS_TO, S_TAKER, S_TENS, SOLO
+from screens.base import Screen, contract_text
+from table.draft import ALL, BEST, DEF_ALL, REMOVE_BELOTE, S_BID, S_CONFIRM, S_MELDS_TO, S_TAKER, S_TENS, SOLO, wrap_or_stop
 
 _COINCHE = ("", "x2", "x4")  # the coinche levels as every screen writes them
 class Entry(Screen):
@@ -341,10 +341,10 @@ class Entry(Screen):
     # -- drawing
     def _stepno(self):
         """'1/2' on the contract ... None on the card points by tens, a side screen of the check step."""
+        if self.step == S_TENS:
+            return None
         if self._stepno_s is None:
             steps = self.draft.steps()
-            if self.step == S_TENS:
-                return None
             i = steps.index(self.step) if self.step in steps else len(steps) - 1
             self._stepno_s = "%d/%d" % (i + 1, len(steps))
         return self._stepno_s

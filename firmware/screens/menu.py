@@ -6,7 +6,7 @@ the heap through every deal, where the heap of a game peaks.
 """
 import on_demand
 from events.inputs import LONG, OK, is_key
-from screens.base import Ask, ListScreen
+from screens.base import Ask, ListScreen, kept_note
 from screens.table_screens import ask_undo, start_entry
 
 
@@ -63,8 +63,7 @@ class Menu(ListScreen):
         elif item == "m_settings":
             app.go(on_demand.screen("Settings")(app, self))  # BACK returns to the menu
         elif item == "m_new":
-            # the game in play goes to Past games: said when it has deals
-            app.go(Ask(app, app.texts["m_new"], None, app.new_game, self, app.texts["q_kept"] if app.game.deals else None))
+            app.go(Ask(app, app.texts["m_new"], None, app.new_game, self, kept_note(app)))
         elif item == "m_end":
             ask_end(app, self)
         elif item == "m_concours":

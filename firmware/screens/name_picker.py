@@ -14,7 +14,8 @@ the name (an empty name is NS/EW again). The hint line turns through them.
 import on_demand
 from coinche.compat import const
 from events.inputs import BACK, LONG, OK, PRESS, is_key, up_down
-from screens.base import Screen, wrap_or_stop
+from screens.base import Screen
+from table.draft import wrap_or_stop
 
 MAX_LETTERS = const(8)  # as table/game_table.py MAX_NAME: what a name may hold
 # the letters in the order UP walks them, ordered by how names are spelled: the capitals

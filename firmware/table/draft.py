@@ -14,6 +14,17 @@ S_TENS = "tens"
 S_MELDS_TO = "melds_to"
 S_CONFIRM = "confirm"
 
+
+
+def wrap_or_stop(index, step, count, wrap):
+    """index moved by step among count positions: round the ends when wrap (a press),
+    else stop at them (a held key: its repeats never spin round). Every list of the
+    screens uses it, and the draft's card points by one; here, under the screens."""
+    if wrap:
+        return (index + step) % count
+    return min(count - 1, max(0, index + step))
+
+
 # special card-point items on the tens picker
 ALL = "all"          # the takers won all tricks (capot)
 DEF_ALL = "def_all"  # the defence won all tricks
@@ -214,11 +225,10 @@ class Draft:
         """The card points entered one up (direction 1) or down (-1), 0..162: a press
         wraps (0 is one UP from 162), a held key stops at the ends. False: nothing
         changed (held at an end)."""
-        v = self.points_entered() + direction
-        if v < 0 or v > 162:
-            if not wrap:
-                return False
-            v %= 163
+        was = self.points_entered()
+        v = wrap_or_stop(was, direction, 163, wrap)
+        if v == was:
+            return False
         self.tens, self.units = v // 10, v % 10
         self.touched = True
         return True

@@ -10,10 +10,9 @@ const { pageLanguage, text } = require('./texts');
 const BUTTONS = ['UP', 'DOWN', 'OK', 'BACK'];
 const KEYS = { ArrowUp: 'UP', ArrowDown: 'DOWN', Enter: 'OK', Backspace: 'BACK', ArrowRight: 'OK', ArrowLeft: 'BACK' };
 // the app's loop (the app module's run()) on the App object the boot made, after the REPL
-// stopped it, sleeping between polls as run() does (App.wait: until the next poll is due
-// or a button's edge); the screen drawn again first, in case the interrupt came in the
-// middle of a drawing
-const RESUME = 'import board\nboard.app.dirty = True\nwhile True:\n    board.app.poll()\n    board.app.wait()\n';
+// stopped it, with run()'s own loop (App.loop); the screen drawn again first, in case
+// the interrupt came in the middle of a drawing
+const RESUME = 'import board\nboard.app.dirty = True\nboard.app.loop()\n';
 const STATE = 'import board, sys\nboard.app.write_state(sys.stdout)\n';
 
 const store = new FlashStore();
