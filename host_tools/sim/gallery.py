@@ -295,13 +295,15 @@ def guard_shots(out_dir):
 def entry_words():
     """Each step of a deal's entry (federation): the contract, check and save, with a belote,
     the announce picker, the card points by tens, the capot question, the all-pass's check
-    and a generale's UP (no card points to set: BACK changes them)."""
+    and a generale's UP (no card points to set: BACK changes them); then the Concours
+    screen, its question and the new game's, with a deal in play."""
     return ["up", "hold:back:700", "shot:entry-bid", "ok", "hold:up:1540", "shot:check-and-save",
             "hold:ok:700", "shot:announce-picker", "up", "shot:check-and-save-belote",
             "back", "shot:entry-points", *(["up"] * 7), "ok", "ok", "shot:capot-question", "back",
             "wait:1600", "ok", "ok", "shot:all-pass-check", "back", "back",
             *_s("up down down ok up"), "shot:no-card-points", "wait:1600", *_s("back back back"),  # a generale
-            *_s("ok up up ok"), "shot:concours"]
+            *_s("ok up up ok"), "shot:concours",
+            "ok", "shot:concours-question", *_s("back back up ok"), "shot:new-game-question"]  # a deal in play: kept
 
 
 def entry_shots(out_dir):
