@@ -38,7 +38,7 @@ pytestmark = [pytest.mark.device, pytest.mark.skipif(REASON is not None, reason=
 
 # the loops each board's UF2 must have had taken at once (hotloops.js)
 EXPECTED = {
-    "pico_oled": {"gc_alloc table scan", "lfs2_crc", "strlen words"},  # its font and lines are MONO_VLSB: no column fill
+    "pico_oled": {"gc_alloc table scan", "lfs2_crc", "strlen words", "mvlsb_fill_rect row"},  # MONO_VLSB: no column fill
     "pico_display_pack": {"gc_alloc table scan", "mono_horiz_fill_rect column", "expand_gs4", "lfs2_crc", "sync_rows",
                           "strlen words"},
 }

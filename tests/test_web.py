@@ -101,6 +101,10 @@ def test_each_press_draws_one_whole_picture(page, board):
         after = page.stats()
         assert after["framesDrawn"] - before["framesDrawn"] == 1
         assert len(after["pressToPixels"]) - len(before["pressToPixels"]) == 1
+        # the speed's figures count this press: its answer, the chip awake, its cycles
+        assert after["answers"] - before["answers"] == 1
+        assert after["answerSimulatedMs"] > before["answerSimulatedMs"] and after["answerMs"] > before["answerMs"]
+        assert after["awakeSimulatedMs"] > before["awakeSimulatedMs"] and after["cyclesMs"] > before["cyclesMs"]
     fmt, w, h, data = page.frame()
     want = _sim_frame(board, ["ok"] + ["down"] * MENU_PRESSES)
     assert (fmt, w, h, data) == (want.fmt, want.w, want.h, want.data)

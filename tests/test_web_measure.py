@@ -12,7 +12,8 @@ def _figures(board, first_frame_ms, press_median_ms):
     return {"board": board, "files": ["index.html", "page.js"], "raw": 123456, "gzipped": 45678,
             "first_frame_ms": first_frame_ms, "first_s": 7.5, "again_frame_ms": 2900.0, "again_s": 3.25,
             "press_median_ms": press_median_ms, "press_max_ms": press_median_ms + 100, "answered": 19,
-            "presses": 20, "speed": 0.5, "one_picture": 18, "most_pictures": 2, "still_cpu": 0.043,
+            "presses": 20, "speed": 0.5, "awake_presses": 0.93, "answers_presses": 1.07,
+            "instructions_presses": 0.52, "one_picture": 18, "most_pictures": 2, "still_cpu": 0.043,
             "load": "2.1 to 2.5"}
 
 
@@ -26,6 +27,7 @@ def test_the_bench_document_says_how_when_and_in_what_it_was_measured():
     assert "123,456 B (2 files)" in rows[0] and "50% of real time" in rows[0]
     assert "one for 18 of 20 presses (at most 2)" in rows[0] and "4.3% of a core" in rows[0]
     assert "2.1 to 2.5" in rows[0]
+    assert "50% of real time while awake (the presses: 93% awake, answers 107%, instructions 52%)" in rows[0]
     assert "Chromium 156.0.1" in text and "2026-12-01" in text and "`HEAD`" in text
     assert "load average 3.5" in text and "20 presses of DOWN" in text
 

@@ -50,6 +50,7 @@ class Board {
     this.boots = 0;
     this.sleeps = 0; // the times the core went to sleep (WFI/WFE) after running: its wake-ups
     this.sleptAt = -1; // the core's cycle count when it last went to sleep
+    this.sleptNanos = 0; // simulated time the core spent asleep (WFI/WFE), every chip of the board's
     this.cutArmed = null;
     this.statistics = { programs: 0, erases: 0, programmedBytes: 0 };
     this.marks = new Map(); // id -> simulated micros, for the marks still to come
@@ -163,9 +164,11 @@ class Board {
     this.polling = false; // the host may have raised an interrupt between two runs (a USB byte)
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu; i++) {
       if (core.waiting || this.polling) {
-        if (core.waiting) this.fellAsleep(core);
+        const asleep = core.waiting;
+        if (asleep) this.fellAsleep(core);
         this.polling = false;
         const wait = clock.nanosToNextAlarm;
+        if (asleep) this.sleptNanos += wait;
         clock.tick(wait);
         i += wait / CYCLE_NANOS;
         continue;
@@ -203,10 +206,12 @@ class Board {
     this.polling = false; // the host may have raised an interrupt between two runs (a USB byte)
     for (let i = 0; i < budget && !this.poweredOff && this.mcu === mcu && clock.nanos < nanos; i++) {
       if (core.waiting || this.polling) {
-        if (core.waiting) this.fellAsleep(core);
+        const asleep = core.waiting;
+        if (asleep) this.fellAsleep(core);
         this.polling = false;
         const left = nanos - clock.nanos;
         const wait = clock.nextAlarm ? Math.min(clock.nanosToNextAlarm, left) : left;
+        if (asleep) this.sleptNanos += wait;
         clock.tick(wait);
         i += wait / CYCLE_NANOS;
         continue;

@@ -127,6 +127,51 @@ const MONO_FILL_COLUMN = {
   },
 };
 
+/**
+ * MicroPython's framebuf, mvlsb_fill_rect's inner loop (extmod/modframebuf.c): one byte a
+ * column along a row of a MONO_VLSB buffer (the OLED's: a fill, a clear, a horizontal
+ * line).  At the head r3 = the byte, ip = the row's end, r1 = the mask that keeps the other
+ * pixels and r6 = the pixel's bit (both sign-extended from a byte); a turn before the end
+ * is 8 instructions, 12 cycles:
+ *   head+0  cmp r3,ip; bne +8                                          (1+2)
+ *   head+8  ldrb r4,[r3,#0]; ands r4,r1; orrs r4,r6; strb r4,[r3,#0];
+ *           adds r3,#1; b head                                         (2+1+1+2+1+2)
+ * and leaves r4 = the last byte's value (its high bits too), r3 + 1, the flags of the adds.
+ */
+const MVLSB_FILL_ROW = {
+  name: 'mvlsb_fill_rect row',
+  code: [
+    [0x000, [0x4563, 0xd101]],
+    [0x008, [0x781c, 0x400c, 0x4334, 0x701c, 0x3301, 0xe7f5]],
+  ],
+  instructions: 8,
+  cycles: 12,
+  turns(mcu, core, most) {
+    const registers = core.registers;
+    const sram = mcu.sram;
+    const end = registers[12];
+    const keep = registers[1];
+    const bit = registers[6];
+    let at = registers[3];
+    let previous = at;
+    let value = 0;
+    let taken = 0;
+    while (taken < most && at !== end) {
+      const offset = at - 0x20000000;
+      if (offset < 0 || offset >= sram.length) break; // the buffer is in SRAM; anything else, the core writes it
+      value = ((sram[offset] & keep) | bit) >>> 0;
+      sram[offset] = value & 0xff;
+      previous = at;
+      at = (at + 1) >>> 0;
+      taken++;
+    }
+    if (!taken) return 0;
+    registers[4] = value;
+    registers[3] = core.addUpdateFlags(previous, 1);
+    return taken;
+  },
+};
+
 const SRAM_BASE = 0x20000000;
 
 /**
@@ -398,8 +443,8 @@ function fixed(loop) {
   return loop;
 }
 
-const LOOPS = [fixed(GC_ALLOC_SCAN), fixed(MONO_FILL_COLUMN), fixed(EXPAND_GS4), fixed(LFS_CRC), SYNC_ROWS,
-  fixed(STRLEN_WORDS)];
+const LOOPS = [fixed(GC_ALLOC_SCAN), fixed(MONO_FILL_COLUMN), fixed(MVLSB_FILL_ROW), fixed(EXPAND_GS4), fixed(LFS_CRC),
+  SYNC_ROWS, fixed(STRLEN_WORDS)];
 
 function halfword(flash, offset) {
   return flash[offset] | (flash[offset + 1] << 8);

@@ -123,15 +123,17 @@ def measure_board(server, folder, board, presses):
         "load": "%s to %s" % (load_before, load_average()),
         "presses": presses,
         "speed": stats["speed"],
-        "speed_presses": _speed_between(playing, stats),
+        "awake_presses": _ratio(playing, stats, "awakeSimulatedMs", "awakeMs"),
+        "answers_presses": _ratio(playing, stats, "answerSimulatedMs", "answerMs"),
+        "instructions_presses": _ratio(playing, stats, "cyclesMs", "workMs"),
     }
 
 
-def _speed_between(before, after):
-    """The chip's speed while busy between two stats() of one visit: simulated over real
-    time of the turns that did not catch up (None when none was busy)."""
-    busy = after["busyMs"] - before["busyMs"]
-    return (after["busySimulatedMs"] - before["busySimulatedMs"]) / busy if busy > 0 else None
+def _ratio(before, after, simulated, real):
+    """Simulated over real time between two stats() of one visit (None when no real time
+    passed): the worker's figures, docs/web.md says what each counts."""
+    spent = after[real] - before[real]
+    return (after[simulated] - before[simulated]) / spent if spent > 0 else None
 
 
 def measure(folder=OUT, presses=20, rebuild=True):
@@ -149,7 +151,7 @@ def measure(folder=OUT, presses=20, rebuild=True):
 
 
 def _percent(share):
-    return "never busy" if share is None else "%.0f%%" % (100 * share)
+    return "-" if share is None else "%.0f%%" % (100 * share)
 
 
 def _ms(value):
@@ -166,17 +168,23 @@ def markdown(results):
     for r in results:
         lines.append("| %s | %s B (%d files) | %s B | %s (%.1f s from navigation) | %s (%.1f s) "
                      "| %s / %s (%d of %d presses) | one for %d of %d presses (at most %d) "
-                     "| %.0f%% of real time while busy (%s in the presses) | %.1f%% of a core | %s |" % (
+                     "| %s of real time while awake (the presses: %s awake, answers %s, instructions %s) "
+                     "| %.1f%% of a core | %s |" % (
                          r["board"], format(r["raw"], ","), len(r["files"]), format(r["gzipped"], ","),
                          _ms(r["first_frame_ms"]), r["first_s"], _ms(r["again_frame_ms"]), r["again_s"],
                          _ms(r["press_median_ms"]), _ms(r["press_max_ms"]), r["answered"], r["presses"],
                          r["one_picture"], r["presses"], r["most_pictures"],
-                         100 * (r["speed"] or 0), _percent(r.get("speed_presses")), 100 * r["still_cpu"],
+                         _percent(r["speed"]), _percent(r.get("awake_presses")), _percent(r.get("answers_presses")),
+                         _percent(r.get("instructions_presses")), 100 * r["still_cpu"],
                          r.get("load", "-")))
     lines.append("")
     lines.append("First frame: from the page's script starting to the app's first picture on the canvas; "
                  "press to pixels: from the key's event to the canvas showing the whole picture that answers it; "
-                 "pictures per press: the pictures the canvas drew for one press; still screen: the CPU time of "
+                 "pictures per press: the pictures the canvas drew for one press; the chip's speed: its simulated "
+                 "time while awake (running, or waiting on a bus as a real chip does) over the real time of the turns "
+                 "it was awake in, the whole visit's and the presses'; answers: simulated time from each press to its "
+                 "whole picture over the emulation's real time in between; instructions: the cycles the core executed "
+                 "over the emulation's real time (the raw rate); still screen: the CPU time of "
                  "all the browser's processes over %d s with nothing pressed, as a share of one core." % STILL_SECONDS)
     return "\n".join(lines) + "\n"
 

@@ -29,6 +29,7 @@ const MIN_GAP_MS = 40; // and lets it go this long before the next press
 const FRAME_MS = 16; // at most one picture per display refresh: the latest whole one
 const SAVE_AFTER_MS = 150; // the flash is saved once the device stopped writing this long
 const QUIET_MS = 300; // idle: no edge to come and no display traffic for this long (simulated)
+const CYCLE_NANOS = 8; // the core's clock: 125 MHz
 const LONGEST_SLEEP_MS = 1000; // a chip with no alarm set is looked at this often (a message wakes it at once)
 
 let board = null;
@@ -46,9 +47,20 @@ let pacing = null; // {wall, nanos}: the moment simulated time was tied to the w
 // and its release) has had its picture: one answer per press that changes the picture
 const edges = { lastMicros: -1e12, pending: 0, pressedAt: new Map(), unanswered: null, gestureAnswered: true };
 let answered = []; // wall times of the edges the whole pictures since the last frame posted answered
-const speed = { busyWall: 0, busyNanos: 0 };
+// The chip's speed, three ways (stats()):
+// awake: the simulated time the core was awake (running, or waiting on a bus: the time a
+//   real chip is busy) over the real time of the turns it was awake in; the turns it only
+//   slept in are left out, a turn it was awake in counts whole (its sleep's real time too);
+// answers: from each answered edge to its whole picture, simulated time over the
+//   emulation's real time in between (the Worker's waits left out): how much longer than
+//   on the device a press takes to draw, the way speed.js's answers measure it;
+// instructions: the cycles the core executed (as simulated time) over the emulation's
+//   real time, waiting and sleeping left out: the emulated core's raw rate.
+const speed = { awakeWall: 0, awakeNanos: 0, answerWall: 0, answerNanos: 0, answers: 0, cycleNanos: 0 };
+let answerFrom = null; // {nanos, work}: when the edge the next whole picture answers fell due
 let workMs = 0; // real time spent emulating, in all
 let turns = 0; // turns of the Worker's event loop that ran the chip
+let turnBegan = 0; // performance.now() when the running turn began
 let sleeping = null; // the timer of a caught-up Worker waiting for the chip's next alarm
 const waiters = []; // idle() promises: {id, resolve}
 
@@ -73,6 +85,12 @@ const listener = {
     pictures++;
     unposted = { data, brightness: display.brightness() };
     if (edges.unanswered !== null) {
+      if (answerFrom !== null) {
+        speed.answers++;
+        speed.answerNanos += board.nanos() - answerFrom.nanos;
+        speed.answerWall += workMs + (performance.now() - turnBegan) - answerFrom.work;
+        answerFrom = null;
+      }
       answered.push(edges.unanswered);
       edges.unanswered = null;
       edges.gestureAnswered = true;
@@ -92,6 +110,7 @@ const listener = {
     // the new chip's clock starts at zero, and the old clock's alarms went with it
     if (repl) repl.reset();
     pictures = 0;
+    answerFrom = null;
     lastPictureMicros = 0;
     shown = null;
     edges.pending = 0;
@@ -140,7 +159,11 @@ function turn() {
   sleeping = null;
   turns++;
   const began = performance.now();
+  turnBegan = began;
+  const chip = board.mcu;
   const nanosBefore = board.nanos();
+  const cyclesBefore = chip.core.cycles;
+  const sleptBefore = board.sleptNanos;
   let caughtUp = false;
   while (performance.now() - began < SLICE_MS) {
     const target = pacing.nanos + (wallNow() - pacing.wall) * 1e6;
@@ -152,9 +175,15 @@ function turn() {
   }
   const spent = performance.now() - began;
   workMs += spent;
+  if (board.mcu === chip) { // no reboot in the turn (a new chip's clock starts again at zero)
+    speed.cycleNanos += (chip.core.cycles - cyclesBefore) * CYCLE_NANOS;
+    const awake = board.nanos() - nanosBefore - (board.sleptNanos - sleptBefore);
+    if (awake > 0) {
+      speed.awakeWall += spent;
+      speed.awakeNanos += awake;
+    }
+  }
   if (!caughtUp) {
-    speed.busyWall += spent;
-    speed.busyNanos += board.nanos() - nanosBefore;
     const lag = pacing.nanos + (wallNow() - pacing.wall) * 1e6 - board.nanos();
     if (lag > SLOWEST_STEP_MS * 1e6) pacing = { wall: wallNow(), nanos: board.nanos() };
   }
@@ -258,14 +287,19 @@ function button(gpio, pressed, at) {
       edges.unanswered = at;
       edges.gestureAnswered = false;
     } else if (!edges.gestureAnswered) edges.unanswered = at;
+    if (edges.unanswered === at) answerFrom = { nanos: board.nanos(), work: workMs + (performance.now() - turnBegan) };
   });
 }
 
 function statistics() {
   return {
-    speed: speed.busyWall ? speed.busyNanos / 1e6 / speed.busyWall : null,
-    busyMs: speed.busyWall, // real time of the turns that did not catch up with the wall clock
-    busySimulatedMs: speed.busyNanos / 1e6, // the simulated time those turns ran
+    speed: speed.awakeWall ? speed.awakeNanos / 1e6 / speed.awakeWall : null, // awake (above)
+    awakeMs: speed.awakeWall, // real time of the turns the core was awake in
+    awakeSimulatedMs: speed.awakeNanos / 1e6, // the core's simulated time awake in them
+    answers: speed.answers, // edges answered by a whole picture, and for them:
+    answerMs: speed.answerWall, // the emulation's real time from each edge to its picture
+    answerSimulatedMs: speed.answerNanos / 1e6, // and the simulated time
+    cyclesMs: speed.cycleNanos / 1e6, // the cycles the core executed, as simulated time
     simulatedMs: board.nanos() / 1e6,
     workMs,
     turns,
