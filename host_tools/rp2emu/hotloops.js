@@ -17,6 +17,7 @@
 'use strict';
 
 const FLASH_BASE = 0x10000000;
+const SRAM_BASE = 0x20000000;
 
 /**
  * MicroPython's gc_alloc, the allocation table scan (py/gc.c, `for (i = gc_last_free_atb_index;
@@ -81,6 +82,26 @@ const GC_ALLOC_SCAN = {
 };
 
 /**
+ * framebuf's fills, a byte a turn (both loops below): byte = (byte & keep) | bits at `at`,
+ * `at + stride`, ... for at most `turns` bytes, while they are in SRAM (anything else, the
+ * core writes it).  Returns the bytes written.
+ */
+function fillBytes(sram, at, stride, turns, keep, bits) {
+  let taken = 0;
+  for (; taken < turns; taken++) {
+    const offset = ((at + taken * stride) >>> 0) - SRAM_BASE;
+    if (offset < 0 || offset >= sram.length) break;
+    sram[offset] = (sram[offset] & keep) | bits;
+  }
+  return taken;
+}
+
+/** The register the fill left the last byte in: its byte, and the high bits `bits` brought (sign-extended). */
+function filledValue(sram, address, bits) {
+  return ((bits & ~0xff) | sram[address - SRAM_BASE]) >>> 0;
+}
+
+/**
  * MicroPython's framebuf, mono_horiz_fill_rect's inner loop (extmod/modframebuf.c): one
  * byte a row down a column of a MONO_HLSB/HMSB buffer (a vertical line, a glyph's
  * column).  At the head r6 = the rows left, r3 = the byte, r5 = the stride, r2 = the
@@ -101,28 +122,16 @@ const MONO_FILL_COLUMN = {
   turns(mcu, core, most) {
     const registers = core.registers;
     const sram = mcu.sram;
-    const keep = registers[2];
     const bits = registers[7];
     const stride = registers[5];
-    let rows = registers[6];
-    let at = registers[3];
-    let previous = at;
-    let value = 0;
-    let taken = 0;
-    while (taken < most && rows !== 0) {
-      const offset = at - 0x20000000;
-      if (offset < 0 || offset >= sram.length) break; // the buffer is in SRAM; anything else, the core writes it
-      value = ((sram[offset] & keep) | bits) >>> 0;
-      sram[offset] = value & 0xff;
-      rows = (rows - 1) >>> 0;
-      previous = at;
-      at = (at + stride) >>> 0;
-      taken++;
-    }
+    const rows = registers[6];
+    const at = registers[3];
+    const taken = fillBytes(sram, at, stride, Math.min(most, rows), registers[2], bits);
     if (!taken) return 0;
-    registers[4] = value;
-    registers[6] = rows;
-    registers[3] = core.addUpdateFlags(previous, stride);
+    const last = (at + (taken - 1) * stride) >>> 0;
+    registers[4] = filledValue(sram, last, bits);
+    registers[6] = (rows - taken) >>> 0;
+    registers[3] = core.addUpdateFlags(last, stride);
     return taken;
   },
 };
@@ -149,30 +158,16 @@ const MVLSB_FILL_ROW = {
   turns(mcu, core, most) {
     const registers = core.registers;
     const sram = mcu.sram;
-    const end = registers[12];
-    const keep = registers[1];
     const bit = registers[6];
-    let at = registers[3];
-    let previous = at;
-    let value = 0;
-    let taken = 0;
-    while (taken < most && at !== end) {
-      const offset = at - 0x20000000;
-      if (offset < 0 || offset >= sram.length) break; // the buffer is in SRAM; anything else, the core writes it
-      value = ((sram[offset] & keep) | bit) >>> 0;
-      sram[offset] = value & 0xff;
-      previous = at;
-      at = (at + 1) >>> 0;
-      taken++;
-    }
+    const at = registers[3];
+    const taken = fillBytes(sram, at, 1, Math.min(most, (registers[12] - at) >>> 0), registers[1], bit);
     if (!taken) return 0;
-    registers[4] = value;
-    registers[3] = core.addUpdateFlags(previous, 1);
+    const last = (at + taken - 1) >>> 0;
+    registers[4] = filledValue(sram, last, bit);
+    registers[3] = core.addUpdateFlags(last, 1);
     return taken;
   },
 };
-
-const SRAM_BASE = 0x20000000;
 
 /**
  * The Display Pack driver's expand_gs4 (firmware/drivers/st7789.py, viper, frozen in the
